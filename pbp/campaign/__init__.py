@@ -1,0 +1,1 @@
+"""Campaign files: GMs, characters and their sheets, options (SPEC §3)."""

@@ -1,0 +1,67 @@
+"""A campaign as loaded from its file: frozen, checked values (SPEC §3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pbp.rules.distat.talents import Talent
+from pbp.tags.model import SceneKind
+
+Visibility = Literal["hide-npcs", "open"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CharacterSheet:
+    """A character of the roster. ``player`` None means an NPC run by the GM."""
+
+    name: str
+    player: str | None
+    side: str
+    body: int = 0
+    mind: int = 0
+    bonus_pool: int = 0
+    talents: tuple[Talent, ...] = ()
+    # Markhorspire scores (RULES §4) and the d20 Advanced dice pool (RULES A8)
+    constitution: int = 0
+    wisdom: int = 0
+    intuition: int = 0
+    hp: int | None = None
+    wp: int | None = None
+    stamina: int = 0
+    dice_pool: int = 0
+
+    @property
+    def is_npc(self) -> bool:
+        """Whether the GM runs this character."""
+        return self.player is None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CampaignOptions:
+    """Switches for the readings RULES.md marks as table options (defaults as written there)."""
+
+    identify_bonus_requires_owning: bool = False  # RULES D14
+    close_on_any_gm_post: bool = False  # RULES D8
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Campaign:
+    """GMs, roster, the ruleset a new thread starts in, and the campaign's options."""
+
+    name: str
+    gms: tuple[str, ...]
+    ruleset: SceneKind = SceneKind.DISTAT
+    visibility: Visibility = "hide-npcs"
+    templates: str | None = None
+    characters: tuple[CharacterSheet, ...] = ()
+    options: CampaignOptions = field(default_factory=CampaignOptions)
+
+    def character(self, name: str) -> CharacterSheet | None:
+        """The sheet with exactly this name (case-insensitive), or None."""
+        low = name.casefold()
+        return next((c for c in self.characters if c.name.casefold() == low), None)
+
+    def is_gm(self, user: str) -> bool:
+        """Whether ``user`` is one of the campaign's GMs (usernames compare case-insensitively)."""
+        return user.casefold() in {g.casefold() for g in self.gms}

@@ -1,0 +1,14 @@
+"""`pbp` and its subcommands."""
+
+from __future__ import annotations
+
+from pbp.cli import check, parse, replay  # noqa: F401  (each module registers its subcommand)
+from pbp.cli.app import app
+
+
+def main() -> None:
+    """Entry point of the `pbp` console script."""
+    app(prog_name="pbp")
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,7 @@
+"""`pbp parse`."""
+
+from __future__ import annotations
+
+from pbp.cli.app import app
+
+__all__ = ["app"]

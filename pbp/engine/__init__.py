@@ -1,0 +1,1 @@
+"""The round engine: a pure state machine over posts, edits, deletes, commands and time."""

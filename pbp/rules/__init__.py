@@ -1,0 +1,1 @@
+"""The rules of each game system: pure functions and frozen values, stdlib only."""

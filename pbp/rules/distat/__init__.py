@@ -1,0 +1,1 @@
+"""Distat, the diceless play-by-post combat system (RULES §1)."""

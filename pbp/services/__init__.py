@@ -1,0 +1,1 @@
+"""The shell around the pure core: handle posts, close rounds, replay, export."""

@@ -1,0 +1,1 @@
+"""The tag reader: post text -> typed tags, commands and problems (pure)."""

@@ -1,0 +1,270 @@
+"""Typed commands: a line of a post that starts with ``!`` (SPEC §2.5).
+
+Names in commands are kept as written (trimmed): a command may name a character that an
+earlier line of the same post creates (``!npc`` then ``!group``), so the engine resolves them
+when the command acts, with ``pbp.tags.names``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from pbp.tags.model import SceneKind, Source, Stat
+
+
+class CommandTiming(StrEnum):
+    """When a command acts (SPEC §2.5)."""
+
+    AT_ONCE = "at_once"  # set-up and control: as soon as the post is read
+    IN_ORDER = "in_order"  # corrections: at the post's place in the round's resolution
+    AFTER_TAGS = "after_tags"  # !close, !undo, !encounter: after all the tags of the post
+    REPLY = "reply"  # player help commands: answered when read
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CloseCommand:
+    """``!close``."""
+
+    source: Source
+    gm_only = True
+    timing = CommandTiming.AFTER_TAGS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UndoCommand:
+    """``!undo``."""
+
+    source: Source
+    gm_only = True
+    timing = CommandTiming.AFTER_TAGS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadlineCommand:
+    """``!deadline 48h`` (``after``), ``!deadline 2026-12-02 18:00 UTC`` (``at``), ``off``."""
+
+    source: Source
+    after: timedelta | None = None
+    at: datetime | None = None  # aware, UTC
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+    @property
+    def off(self) -> bool:
+        """``!deadline off``."""
+        return self.after is None and self.at is None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EncounterCommand:
+    """``!encounter KIND [options]``: start a scene.
+
+    ``interval`` (abstract: ``interval 1 day``), ``ambush`` (skirmish: the side that caught
+    the other unaware), ``pressure`` (d20: ``pressure on`` forbids taking 10).
+    """
+
+    source: Source
+    kind: SceneKind
+    interval: timedelta | None = None
+    ambush: str | None = None
+    pressure: bool = False
+    gm_only = True
+    timing = CommandTiming.AFTER_TAGS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EncounterEndCommand:
+    """``!encounter end [medic A, B] [rally C]``: close, end the scene, short rest."""
+
+    source: Source
+    medic: tuple[str, ...] = ()
+    rally: tuple[str, ...] = ()
+    gm_only = True
+    timing = CommandTiming.AFTER_TAGS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NpcCommand:
+    """``!npc NAME body 3 mind 2 [side foes] [group OTHER] [SCORE N …]``.
+
+    ``scores`` holds the other sheet numbers given (constitution, wisdom, intuition, hp, wp,
+    stamina, dice_pool, bonus_pool) by their campaign-file key.
+    """
+
+    source: Source
+    name: str
+    body: int
+    mind: int
+    side: str | None = None
+    group: str | None = None
+    scores: tuple[tuple[str, int], ...] = ()
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GroupCommand:
+    """``!group A, B, C``: put characters and features into one group."""
+
+    source: Source
+    names: tuple[str, ...]
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FeatureCommand:
+    """``!feature NAME [tn 4] [constraint 5]``."""
+
+    source: Source
+    name: str
+    tn: int | None = None
+    constraint: int | None = None
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskCommand:
+    """``!task NAME dc 60 [secret]``."""
+
+    source: Source
+    name: str
+    dc: int
+    secret: bool = False
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpposeCommand:
+    """``!oppose TASK 4d6``: GM opposition for a task this interval."""
+
+    source: Source
+    task: str
+    dice: int
+    sides: int = 6
+    gm_only = True
+    timing = CommandTiming.IN_ORDER
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BonusCommand:
+    """``!bonus NAME +2``: add to (or with a negative number take from) the bonus pool."""
+
+    source: Source
+    name: str
+    amount: int
+    gm_only = True
+    timing = CommandTiming.IN_ORDER
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageCommand:
+    """``!damage NAME body 1``."""
+
+    source: Source
+    name: str
+    stat: Stat
+    amount: int
+    gm_only = True
+    timing = CommandTiming.IN_ORDER
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HealCommand:
+    """``!heal NAME mind 1``."""
+
+    source: Source
+    name: str
+    stat: Stat
+    amount: int
+    gm_only = True
+    timing = CommandTiming.IN_ORDER
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RestCommand:
+    """``!rest night``: a night's rest for every character of the campaign."""
+
+    source: Source
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoidCommand:
+    """``!void POST``: strike a post of the open round (an id or a permalink)."""
+
+    source: Source
+    post: str
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CampaignCommand:
+    """``!campaign NAME``: bind a new thread to a campaign."""
+
+    source: Source
+    name: str
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelpCommand:
+    """``!help``."""
+
+    source: Source
+    gm_only = False
+    timing = CommandTiming.REPLY
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusCommand:
+    """``!status``."""
+
+    source: Source
+    gm_only = False
+    timing = CommandTiming.REPLY
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetCommand:
+    """``!sheet [NAME]``."""
+
+    source: Source
+    name: str | None = None
+    gm_only = False
+    timing = CommandTiming.REPLY
+
+
+Command = (
+    CloseCommand
+    | UndoCommand
+    | DeadlineCommand
+    | EncounterCommand
+    | EncounterEndCommand
+    | NpcCommand
+    | GroupCommand
+    | FeatureCommand
+    | TaskCommand
+    | OpposeCommand
+    | BonusCommand
+    | DamageCommand
+    | HealCommand
+    | RestCommand
+    | VoidCommand
+    | CampaignCommand
+    | HelpCommand
+    | StatusCommand
+    | SheetCommand
+)
+
+COMMAND_WORDS: tuple[str, ...] = (
+    "close", "undo", "deadline", "encounter", "npc", "group", "feature", "task", "oppose",
+    "bonus", "damage", "heal", "rest", "void", "campaign", "help", "status", "sheet",
+)  # fmt: skip
