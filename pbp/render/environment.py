@@ -1,0 +1,54 @@
+"""The Jinja environment: built-in templates, a campaign's overrides, Markdown-safe escaping."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jinja2
+
+_PACKAGED = Path(__file__).resolve().parent.parent / "templates"  # inside an installed wheel
+_CHECKOUT = Path(__file__).resolve().parent.parent.parent / "templates"  # source or editable
+
+# Characters that Reddit's Markdown gives a meaning to, anywhere in a line.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~^>])")
+_MENTION = re.compile(r"(?i)\b(u|r)/")
+_URL_SCHEME = re.compile(r"(?i)\b(https?|ftp)://")
+
+
+def builtin_templates_dir() -> Path:
+    """The folder of the built-in templates, whether pbp runs from a wheel or a checkout."""
+    for candidate in (_PACKAGED, _CHECKOUT):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"pbp's templates are missing (looked in {_PACKAGED} and {_CHECKOUT})")
+
+
+def md_escape(value: object) -> str:
+    """Escape user text so a reply that repeats it stays plain text.
+
+    Every Markdown-special character gets a backslash, ``u/name`` and ``r/name`` lose their
+    link (a zero-width joiner after the ``/`` would hide text, so the slash is escaped instead),
+    bare URLs are broken, and line breaks fold to spaces so the text cannot start a quote, a
+    list or a heading.
+    """
+    text = " ".join(str(value).split())
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MENTION.sub(lambda m: f"{m.group(1)}\\/", text)
+    return _URL_SCHEME.sub(lambda m: f"{m.group(1)}\\:\\/\\/", text)
+
+
+def make_environment(override: Path | None = None) -> jinja2.Environment:
+    """An environment that loads ``override`` first (a campaign's folder), then the built-ins."""
+    folders = [str(override)] if override is not None else []
+    folders.append(str(builtin_templates_dir()))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folders),
+        autoescape=False,  # replies are Markdown, not HTML: user text goes through |md
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["md"] = md_escape
+    return env
