@@ -1,0 +1,1 @@
+"""Dice: the keyed source every roll comes from (SPEC §6), and dice notation."""
