@@ -288,3 +288,20 @@ VERB_ALIASES: dict[str, str] = {"p": "physical", "m": "mental"}
 def verbs_of(scene: SceneKind) -> frozenset[str]:
     """Every verb a post may use in a scene of this kind (aliases not included)."""
     return SCENE_VERBS[scene] | COMMON_VERBS
+
+
+# Words a name may not be on its own (the campaign loader refuses them), and characters a name
+# may not contain: they would make tags ambiguous (SPEC §2).
+RESERVED_WORDS: frozenset[str] = frozenset(
+    {
+        # verbs and aliases
+        "move", "physical", "mental", "identify", "pass", "roll", "abstract", "reaction",
+        "check", "attack", "aid", "cast", "act", "p", "m",
+        # maneuver words
+        "restrain", "escape", "feat", "use", "on", "with", "vs",
+        # option words
+        "bonus", "as", "body", "mind", "away", "bailiwick", "other", "spend", "all", "bank",
+        "auto", "take", "tools", "none", "improvised", "pool", "adv", "dis", "heal", "spell",
+    }
+)  # fmt: skip
+NAME_FORBIDDEN_CHARS: frozenset[str] = frozenset("[]|,;:/")
