@@ -54,6 +54,7 @@ class Campaign:
     ruleset: SceneKind = SceneKind.DISTAT
     visibility: Visibility = "hide-npcs"
     templates: str | None = None
+    sides: tuple[str, ...] = ()  # the sides a character may be on; empty: any name goes
     characters: tuple[CharacterSheet, ...] = ()
     options: CampaignOptions = field(default_factory=CampaignOptions)
 

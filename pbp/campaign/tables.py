@@ -1,0 +1,259 @@
+"""Reading parsed TOML with errors that name the file, the key, its line and what was expected.
+
+Campaign files and the bot configuration share this: ``Reader`` wraps one parsed document and
+its text, and every getter either returns a value of the promised type or raises
+``ConfigError``. Pure: the caller reads the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
+
+from pbp.errors import ConfigError
+
+KeyPath = tuple[str | int, ...]
+Table = Mapping[str, Any]
+T = TypeVar("T", bound=str)
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_BARE_OR_QUOTED = r"""(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')"""
+_KEY = re.compile(rf"^\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*=")
+_NAME_KEYS = ("name", "id")  # a table's own name, shown beside its index in error messages
+
+
+def parse_toml(text: str, *, path: str) -> dict[str, Any]:
+    """``text`` parsed as TOML; a syntax error becomes a ConfigError with tomllib's line."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        found = _TOML_POSITION.search(message)
+        where = f"line {found.group(1)}, column {found.group(2)}" if found else "TOML syntax"
+        problem = _TOML_POSITION.sub("", message) if found else message
+        raise ConfigError(path=path, where=where, problem=problem, expected="valid TOML") from None
+
+
+def _split_dotted(names: str) -> list[str]:
+    """``a."b.c".d`` -> ["a", "b.c", "d"] (quoted parts keep their dots)."""
+    parts = re.findall(r'"[^"]*"|\'[^\']*\'|[^.\s]+', names)
+    return [p[1:-1] if p[:1] in "\"'" else p for p in parts]
+
+
+class LineIndex:
+    """Where each table header and key of a TOML text is (1-based lines).
+
+    Built by a light scan of the text rather than by the parser (tomllib keeps no positions);
+    it understands headers, arrays of tables and dotted keys, which is what config files use.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._lines: dict[KeyPath, int] = {}
+        self._counts: dict[KeyPath, int] = {}
+        current: KeyPath = ()
+        for number, line in self._code_lines(text):
+            header = _HEADER.match(line)
+            if header:
+                current = self._enter(_split_dotted(header.group(2)), header.group(1) == "[[")
+                self._lines.setdefault(current, number)
+                continue
+            key = _KEY.match(line)
+            if key:
+                self._lines.setdefault(current + tuple(_split_dotted(key.group(1))), number)
+
+    @staticmethod
+    def _code_lines(text: str) -> Iterator[tuple[int, str]]:
+        """Numbered lines, skipping the insides of multi-line strings."""
+        inside: str | None = None
+        for number, line in enumerate(text.splitlines(), start=1):
+            if inside is None:
+                yield number, line
+            for quote in ('"""', "'''"):
+                if line.count(quote) % 2 == 1 and inside in (None, quote):
+                    inside = quote if inside is None else None
+
+    def _enter(self, names: list[str], is_array: bool) -> KeyPath:
+        resolved: KeyPath = ()
+        for name in names[:-1]:
+            resolved += (name,)
+            if resolved in self._counts:  # a parent array of tables: its latest element
+                resolved += (self._counts[resolved] - 1,)
+        resolved += (names[-1],)
+        if is_array:
+            self._counts[resolved] = self._counts.get(resolved, 0) + 1
+            resolved += (self._counts[resolved] - 1,)
+        return resolved
+
+    def line_of(self, at: KeyPath) -> int | None:
+        """The line of ``at``, or of the nearest enclosing table that has one."""
+        for end in range(len(at), 0, -1):
+            if at[:end] in self._lines:
+                return self._lines[at[:end]]
+        return None
+
+
+def _label(node: object) -> str:
+    """`` "Goblin" `` for a table with a name, so a message says which element it means."""
+    if isinstance(node, dict):
+        for key in _NAME_KEYS:
+            if isinstance(node.get(key), str):
+                return f' "{node[key]}" '
+    return ""
+
+
+def did_you_mean(word: str, choices: Collection[str]) -> str:
+    """`` (did you mean "x"?)`` when a choice is close to ``word``, else ""."""
+    close = difflib.get_close_matches(word.casefold(), list(choices), n=1, cutoff=0.6)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+def type_name(value: object) -> str:
+    """How a TOML value's type reads in a message."""
+    match value:
+        case bool():
+            return "true/false"
+        case int():
+            return "a whole number"
+        case float():
+            return "a decimal number"
+        case str():
+            return "a string"
+        case list():
+            return "a list"
+        case dict():
+            return "a table"
+        case _:
+            return "a date or time"
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """One parsed document, its text's line index and its path, for checked reads."""
+
+    path: str
+    doc: Table
+    lines: LineIndex
+
+    @classmethod
+    def of(cls, text: str, *, path: str) -> Reader:
+        """Parse ``text`` (TOML) and index its lines."""
+        return cls(path, parse_toml(text, path=path), LineIndex(text))
+
+    def where(self, at: KeyPath) -> str:
+        """``characters[3] "Goblin" .talents[0] "Hex" .level (line 14)``."""
+        pieces: list[str] = []
+        node: Any = self.doc
+        for part in at:
+            if isinstance(part, int):
+                node = node[part] if isinstance(node, list) and part < len(node) else None
+                pieces.append(f"[{part}]" + _label(node))
+            else:
+                node = node.get(part) if isinstance(node, dict) else None
+                pieces.append(f".{part}" if pieces else part)
+        text = "".join(pieces).strip() or "top level"
+        line = self.lines.line_of(at)
+        return f"{text} (line {line})" if line is not None else text
+
+    def fail(self, at: KeyPath, problem: str, expected: str = "") -> NoReturn:
+        """Raise the ConfigError for ``at``."""
+        raise ConfigError(path=self.path, where=self.where(at), problem=problem, expected=expected)
+
+    def check_keys(self, table: Table, at: KeyPath, *, allowed: Collection[str]) -> None:
+        """Every key of ``table`` is one of ``allowed``."""
+        for key in table:
+            if key not in allowed:
+                self.fail(
+                    (*at, key),
+                    f'unknown key "{key}"{did_you_mean(key, allowed)}',
+                    "one of " + ", ".join(allowed),
+                )
+
+    def value(self, table: Table, at: KeyPath, key: str, *, kind: type, expected: str) -> Any:
+        """``table[key]`` if present (None if not), checked to be of ``kind``."""
+        if key not in table:
+            return None
+        found = table[key]
+        # bool is an int in Python, but `body = true` is a mistake in a sheet
+        if not isinstance(found, kind) or (isinstance(found, bool) and kind is not bool):
+            self.fail((*at, key), f"{key} is {type_name(found)}", expected)
+        return found
+
+    def required(self, table: Table, at: KeyPath, key: str, *, expected: str) -> None:
+        """Raise unless ``key`` is in ``table``."""
+        if key not in table:
+            self.fail(at, f'missing "{key}"', f"{key} = {expected}")
+
+    def text(
+        self, table: Table, at: KeyPath, key: str, *, default: str | None = None
+    ) -> str | None:
+        """A string value, or ``default``."""
+        found = self.value(table, at, key, kind=str, expected=f'{key} = "…" (a string)')
+        return default if found is None else str(found)
+
+    def whole(
+        self,
+        table: Table,
+        at: KeyPath,
+        key: str,
+        *,
+        default: int | None = None,
+        minimum: int | None = None,
+    ) -> int | None:
+        """A whole-number value at least ``minimum``, or ``default``."""
+        expected = "a whole number" + (f" ≥ {minimum}" if minimum is not None else "")
+        found = self.value(table, at, key, kind=int, expected=expected)
+        if found is None:
+            return default
+        if minimum is not None and found < minimum:
+            self.fail((*at, key), f"{key} = {found} is below {minimum}", expected)
+        return int(found)
+
+    def flag(self, table: Table, at: KeyPath, key: str, *, default: bool) -> bool:
+        """A true/false value, or ``default``."""
+        found = self.value(table, at, key, kind=bool, expected="true or false")
+        return default if found is None else bool(found)
+
+    def choice(
+        self, table: Table, at: KeyPath, key: str, *, choices: tuple[T, ...], default: T | None
+    ) -> T | None:
+        """A string value that must be one of ``choices`` (compared as written), or ``default``."""
+        expected = " | ".join(f'"{c}"' for c in choices)
+        found = self.value(table, at, key, kind=str, expected=expected)
+        if found is None:
+            return default
+        for option in choices:
+            if option == found:
+                return option
+        self.fail(
+            (*at, key), f'{key} = "{found}" is not known{did_you_mean(found, choices)}', expected
+        )
+
+    def strings(self, table: Table, at: KeyPath, key: str) -> tuple[str, ...] | None:
+        """A list of strings, or None when absent."""
+        found = self.value(table, at, key, kind=list, expected=f'{key} = ["…", …] (strings)')
+        if found is None:
+            return None
+        for index, item in enumerate(found):
+            if not isinstance(item, str):
+                self.fail((*at, key, index), f"{key}[{index}] is {type_name(item)}", "a string")
+        return tuple(found)
+
+    def table(self, table: Table, at: KeyPath, key: str) -> Table | None:
+        """A sub-table, or None when absent."""
+        found = self.value(table, at, key, kind=dict, expected=f"a [{key}] table")
+        return None if found is None else dict(found)
+
+    def tables(self, table: Table, at: KeyPath, key: str) -> list[Table]:
+        """An array of tables (``[[key]]``), empty when absent."""
+        found = self.value(table, at, key, kind=list, expected=f"[[{key}]] tables")
+        for index, item in enumerate(found or ()):
+            if not isinstance(item, dict):
+                self.fail(
+                    (*at, key, index), f"{key}[{index}] is {type_name(item)}", f"a [[{key}]] table"
+                )
+        return list(found or ())

@@ -1,0 +1,62 @@
+"""Reading campaign files from disk (the pure parsing is ``pbp.campaign.loader``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from pbp.campaign.loader import parse_campaign
+from pbp.campaign.model import Campaign
+from pbp.campaign.tables import KeyPath, LineIndex
+from pbp.errors import ConfigError
+
+
+def read_text(path: Path) -> str:
+    """The text of a config or campaign file; unreadable files raise ConfigError."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            path=str(path),
+            where="file",
+            problem="the file does not exist",
+            expected="a TOML file at this path",
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            path=str(path),
+            where=f"byte {exc.start}",
+            problem="the file is not UTF-8 text",
+            expected="a TOML file saved as UTF-8",
+        ) from None
+    except OSError as exc:
+        raise ConfigError(
+            path=str(path),
+            where="file",
+            problem=f"the file cannot be read ({exc.strerror})",
+            expected="a readable TOML file",
+        ) from None
+
+
+def load_campaign(path: Path) -> Campaign:
+    """The campaign in the file at ``path``; its ``templates`` folder resolved against the
+    file's own folder and required to exist."""
+    text = read_text(path)
+    campaign = parse_campaign(text, path=str(path))
+    if campaign.templates is None:
+        return campaign
+    folder = (path.parent / campaign.templates).resolve()
+    if not folder.is_dir():
+        raise ConfigError(
+            path=str(path),
+            where=_where(text, ("campaign", "templates")),
+            problem=f'the templates folder "{campaign.templates}" does not exist ({folder})',
+            expected="a folder, relative to the campaign file, holding template overrides",
+        )
+    return dataclasses.replace(campaign, templates=str(folder))
+
+
+def _where(text: str, at: KeyPath) -> str:
+    line = LineIndex(text).line_of(at)
+    name = ".".join(str(part) for part in at)
+    return f"{name} (line {line})" if line is not None else name
