@@ -163,4 +163,3 @@ class RecordingDice:
     def records(self) -> tuple[RollRecord, ...]:
         """Every roll so far, in order."""
         return tuple(self._log)
-
