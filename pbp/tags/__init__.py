@@ -1,1 +1,10 @@
 """The tag reader: post text -> typed tags, commands and problems (pure)."""
+
+from __future__ import annotations
+
+from pbp.tags.format import format_tag
+from pbp.tags.names import resolve_name
+from pbp.tags.post import ParsedPost, ReadContext, parse_post
+from pbp.tags.problems import NameProblem
+
+__all__ = ["NameProblem", "ParsedPost", "ReadContext", "format_tag", "parse_post", "resolve_name"]

@@ -1,0 +1,191 @@
+"""Distat tags (SPEC §2.1): move, physical/mental (with splits), identify, pass."""
+
+from __future__ import annotations
+
+from pbp.tags.cursor import Cursor, Names, Reject
+from pbp.tags.model import (
+    ActionPart,
+    ActionTag,
+    IdentifyTag,
+    Maneuver,
+    MoveTag,
+    PassTag,
+    Source,
+    Stat,
+)
+from pbp.tags.options import (
+    AS,
+    Arg,
+    Option,
+    OptionValue,
+    first_int,
+    first_str,
+    flag,
+    read_options,
+)
+from pbp.tags.problems import (
+    BonusOnSplit,
+    ConflictingOptions,
+    DuplicateOption,
+    IncompleteTag,
+    MissingTarget,
+    SplitManeuver,
+    SplitOfOnePart,
+    SplitWithoutShare,
+    UnknownManeuver,
+)
+
+MOVE_OPTIONS = {"body": Option(), "mind": Option(), "as": AS}
+ACTION_OPTIONS = {"with": Option(Arg.COUNT), "bonus": Option(Arg.COUNT), "as": AS}
+AS_ONLY = {"as": AS}
+_ACTION_STOPS = frozenset(ACTION_OPTIONS) | {"on", "vs"}
+_SPLIT_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.RESTRAIN, Maneuver.USE})
+_STATS: dict[str, Stat] = {"physical": "body", "mental": "mind"}
+
+
+def read_move(body: str, *, source: Source, names: Names) -> MoveTag:
+    """``[move: TARGET]`` / ``[move: away]``, options ``body``, ``mind``, ``as NAME``."""
+    cursor = Cursor(body)
+    target: str | None = None
+    if cursor.peek_word() == "away":
+        cursor.take_word()
+    else:
+        target = cursor.take_name(
+            names.characters + names.features, names=names, stop=MOVE_OPTIONS, kind="target"
+        )
+        if not target:
+            raise Reject(MissingTarget(tag="", verb="move", what="character or feature"))
+    found = read_options(cursor, MOVE_OPTIONS, verb="move", names=names)
+    if flag(found, "body") and flag(found, "mind"):
+        raise Reject(ConflictingOptions(tag="", verb="move", first="body", second="mind"))
+    stat: Stat | None = "body" if flag(found, "body") else "mind" if flag(found, "mind") else None
+    return MoveTag(source=source, target=target, stat=stat, as_name=first_str(found, "as"))
+
+
+def read_identify(body: str, *, source: Source, names: Names) -> IdentifyTag:
+    """``[identify: TARGET]``."""
+    cursor = Cursor(body)
+    target = cursor.take_name(names.characters, names=names, stop=AS_ONLY, kind="character")
+    if not target:
+        raise Reject(MissingTarget(tag="", verb="identify", what="character"))
+    found = read_options(cursor, AS_ONLY, verb="identify", names=names)
+    return IdentifyTag(source=source, target=target, as_name=first_str(found, "as"))
+
+
+def read_pass(body: str, *, source: Source, names: Names) -> PassTag:
+    """``[pass]``."""
+    found = read_options(Cursor(body), AS_ONLY, verb="pass", names=names)
+    return PassTag(source=source, as_name=first_str(found, "as"))
+
+
+def read_action(verb: str, body: str, *, source: Source, names: Names) -> ActionTag:
+    """``[physical: …]`` / ``[mental: …]``: one part with options, or a split (RULES D7)."""
+    texts = [text for text in body.split(";") if text.strip()]
+    if not texts:
+        raise Reject(
+            IncompleteTag(tag="", verb=verb, missing="attack, restrain, escape, feat or use")
+        )
+    parts: list[ActionPart] = []
+    options: dict[str, list[OptionValue]] = {}
+    for text in texts:
+        part, found = _read_part(verb, text, names=names)
+        parts.append(part)
+        for key, values in found.items():
+            if key in options:
+                raise Reject(DuplicateOption(tag="", verb=verb, option=key))
+            options[key] = values
+    _check_split(verb, parts, texts, bonus="bonus" in options)
+    return ActionTag(
+        source=source,
+        stat=_STATS[verb],
+        parts=tuple(parts),
+        bonus=first_int(options, "bonus") or 0,
+        as_name=first_str(options, "as"),
+    )
+
+
+def _check_split(verb: str, parts: list[ActionPart], texts: list[str], *, bonus: bool) -> None:
+    if len(parts) == 1:
+        if parts[0].share is not None:
+            raise Reject(SplitOfOnePart(tag="", verb=verb))
+        return
+    for part, text in zip(parts, texts, strict=True):
+        if part.maneuver not in _SPLIT_MANEUVERS:
+            raise Reject(SplitManeuver(tag="", verb=verb, maneuver=part.maneuver.value))
+        if part.share is None:
+            raise Reject(SplitWithoutShare(tag="", verb=verb, part=text.strip()))
+    if bonus:
+        raise Reject(BonusOnSplit(tag="", verb=verb))
+
+
+def _read_part(
+    verb: str, text: str, *, names: Names
+) -> tuple[ActionPart, dict[str, list[OptionValue]]]:
+    cursor = Cursor(text)
+    word = cursor.take_word()
+    try:
+        maneuver = Maneuver(word.lower())
+    except ValueError:
+        maneuvers = tuple(m.value for m in Maneuver)
+        raise Reject(UnknownManeuver(tag="", verb=verb, word=word, maneuvers=maneuvers)) from None
+    part = _PART_READERS[maneuver](cursor, verb=verb, names=names)
+    found = read_options(cursor, ACTION_OPTIONS, verb=verb, names=names)
+    share = found.pop("with", None)
+    if share is not None:
+        part = ActionPart(
+            maneuver=part.maneuver,
+            target=part.target,
+            talent=part.talent,
+            tn=part.tn,
+            share=int(share[0]),
+        )
+    return part, found
+
+
+def _character(cursor: Cursor, *, verb: str, maneuver: str, names: Names) -> str:
+    target = cursor.take_name(names.characters, names=names, stop=_ACTION_STOPS, kind="character")
+    if not target:
+        raise Reject(MissingTarget(tag="", verb=verb, maneuver=maneuver, what="character"))
+    return target
+
+
+def _attack(cursor: Cursor, *, verb: str, names: Names) -> ActionPart:
+    target = _character(cursor, verb=verb, maneuver="attack", names=names)
+    return ActionPart(maneuver=Maneuver.ATTACK, target=target)
+
+
+def _restrain(cursor: Cursor, *, verb: str, names: Names) -> ActionPart:
+    target = _character(cursor, verb=verb, maneuver="restrain", names=names)
+    return ActionPart(maneuver=Maneuver.RESTRAIN, target=target)
+
+
+def _escape(cursor: Cursor, *, verb: str, names: Names) -> ActionPart:
+    return ActionPart(maneuver=Maneuver.ESCAPE)
+
+
+def _feat(cursor: Cursor, *, verb: str, names: Names) -> ActionPart:
+    if cursor.peek_word() == "vs":
+        cursor.take_word()
+        return ActionPart(maneuver=Maneuver.FEAT, tn=cursor.take_count(verb=verb, option="vs"))
+    target = cursor.take_name(names.features, names=names, stop=_ACTION_STOPS, kind="feature")
+    if not target:
+        raise Reject(MissingTarget(tag="", verb=verb, maneuver="feat", what="feature"))
+    return ActionPart(maneuver=Maneuver.FEAT, target=target)
+
+
+def _use(cursor: Cursor, *, verb: str, names: Names) -> ActionPart:
+    talent = cursor.take_name(names.talents, names=names, stop=_ACTION_STOPS, kind="talent")
+    if not talent:
+        raise Reject(MissingTarget(tag="", verb=verb, maneuver="use", what="talent"))
+    cursor.expect("on", verb=verb, missing="on TARGET")
+    target = _character(cursor, verb=verb, maneuver="use", names=names)
+    return ActionPart(maneuver=Maneuver.USE, talent=talent, target=target)
+
+
+_PART_READERS = {
+    Maneuver.ATTACK: _attack,
+    Maneuver.RESTRAIN: _restrain,
+    Maneuver.ESCAPE: _escape,
+    Maneuver.FEAT: _feat,
+    Maneuver.USE: _use,
+}

@@ -1,0 +1,124 @@
+"""The canonical text of a tag: what ``pbp parse`` shows and what reads back to the same tag."""
+
+from __future__ import annotations
+
+from pbp.tags.model import (
+    AbstractTag,
+    ActionPart,
+    ActionTag,
+    ActTag,
+    AidTag,
+    AttackRollTag,
+    CastTag,
+    CheckTag,
+    IdentifyTag,
+    Maneuver,
+    MoveTag,
+    PassTag,
+    PaymentKind,
+    ReactionTag,
+    RollTag,
+    SkillSource,
+    SkirmishAttackTag,
+    Tag,
+)
+
+
+def _signed(number: int) -> str:
+    return f"{number:+d}"
+
+
+def _bracket(verb: str, body: str, options: list[str], as_name: str | None) -> str:
+    if as_name is not None:
+        options.append(f"as {as_name}")
+    inner = ", ".join([body, *options]) if body else ", ".join(options)
+    return f"[{verb}: {inner}]" if inner else f"[{verb}]"
+
+
+def _part(part: ActionPart) -> str:
+    match part.maneuver:
+        case Maneuver.ESCAPE:
+            text = "escape"
+        case Maneuver.FEAT:
+            text = f"feat vs {part.tn}" if part.target is None else f"feat {part.target}"
+        case Maneuver.USE:
+            text = f"use {part.talent} on {part.target}"
+        case _:
+            text = f"{part.maneuver.value} {part.target}"
+    return text if part.share is None else f"{text} with {part.share}"
+
+
+def _advantage(advantage: int) -> list[str]:
+    return ["adv"] * advantage if advantage >= 0 else ["dis"] * -advantage
+
+
+def _abstract(tag: AbstractTag) -> str:
+    skill = "spell" if tag.skill is None else f"{tag.skill} {_signed(tag.modifier)}"
+    options = [tag.skill_source.value] if tag.skill_source in _NAMED_SOURCES else []
+    match tag.payment.kind:
+        case PaymentKind.SPEND:
+            options.append(f"spend {tag.payment.amount}")
+        case PaymentKind.ALL:
+            options.append("spend all")
+        case PaymentKind.BANK:
+            options.append("bank")
+        case PaymentKind.AUTO:
+            pass
+    return _bracket("abstract", f"{skill} on {tag.task}", options, tag.as_name)
+
+
+_NAMED_SOURCES = (SkillSource.BAILIWICK, SkillSource.OTHER)
+
+
+def _check(tag: CheckTag) -> str:
+    against = (
+        str(tag.dc)
+        if tag.opponent is None
+        else f"{tag.opponent.name} {tag.opponent.skill} {_signed(tag.opponent.modifier)}"
+    )
+    options = [f"take {tag.take}"] if tag.take is not None else []
+    if tag.tools is not None:
+        options.append(f"tools {tag.tools}")
+    if tag.pool:
+        options.append("pool")
+    return _bracket(
+        "check", f"{tag.skill} {_signed(tag.modifier)} vs {against}", options, tag.as_name
+    )
+
+
+def format_tag(tag: Tag) -> str:
+    """The canonical text of a tag, e.g. ``[physical: attack Goblin, bonus 2]``."""
+    match tag:
+        case MoveTag():
+            stat: list[str] = [tag.stat] if tag.stat is not None else []
+            return _bracket("move", tag.target or "away", stat, tag.as_name)
+        case ActionTag():
+            bonus = [f"bonus {tag.bonus}"] if tag.bonus else []
+            body = "; ".join(_part(part) for part in tag.parts)
+            return _bracket(
+                "physical" if tag.stat == "body" else "mental", body, bonus, tag.as_name
+            )
+        case IdentifyTag():
+            return _bracket("identify", tag.target, [], tag.as_name)
+        case PassTag():
+            return _bracket("pass", "", [], tag.as_name)
+        case AbstractTag():
+            return _abstract(tag)
+        case ReactionTag():
+            return _bracket("reaction", "", [], tag.as_name)
+        case CheckTag():
+            return _check(tag)
+        case AttackRollTag():
+            return _bracket("attack", f"{_signed(tag.modifier)} vs {tag.defense}", [], tag.as_name)
+        case AidTag():
+            body = f"{tag.target} {tag.skill} {_signed(tag.modifier)}"
+            return _bracket("aid", body, [], tag.as_name)
+        case RollTag():
+            return _bracket("roll", tag.expression, [], tag.as_name)
+        case SkirmishAttackTag():
+            return _bracket("attack", tag.target, _advantage(tag.advantage), tag.as_name)
+        case CastTag():
+            body = f"heal {tag.target}" if tag.heal else tag.target
+            return _bracket("cast", body, _advantage(tag.advantage), tag.as_name)
+        case ActTag():
+            return _bracket("act", tag.text, _advantage(tag.advantage), tag.as_name)

@@ -1,0 +1,97 @@
+"""Markdown structure, found the way Reddit renders it (CommonMark), before tags are read.
+
+The post is parsed with markdown-it; only the text of inline ``text`` tokens outside quotes is
+read. Quotes, code (inline, fenced, indented), strike-through, link text and images are left
+out; where one stood, the line holds ``BREAK`` so no tag can span it. Emphasis markers drop out
+by themselves, and markdown-it undoes backslash escapes (``\\[move: Door\\]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+BREAK = "\x00"
+
+_MD = MarkdownIt("commonmark", {"html": False}).enable(["strikethrough", "table"])
+
+# Inline tokens whose content is left out, and the open/close pairs whose inside is left out.
+_SKIPPED = frozenset({"code_inline", "image", "html_inline"})
+_SKIPPED_SPANS = {"s_open": "s_close", "link_open": "link_close"}
+_LINE_BREAKS = frozenset({"softbreak", "hardbreak"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextLine:
+    """The readable text of one line of a paragraph (or of a table cell, or a heading).
+
+    ``line`` is 1-based; ``source`` is the whole line of the post, to find columns in.
+    """
+
+    line: int
+    text: str
+    source: str
+
+
+def text_lines(text: str) -> list[TextLine]:
+    """Every readable line of the post, in post order (text already normalised and protected)."""
+    source_lines = text.split("\n")
+    found: list[TextLine] = []
+    depth = 0  # blockquote nesting
+    last_line = 0
+    for token in _MD.parse(text):
+        if token.type == "blockquote_open":
+            depth += 1
+        elif token.type == "blockquote_close":
+            depth -= 1
+        if token.map is not None:
+            last_line = token.map[0]
+        if token.type == "inline" and depth == 0:
+            for offset, line_text in enumerate(_split_lines(token.children or [])):
+                number = last_line + offset
+                source = source_lines[number] if number < len(source_lines) else ""
+                found.append(TextLine(line=number + 1, text=line_text, source=source))
+    return found
+
+
+def _split_lines(children: Sequence[Token]) -> Iterator[str]:
+    """The children's readable text, one string per line, with BREAK where text was left out."""
+    parts: list[str] = []
+    closing: str | None = None
+    for child in children:
+        if closing is not None:
+            if child.type == closing:
+                closing = None
+                parts.append(BREAK)
+            continue
+        if child.type in _LINE_BREAKS:
+            yield "".join(parts)
+            parts = []
+        elif child.type == "text":
+            parts.append(child.content)
+        elif child.type in _SKIPPED:
+            parts.append(BREAK)
+        elif child.type in _SKIPPED_SPANS:
+            closing = _SKIPPED_SPANS[child.type]
+    yield "".join(parts)
+
+
+def column_of(line: TextLine, offset: int) -> int:
+    """The 1-based column in ``line.source`` of the character at ``offset`` of ``line.text``.
+
+    Markup and escapes were dropped from the text, so the text is matched as a subsequence of
+    the source line; the result is exact for plain prose and close for marked-up lines.
+    """
+    position = 0
+    source = line.source
+    for ch in line.text[: offset + 1]:
+        if ch == BREAK:
+            continue
+        found = source.find(ch, position)
+        if found < 0:
+            return offset + 1
+        position = found + 1
+    return max(position, 1)

@@ -1,0 +1,32 @@
+"""Name matching (SPEC §2): case-insensitive, the exact name first, then a unique prefix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pbp.tags.problems import AmbiguousName, NameProblem, UnknownName
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def resolve_name(text: str, *, candidates: Iterable[str]) -> str | NameProblem:
+    """The candidate ``text`` names: its exact name, else the one name it is a prefix of.
+
+    ``"gob"`` gives ``"Goblin Archer"`` when no other name starts with it. An unknown or
+    ambiguous name gives a problem listing the candidates (all of them, or the ones it could
+    be); its ``tag`` is the name as written, for the caller to replace.
+    """
+    names = tuple(dict.fromkeys(candidates))
+    wanted = _fold(text)
+    if wanted:
+        exact = [name for name in names if _fold(name) == wanted]
+        if exact:
+            return exact[0]
+        starting = [name for name in names if _fold(name).startswith(wanted)]
+        if len(starting) == 1:
+            return starting[0]
+        if starting:
+            return AmbiguousName(tag=text, name=text.strip(), candidates=tuple(sorted(starting)))
+    return UnknownName(tag=text, name=text.strip(), candidates=tuple(sorted(names)))

@@ -1,0 +1,41 @@
+"""Text normalisation before reading (SPEC §2): what a phone keyboard or an editor changed."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Spoiler markers are swapped for private-use characters of the same length before Markdown is
+# parsed, so `>!` does not open a quote; tags inside spoilers count (SPEC §2).
+SPOILER_OPEN = "\ue000\ue001"
+SPOILER_CLOSE = "\ue002\ue003"
+PRIVATE_MARKS = frozenset(SPOILER_OPEN + SPOILER_CLOSE)
+
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+        "\u2028": "\n", "\u2029": "\n", "\r": None,
+        # zero-width characters: invisible, they would only split words
+        "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None, "\ufeff": None,
+        "\ue000": None, "\ue001": None, "\ue002": None, "\ue003": None,
+    }
+)  # fmt: skip
+_SPACES = re.compile(r"[^\S\t\n]")  # any whitespace but tab and newline (tabs indent code)
+
+
+def normalise(text: str) -> str:
+    """NFKC (full-width brackets and colons fold), plain spaces, straight quotes, ``\\n`` lines."""
+    text = text.replace("\r\n", "\n")
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    return _SPACES.sub(" ", text)
+
+
+def protect_spoilers(text: str) -> str:
+    """Swap ``>!`` and ``!<`` for private-use marks of the same length."""
+    return text.replace(">!", SPOILER_OPEN).replace("!<", SPOILER_CLOSE)
+
+
+def strip_marks(text: str) -> str:
+    """Drop the spoiler marks from text that is read as a tag or a command."""
+    return "".join(ch for ch in text if ch not in PRIVATE_MARKS)

@@ -1,0 +1,119 @@
+"""A whole post -> its tags, commands and problems (SPEC §2): the reader's entry point."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from pbp.errors import Problem
+from pbp.tags.commands import Command
+from pbp.tags.cursor import Names
+from pbp.tags.markdown import BREAK, TextLine, column_of, text_lines
+from pbp.tags.model import SceneKind, Source, Tag
+from pbp.tags.normalize import normalise, protect_spoilers, strip_marks
+from pbp.tags.problems import PostTooLong, TooManyTags
+from pbp.tags.reader import Bracket, read_bracket
+
+PLAYER_TAG_LIMIT = 20
+GM_TAG_LIMIT = 100
+POST_LENGTH_LIMIT = 10_000
+_BRACKET = re.compile(r"\[([^\[\]" + BREAK + r"]*)\]")
+
+CommandParser = Callable[..., "Command | Problem | None"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadContext:
+    """What the reader needs to know about the scene and the author."""
+
+    scene: SceneKind = SceneKind.DISTAT
+    characters: tuple[str, ...] = ()  # every character name in the scene (roster + NPCs)
+    features: tuple[str, ...] = ()  # feature names (doors, walls) of the scene
+    talents: tuple[str, ...] = ()  # talent names that `use TALENT` may name
+    tasks: tuple[str, ...] = ()  # abstract task names
+    gm: bool = False  # the author is a GM (100-tag limit; commands)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParsedPost:
+    """Everything a post holds, in post order."""
+
+    tags: tuple[Tag, ...]  # in the order they appear; Source.index numbers them from 0
+    commands: tuple[Command, ...]  # in line order
+    problems: tuple[Problem, ...]  # every problem of a tag or a command line, in post order
+
+
+def parse_post(text: str, *, context: ReadContext) -> ParsedPost:
+    """Read a post: normalise, find its Markdown structure, read every tag and command line.
+
+    Never raises on any text. A post over the length or tag limit gets one problem and
+    nothing in it acts.
+    """
+    if len(text) > POST_LENGTH_LIMIT:
+        too_long = PostTooLong(tag="", line=1, column=1, length=len(text), limit=POST_LENGTH_LIMIT)
+        return ParsedPost(tags=(), commands=(), problems=(too_long,))
+    names = Names(
+        characters=context.characters, features=context.features,
+        talents=context.talents, tasks=context.tasks,
+    )  # fmt: skip
+    tags: list[Tag] = []
+    commands: list[Command] = []
+    problems: list[Problem] = []
+    attempts = 0  # tags meant as tags, read or rejected
+    for line in text_lines(protect_spoilers(normalise(text))):
+        if _read_command(line, context=context, commands=commands, problems=problems):
+            continue
+        for bracket in _brackets(line):
+            found = read_bracket(bracket, scene=context.scene, names=names, index=len(tags))
+            if found is None:
+                continue
+            attempts += 1
+            (problems if isinstance(found, Problem) else tags).append(found)  # type: ignore[arg-type]
+    limit = GM_TAG_LIMIT if context.gm else PLAYER_TAG_LIMIT
+    if attempts > limit:
+        too_many = TooManyTags(tag="", line=1, column=1, count=attempts, limit=limit)
+        return ParsedPost(tags=(), commands=(), problems=(too_many,))
+    problems.sort(key=lambda problem: (problem.line, problem.column))
+    return ParsedPost(tags=tuple(tags), commands=tuple(commands), problems=tuple(problems))
+
+
+def _brackets(line: TextLine) -> Iterator[Bracket]:
+    for found in _BRACKET.finditer(line.text):
+        yield Bracket(
+            inner=strip_marks(found.group(1)),
+            text=strip_marks(found.group()),
+            line=line.line,
+            column=column_of(line, found.start()),
+        )
+
+
+def _read_command(
+    line: TextLine, *, context: ReadContext, commands: list[Command], problems: list[Problem]
+) -> bool:
+    """Hand a line that starts with ``!`` to the command parser; False when it is prose."""
+    text = strip_marks(line.text.replace(BREAK, "")).strip()
+    parser = _command_parser()
+    if not text.startswith("!") or parser is None:
+        return False
+    column = column_of(line, line.text.index("!"))
+    source = Source(index=len(commands), line=line.line, column=column, text=text)
+    found = parser(text, source=source, gm=context.gm)
+    if found is None:
+        return False
+    if isinstance(found, Problem):
+        problems.append(found)
+    else:
+        commands.append(found)
+    return True
+
+
+def _command_parser() -> CommandParser | None:
+    """The command parser (``pbp.tags.command_parser``), written beside this module."""
+    try:
+        module = importlib.import_module("pbp.tags.command_parser")
+    except ImportError:
+        return None
+    parser: CommandParser | None = getattr(module, "parse_command_line", None)
+    return parser
