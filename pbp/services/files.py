@@ -8,34 +8,8 @@ from pathlib import Path
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
 from pbp.campaign.tables import KeyPath, LineIndex
+from pbp.config import read_text
 from pbp.errors import ConfigError
-
-
-def read_text(path: Path) -> str:
-    """The text of a config or campaign file; unreadable files raise ConfigError."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(
-            path=str(path),
-            where="file",
-            problem="the file does not exist",
-            expected="a TOML file at this path",
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            path=str(path),
-            where=f"byte {exc.start}",
-            problem="the file is not UTF-8 text",
-            expected="a TOML file saved as UTF-8",
-        ) from None
-    except OSError as exc:
-        raise ConfigError(
-            path=str(path),
-            where="file",
-            problem=f"the file cannot be read ({exc.strerror})",
-            expected="a readable TOML file",
-        ) from None
 
 
 def load_campaign(path: Path) -> Campaign:

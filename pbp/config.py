@@ -1,0 +1,252 @@
+"""The bot's configuration (SPEC §3): a TOML file, checked into frozen settings.
+
+Paths in the file are relative to the file. Secrets never live in it: Reddit credentials come
+from praw's own configuration (a praw.ini site or ``praw_*`` environment variables), and a
+database URL that carries a password can come from ``PBP_DATABASE_URL`` instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pbp.campaign.tables import KeyPath, Reader, Table
+from pbp.errors import ConfigError
+
+AckMode = Literal["errors", "all", "none"]
+ForumKind = Literal["local", "reddit"]
+
+DEFAULT_CONFIG_PATH = Path("config.toml")
+DEFAULT_DATABASE_URL = "sqlite:///pbp.db"
+DATABASE_URL_VARIABLE = "PBP_DATABASE_URL"
+MIN_POLL_SECONDS = 5
+
+_TOP_KEYS = ("bot", "database", "forum", "threads")
+_BOT_KEYS = ("username", "poll_seconds", "ack")
+_FORUM_KEYS = ("kind", "reddit")
+_REDDIT_KEYS = ("site", "subreddits")
+_THREAD_KEYS = ("id", "campaign")
+_ACKS: tuple[AckMode, ...] = ("errors", "all", "none")
+_FORUMS: tuple[ForumKind, ...] = ("local", "reddit")
+# Keys that belong to praw's configuration: refused anywhere, with a pointer to where they go.
+_PRAW_KEYS = frozenset({
+    "client_id", "client_secret", "password", "refresh_token", "access_token", "token",
+    "secret", "api_key", "user_agent", "redirect_uri", "check_for_updates",
+})  # fmt: skip
+_SQLITE_URL = re.compile(r"^(sqlite(?:\+\w+)?):///(.*)$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BotSettings:
+    """``[bot]``: the bot's own account, how often it polls, and when it replies to posts."""
+
+    username: str
+    poll_seconds: int = 60
+    ack: AckMode = "errors"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DatabaseSettings:
+    """``[database]``: any SQLAlchemy URL (a relative SQLite path is made absolute)."""
+
+    url: str = DEFAULT_DATABASE_URL
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RedditSettings:
+    """``[forum.reddit]``: the praw.ini site (None: praw's DEFAULT) and the subreddits."""
+
+    site: str | None = None
+    subreddits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForumSettings:
+    """``[forum]``: which forum the bot reads."""
+
+    kind: ForumKind = "local"
+    reddit: RedditSettings = field(default_factory=RedditSettings)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThreadBinding:
+    """One ``[[threads]]`` entry: a forum thread and the campaign file it runs."""
+
+    id: str
+    campaign: Path
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    """The whole configuration; ``path`` is the file it came from."""
+
+    path: Path
+    bot: BotSettings
+    database: DatabaseSettings = field(default_factory=DatabaseSettings)
+    forum: ForumSettings = field(default_factory=ForumSettings)
+    threads: tuple[ThreadBinding, ...] = ()
+
+
+def read_text(path: Path) -> str:
+    """The text of a config or campaign file; unreadable files raise ConfigError."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            path=str(path),
+            where="file",
+            problem="the file does not exist",
+            expected="a TOML file at this path",
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            path=str(path),
+            where=f"byte {exc.start}",
+            problem="the file is not UTF-8 text",
+            expected="a TOML file saved as UTF-8",
+        ) from None
+    except OSError as exc:
+        raise ConfigError(
+            path=str(path),
+            where="file",
+            problem=f"the file cannot be read ({exc.strerror})",
+            expected="a readable TOML file",
+        ) from None
+
+
+def load_config(path: Path, *, environ: Mapping[str, str] | None = None) -> Config:
+    """The configuration in the file at ``path``; raises ConfigError on any mistake.
+
+    ``environ`` (default: the process environment) may override the database URL through
+    ``PBP_DATABASE_URL``.
+    """
+    return parse_config(read_text(path), path=path, environ=environ)
+
+
+def parse_config(text: str, *, path: Path, environ: Mapping[str, str] | None = None) -> Config:
+    """The configuration that ``text`` describes; relative paths start at ``path``'s folder."""
+    reader = Reader.of(text, path=str(path))
+    _refuse_praw_keys(reader, reader.doc, ())
+    reader.check_keys(reader.doc, (), allowed=_TOP_KEYS)
+    base = path.parent
+    env = os.environ if environ is None else environ
+    return Config(
+        path=path,
+        bot=_bot(reader),
+        database=DatabaseSettings(url=_database_url(reader, base, env)),
+        forum=_forum(reader),
+        threads=_threads(reader, base),
+    )
+
+
+def _refuse_praw_keys(reader: Reader, table: Table, at: KeyPath) -> None:
+    for key, value in table.items():
+        here = (*at, key)
+        praw_only = key in _PRAW_KEYS or (here == ("forum", "reddit", "username"))
+        if praw_only:
+            reader.fail(
+                here,
+                f'"{key}" does not belong in the config file: Reddit credentials and secrets '
+                "never live here",
+                f"{key} in a praw.ini site (the working folder's praw.ini or "
+                f"~/.config/praw.ini, e.g. [pbp] {key} = …) or the praw_{key} environment "
+                "variable",
+            )
+        for index, item in _tables_in(value):
+            _refuse_praw_keys(reader, item, here if index is None else (*here, index))
+
+
+def _tables_in(value: Any) -> list[tuple[int | None, Table]]:
+    if isinstance(value, dict):
+        return [(None, value)]
+    if isinstance(value, list):
+        return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+    return []
+
+
+def _section(reader: Reader, key: str, allowed: tuple[str, ...]) -> Table:
+    table = reader.table(reader.doc, (), key) or {}
+    reader.check_keys(table, (key,), allowed=allowed)
+    return table
+
+
+def _bot(reader: Reader) -> BotSettings:
+    at: KeyPath = ("bot",)
+    if "bot" not in reader.doc:
+        reader.fail(at, "the [bot] table is missing", '[bot] with username = "your_bot_account"')
+    table = _section(reader, "bot", _BOT_KEYS)
+    reader.required(table, at, "username", expected='"your_bot_account"')
+    username = (reader.text(table, at, "username") or "").strip().removeprefix("u/")
+    if not username or any(ch.isspace() for ch in username):
+        reader.fail((*at, "username"), f'"{username}" is not a forum username',
+                    "the bot account's username, without spaces")  # fmt: skip
+    poll = reader.whole(table, at, "poll_seconds", default=60, minimum=MIN_POLL_SECONDS)
+    ack = reader.choice(table, at, "ack", choices=_ACKS, default="errors")
+    return BotSettings(username=username, poll_seconds=poll or 60, ack=ack or "errors")
+
+
+def _database_url(reader: Reader, base: Path, env: Mapping[str, str]) -> str:
+    table = _section(reader, "database", ("url",))
+    url = env.get(DATABASE_URL_VARIABLE) or reader.text(table, ("database",), "url")
+    url = (url or DEFAULT_DATABASE_URL).strip()
+    if "://" not in url:
+        reader.fail(("database", "url"), f'"{url}" is not a database URL',
+                    'an SQLAlchemy URL such as "sqlite:///pbp.db"')  # fmt: skip
+    return sqlite_url_relative_to(url, base=base)
+
+
+def sqlite_url_relative_to(url: str, *, base: Path) -> str:
+    """``url`` with a relative SQLite file path made absolute against ``base``."""
+    found = _SQLITE_URL.match(url)
+    if not found:
+        return url
+    scheme, rest = found.groups()
+    file, mark, query = rest.partition("?")
+    if file in ("", ":memory:") or file.startswith(("/", "file:")):
+        return url
+    return f"{scheme}:///{(base / file).resolve()}{mark}{query}"
+
+
+def _forum(reader: Reader) -> ForumSettings:
+    forum = _section(reader, "forum", _FORUM_KEYS)
+    kind = reader.choice(forum, ("forum",), "kind", choices=_FORUMS, default="local") or "local"
+    at: KeyPath = ("forum", "reddit")
+    table = reader.table(forum, ("forum",), "reddit") or {}
+    reader.check_keys(table, at, allowed=_REDDIT_KEYS)
+    site = reader.text(table, at, "site")
+    subreddits = tuple(
+        s.strip().removeprefix("r/") for s in reader.strings(table, at, "subreddits") or ()
+    )
+    if kind == "reddit" and not subreddits:
+        reader.fail((*at, "subreddits"), 'kind = "reddit" needs the subreddits to read',
+                    '[forum.reddit] subreddits = ["MyPbPGame"]')  # fmt: skip
+    for index, name in enumerate(subreddits):
+        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            reader.fail((*at, "subreddits", index), f'"{name}" is not a subreddit name',
+                        "letters, digits and _ only")  # fmt: skip
+    return ForumSettings(kind=kind, reddit=RedditSettings(site=site, subreddits=subreddits))
+
+
+def _threads(reader: Reader, base: Path) -> tuple[ThreadBinding, ...]:
+    bindings: list[ThreadBinding] = []
+    seen: dict[str, int] = {}
+    for index, table in enumerate(reader.tables(reader.doc, (), "threads")):
+        at: KeyPath = ("threads", index)
+        reader.check_keys(table, at, allowed=_THREAD_KEYS)
+        reader.required(table, at, "id", expected='"1abcde" (a Reddit submission id or a name)')
+        reader.required(table, at, "campaign", expected='"campaigns/sunken-keep.toml"')
+        thread_id = (reader.text(table, at, "id") or "").strip()
+        if not thread_id:
+            reader.fail((*at, "id"), "the thread id is empty", "a Reddit submission id or a name")
+        if thread_id in seen:
+            reader.fail((*at, "id"), f'thread "{thread_id}" is listed twice '
+                        f"(also at {reader.where(('threads', seen[thread_id]))})",
+                        "each thread once")  # fmt: skip
+        seen[thread_id] = index
+        campaign = base / (reader.text(table, at, "campaign") or "")
+        bindings.append(ThreadBinding(id=thread_id, campaign=campaign.resolve()))
+    return tuple(bindings)
