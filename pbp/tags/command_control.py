@@ -1,0 +1,162 @@
+"""Readers of the control, correction and player commands (SPEC §2.5).
+
+Each reader takes the command's ``Args`` and returns its typed command, or raises
+``ArgumentError`` with what it found and what it expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pbp.tags.command_args import ArgumentError, Token, glue_signs, join, number, post_id
+from pbp.tags.commands import (
+    BonusCommand,
+    CampaignCommand,
+    Command,
+    DamageCommand,
+    DeadlineCommand,
+    HealCommand,
+    OpposeCommand,
+    RestCommand,
+    SheetCommand,
+    VoidCommand,
+)
+from pbp.tags.model import Source, Stat
+from pbp.tags.times import parse_duration, parse_instant
+
+CORRECTION_LIMIT = 999  # far beyond any sheet; it keeps absurd numbers out of the engine
+_DICE = re.compile(r"([0-9]{1,3})?d([0-9]{1,4})", re.IGNORECASE)
+MAX_OPPOSE_DICE = 100
+MAX_OPPOSE_SIDES = 1000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Args:
+    """The arguments of one command line: the command word (lower case) and the words after it."""
+
+    word: str
+    tokens: tuple[Token, ...]
+    source: Source
+
+
+Reader = Callable[[Args], Command]
+
+
+def no_arguments(make: Callable[[Source], Command]) -> Reader:
+    """A reader for a command without arguments; trailing punctuation is allowed."""
+
+    def read(args: Args) -> Command:
+        extra = [token for token in args.tokens if not token.is_punctuation]
+        if extra:
+            raise ArgumentError(found=join(extra), expected=f"nothing after !{args.word}")
+        return make(args.source)
+
+    return read
+
+
+def read_deadline(args: Args) -> Command:
+    """``!deadline 48h``, ``!deadline 2026-12-02 18:00 UTC``, ``!deadline off``."""
+    expected = "a duration like 48h, a time like 2026-12-02 18:00 UTC, or off"
+    text = join(args.tokens).strip()
+    if len(args.tokens) == 1 and args.tokens[0].text.lower() == "off":
+        return DeadlineCommand(source=args.source)
+    if (after := parse_duration(text)) is not None:
+        return DeadlineCommand(source=args.source, after=after)
+    if (at := parse_instant(text)) is not None:
+        return DeadlineCommand(source=args.source, at=at)
+    raise ArgumentError(found=text, expected=expected)
+
+
+def _name_then(args: Args, *, count: int, expected: str) -> tuple[str, tuple[Token, ...]]:
+    """A name (every word before the last ``count``), and those last words."""
+    tokens = glue_signs(args.tokens)
+    name, tail = join(tokens[:-count]).strip(), tokens[-count:]
+    if len(tokens) <= count or not name:
+        raise ArgumentError(found=join(tokens), expected=expected)
+    return name, tail
+
+
+def read_bonus(args: Args) -> Command:
+    """``!bonus NAME +2`` (or ``-2``)."""
+    name, tail = _name_then(args, count=1, expected="a name and a number, like Aria +2")
+    amount = number(
+        tail, low=-CORRECTION_LIMIT, high=CORRECTION_LIMIT, expected="a number like +2 or -1"
+    )
+    return BonusCommand(source=args.source, name=name, amount=amount)
+
+
+def _stat_and_amount(args: Args) -> tuple[str, Stat, int]:
+    """``NAME body 1`` (or ``NAME 1 body``) for damage and heal."""
+    expected = "a name, body or mind, and a number, like Aria body 1"
+    name, tail = _name_then(args, count=2, expected=expected)
+    stat_tokens = [token for token in tail if token.is_word("body", "mind")]
+    if len(stat_tokens) != 1:
+        raise ArgumentError(found=join(tail), expected=expected)
+    numbers = [token for token in tail if token is not stat_tokens[0]]
+    amount = number(
+        numbers, low=-CORRECTION_LIMIT, high=CORRECTION_LIMIT, expected="a number like 1 or -1"
+    )
+    stat: Stat = "body" if stat_tokens[0].is_word("body") else "mind"
+    return name, stat, amount
+
+
+def read_damage(args: Args) -> Command:
+    """``!damage NAME body 1``."""
+    name, stat, amount = _stat_and_amount(args)
+    return DamageCommand(source=args.source, name=name, stat=stat, amount=amount)
+
+
+def read_heal(args: Args) -> Command:
+    """``!heal NAME mind 1``."""
+    name, stat, amount = _stat_and_amount(args)
+    return HealCommand(source=args.source, name=name, stat=stat, amount=amount)
+
+
+def read_oppose(args: Args) -> Command:
+    """``!oppose TASK 4d6``."""
+    expected = "a task and dice, like Breach the gate 4d6"
+    task, tail = _name_then(args, count=1, expected=expected)
+    match = _DICE.fullmatch(tail[0].text)
+    if match is None:
+        raise ArgumentError(found=tail[0].text, expected="dice like 4d6")
+    dice, sides = int(match.group(1) or 1), int(match.group(2))
+    if not (1 <= dice <= MAX_OPPOSE_DICE and 2 <= sides <= MAX_OPPOSE_SIDES):
+        raise ArgumentError(
+            found=tail[0].text,
+            expected=f"1 to {MAX_OPPOSE_DICE} dice of 2 to {MAX_OPPOSE_SIDES} sides",
+        )
+    return OpposeCommand(source=args.source, task=task, dice=dice, sides=sides)
+
+
+def read_rest(args: Args) -> Command:
+    """``!rest night``."""
+    words = [token for token in args.tokens if not token.is_punctuation]
+    if len(words) != 1 or not words[0].is_word("night"):
+        raise ArgumentError(found=join(args.tokens), expected="night")
+    return RestCommand(source=args.source)
+
+
+def read_void(args: Args) -> Command:
+    """``!void POST``: a post id, or a permalink to the post."""
+    expected = "a post id or a link to the post"
+    found = join(args.tokens)
+    post = post_id(args.tokens[0].text) if len(args.tokens) == 1 else None
+    if post is None:
+        raise ArgumentError(found=found, expected=expected)
+    return VoidCommand(source=args.source, post=post)
+
+
+def read_campaign(args: Args) -> Command:
+    """``!campaign NAME``: the name runs to the end of the line."""
+    name = join(args.tokens).strip()
+    if not name:
+        raise ArgumentError(found="", expected="the campaign's name, like The Sunken Keep")
+    return CampaignCommand(source=args.source, name=name)
+
+
+def read_sheet(args: Args) -> Command:
+    """``!sheet`` or ``!sheet NAME``."""
+    name = join(token for token in args.tokens if not token.is_punctuation).strip()
+    return SheetCommand(source=args.source, name=name or None)

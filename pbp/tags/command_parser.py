@@ -1,0 +1,122 @@
+"""One command line -> a typed command, a typed problem, or None for prose (SPEC §2.5)."""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import DamerauLevenshtein
+
+from pbp.errors import Problem
+from pbp.tags.command_args import ArgumentError, tokenize
+from pbp.tags.command_control import (
+    Args,
+    Reader,
+    no_arguments,
+    read_bonus,
+    read_campaign,
+    read_damage,
+    read_deadline,
+    read_heal,
+    read_oppose,
+    read_rest,
+    read_sheet,
+    read_void,
+)
+from pbp.tags.command_problems import BadCommandArguments, NotGm, UnknownCommand
+from pbp.tags.command_scene import read_encounter, read_feature, read_group, read_npc, read_task
+from pbp.tags.commands import (
+    COMMAND_WORDS,
+    CloseCommand,
+    Command,
+    HelpCommand,
+    StatusCommand,
+    UndoCommand,
+)
+from pbp.tags.model import Source
+
+SUGGESTION_DISTANCE = 2
+
+_READERS: dict[str, Reader] = {
+    "close": no_arguments(lambda source: CloseCommand(source=source)),
+    "undo": no_arguments(lambda source: UndoCommand(source=source)),
+    "deadline": read_deadline,
+    "encounter": read_encounter,
+    "npc": read_npc,
+    "group": read_group,
+    "feature": read_feature,
+    "task": read_task,
+    "oppose": read_oppose,
+    "bonus": read_bonus,
+    "damage": read_damage,
+    "heal": read_heal,
+    "rest": read_rest,
+    "void": read_void,
+    "campaign": read_campaign,
+    # Player help reads no arguments, and asks for none: "!help please" still helps.
+    "help": lambda args: HelpCommand(source=args.source),
+    "status": lambda args: StatusCommand(source=args.source),
+    "sheet": read_sheet,
+}
+PLAYER_COMMANDS: frozenset[str] = frozenset({"help", "status", "sheet"})
+
+# "!" then the word, up to a space; sentence punctuation after it ("!close.") is not part of it.
+_WORD = re.compile(r"!(\S*)")
+_TRAILING = ".,:;!?"
+_SENTENCE_END = ".!?"
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def parse_command_line(text: str, *, source: Source, gm: bool) -> Command | Problem | None:
+    """Read one line that starts with ``!``.
+
+    ``gm`` says whether the author is a GM of the campaign. Returns the command; a problem
+    (not a GM, an unknown command from a GM, bad arguments); or None when the line is prose: a
+    player's ``!wow``, ``! hi``, ``!!!``.
+    """
+    match = _WORD.match(text.strip())
+    if match is None:
+        return None
+    written = match.group(1).rstrip(_TRAILING)
+    if not _LETTERS.fullmatch(written):
+        return None
+    word = written.lower()
+    tag, line, column = source.text or text, source.line, source.column
+    reader = _READERS.get(word)
+    if reader is None:
+        if not gm:
+            return None
+        return UnknownCommand(
+            tag=tag,
+            line=line,
+            column=column,
+            word=written,
+            suggestion=suggest(word),
+            known=COMMAND_WORDS,
+        )
+    if not gm and word not in PLAYER_COMMANDS:
+        return NotGm(tag=tag, line=line, column=column, command=word)
+    # Punctuation glued to the word ("!close." or "!npc: Imp") is not an argument, nor is the
+    # full stop a sentence ends with ("!rest night."); quotes keep one that belongs to a name.
+    rest = match.group(1)[len(written) :].lstrip(_TRAILING) + text.strip()[match.end() :]
+    rest = rest.rstrip().rstrip(_SENTENCE_END)
+    try:
+        return reader(Args(word=word, tokens=tuple(tokenize(rest)), source=source))
+    except ArgumentError as error:
+        return BadCommandArguments(
+            tag=tag,
+            line=line,
+            column=column,
+            command=word,
+            found=error.found,
+            expected=error.expected,
+        )
+
+
+def suggest(word: str) -> str | None:
+    """The command word closest to ``word`` (Damerau-Levenshtein, at most 2), or None."""
+    best: tuple[int, str] | None = None
+    for known in COMMAND_WORDS:
+        distance = DamerauLevenshtein.distance(word, known, score_cutoff=SUGGESTION_DISTANCE)
+        if distance <= SUGGESTION_DISTANCE and (best is None or distance < best[0]):
+            best = (distance, known)
+    return best[1] if best else None
