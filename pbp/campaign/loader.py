@@ -136,7 +136,11 @@ def _character(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...]) 
         _talent(reader, t, (*at, "talents", i), points)
         for i, t in enumerate(reader.tables(row, at, "talents"))
     )
-    _check_unique_names(reader, [t.name for t in talents], (*at, "talents"), "talent")
+    # a talent taken twice stacks (RULES §1.1): one entry with the summed numbers says so
+    _check_unique_names(
+        reader, [t.name for t in talents], (*at, "talents"), "talent",
+        hint="; a talent taken more than once is one entry with its summed bonus (eav = 2)",
+    )  # fmt: skip
     _check_bonus_pool(reader, at, points)
     return CharacterSheet(
         name=name,
@@ -247,7 +251,9 @@ def _check_username(reader: Reader, user: str, at: KeyPath) -> str:
     return user.removeprefix("u/")
 
 
-def _check_unique_names(reader: Reader, names: list[str], at: KeyPath, what: str) -> None:
+def _check_unique_names(
+    reader: Reader, names: list[str], at: KeyPath, what: str, *, hint: str = ""
+) -> None:
     seen: dict[str, int] = {}
     for index, name in enumerate(names):
         key = name.strip().casefold()
@@ -256,6 +262,6 @@ def _check_unique_names(reader: Reader, names: list[str], at: KeyPath, what: str
                 (*at, index),
                 f'{what} "{name.strip()}" is listed twice '
                 f"(also at {reader.where((*at, seen[key]))})",
-                f"each {what} once; names compare without regard to case",
+                f"each {what} once; names compare without regard to case{hint}",
             )
         seen[key] = index

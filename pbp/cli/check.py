@@ -1,7 +1,84 @@
-"""`pbp check`."""
+"""`pbp check`: validate campaign files and the bot configuration (SPEC §7)."""
 
 from __future__ import annotations
 
-from pbp.cli.app import app
+import os
+from pathlib import Path
 
-__all__ = ["app"]
+import click
+
+from pbp.cli.app import app
+from pbp.config import DEFAULT_CONFIG_PATH, load_config
+from pbp.errors import ConfigError
+from pbp.services.files import load_campaign
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+@app.command("check")
+@click.argument("campaigns", nargs=-1, type=_FILE, metavar="[CAMPAIGN.toml ...]")
+@click.option(
+    "--config",
+    "config_path",
+    type=_FILE,
+    default=None,
+    help="Also check this bot configuration and every campaign it names "
+    "(default when no file is given: ./config.toml).",
+)
+@click.pass_context
+def check(ctx: click.Context, campaigns: tuple[Path, ...], config_path: Path | None) -> None:
+    """Check campaign files and the bot configuration; print what is wrong.
+
+    Prints one `ok:` line per good file and the errors of the others. Exit status 0 when every
+    file is good, 1 when any is not, 2 when there is nothing to check.
+    """
+    if not campaigns and config_path is None:
+        if not DEFAULT_CONFIG_PATH.is_file():
+            raise click.UsageError(
+                "nothing to check: give CAMPAIGN.toml files, or --config PATH "
+                f"(no {DEFAULT_CONFIG_PATH} in this folder)"
+            )
+        config_path = DEFAULT_CONFIG_PATH
+    results = [_check_campaign(path) for path in campaigns]
+    if config_path is not None:
+        results.extend(_check_config(config_path, already=set(campaigns)))
+    if not all(results):
+        ctx.exit(1)
+
+
+def _check_campaign(path: Path) -> bool:
+    try:
+        campaign = load_campaign(path)
+    except ConfigError as error:
+        click.echo(f"error: {error}")
+        return False
+    count = len(campaign.characters)
+    noun = "character" if count == 1 else "characters"
+    click.echo(f"ok: {_shown(path)} ({count} {noun}, ruleset {campaign.ruleset.value})")
+    return True
+
+
+def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        click.echo(f"error: {error}")
+        return [False]
+    count = len(config.threads)
+    noun = "thread" if count == 1 else "threads"
+    click.echo(f"ok: {_shown(path)} ({count} {noun}, forum {config.forum.kind})")
+    seen = {p.resolve() for p in already}
+    results = [True]
+    for thread in config.threads:
+        if thread.campaign not in seen:  # one campaign may run several threads
+            seen.add(thread.campaign)
+            results.append(_check_campaign(thread.campaign))
+    return results
+
+
+def _shown(path: Path) -> str:
+    """``path`` as the user would type it: relative to the working folder when inside it."""
+    if not path.is_absolute():
+        return str(path)
+    relative = os.path.relpath(path)
+    return str(path) if relative.startswith("..") else relative
