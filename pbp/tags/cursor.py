@@ -145,6 +145,9 @@ class Cursor:
         found = resolve_name(typed, candidates=candidates)
         if isinstance(found, str):
             return found
+        if exact:  # "Ogre quickly": the name is Ogre, and "quickly" is read as an option
+            self.pos = start + len(exact)
+            return exact
         raise Reject(replace(found, kind=kind))
 
     def _exact_name(self, candidates: Sequence[str]) -> str:

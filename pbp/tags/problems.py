@@ -161,11 +161,17 @@ class SplitManeuver(Problem):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BadDice(Problem):
-    """Dice notation that cannot be read or is over the limits."""
+    """Dice notation that cannot be read, is out of range or over the limits.
+
+    ``cause`` is ``notation_syntax``, ``notation_invalid`` or ``notation_limit``; ``expected``
+    what would have been right at 0-based ``position``.
+    """
 
     code: ClassVar[str] = "bad_dice"
     expression: str
-    reason: str = ""
+    cause: str = "notation_syntax"
+    expected: str = ""
+    position: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
