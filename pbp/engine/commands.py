@@ -1,0 +1,240 @@
+"""Commands of a post: set-up at once, help replies, and the closing commands after the tags."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from pbp.engine.effects import (
+    EditReply,
+    Effect,
+    HelpContent,
+    ProblemsContent,
+    Reply,
+    SheetContent,
+    StatusContent,
+    UndoneContent,
+)
+from pbp.engine.problems import CannotUndo, RulesetUnavailable
+from pbp.engine.rounds import close_round, summary_key
+from pbp.engine.setup import apply_setup, no_such_post
+from pbp.engine.state import EngineState, OpenRound, PostRecord
+from pbp.errors import Problem
+from pbp.rules import distat
+from pbp.rules.distat import DistatScene
+from pbp.tags import ParsedPost, resolve_name
+from pbp.tags.commands import (
+    CampaignCommand,
+    CloseCommand,
+    Command,
+    CommandTiming,
+    DeadlineCommand,
+    EncounterCommand,
+    EncounterEndCommand,
+    HelpCommand,
+    OpposeCommand,
+    SheetCommand,
+    StatusCommand,
+    TaskCommand,
+    UndoCommand,
+    VoidCommand,
+)
+from pbp.tags.model import Source
+
+
+def _located(problem: Problem, command: Command) -> Problem:
+    src = command.source
+    return replace(problem, tag=src.text, line=src.line, column=src.column)
+
+
+def _deadline(state: EngineState, command: DeadlineCommand) -> EngineState:
+    rnd = state.round
+    assert rnd is not None
+    if command.at is not None:
+        return replace(state, round=replace(rnd, deadline=command.at, reminded=False))
+    deadline = rnd.opened_at + command.after if command.after is not None else None
+    return replace(state, deadline_after=command.after,
+                   round=replace(rnd, deadline=deadline, reminded=False))  # fmt: skip
+
+
+def _void(state: EngineState, command: VoidCommand, by: str) -> EngineState | Problem:
+    rnd = state.round
+    assert rnd is not None
+    target = rnd.post(command.post)
+    if target is None:
+        return no_such_post(command, command.post)
+    struck = replace(target, voided_by=by)
+    posts = tuple(struck if p.post_id == target.post_id else p for p in rnd.posts)
+    return replace(state, round=replace(rnd, posts=posts))
+
+
+def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineState | Problem:
+    """A set-up or control command, acting as soon as its post is read (SPEC §2.5)."""
+    rnd = state.round
+    assert rnd is not None
+    match command:
+        case DeadlineCommand():
+            return _deadline(state, command)
+        case VoidCommand():
+            return _void(state, command, post.post_id)
+        case CampaignCommand():
+            return state  # binding a thread is the shell's business
+        case TaskCommand():
+            return _located(RulesetUnavailable(tag="", ruleset="abstract"), command)
+    changed = apply_setup(rnd.base, command)
+    if isinstance(changed, DistatScene):
+        rnd = replace(rnd, base=changed, setup=(*rnd.setup, command))
+        return replace(state, round=rnd)
+    return changed if changed is not None else state
+
+
+def _reply(state: EngineState, command: Command, post: PostRecord) -> Effect | None:
+    rnd = state.round
+    assert rnd is not None
+    key = f"{post.post_id}-{command.source.line}"
+    match command:
+        case HelpCommand():
+            return Reply(key=key, to=post.post_id, content=HelpContent(author=post.author))
+        case StatusCommand():
+            acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
+            pcs = [c.name for c in state.campaign.characters if c.player is not None]
+            missing = tuple(n for n in pcs if n in distat.names(rnd.base) and n not in acted)
+            return Reply(key=key, to=post.post_id,
+                         content=StatusContent(not_acted=missing, deadline=rnd.deadline))  # fmt: skip
+        case SheetCommand():
+            return Reply(key=key, to=post.post_id, content=_sheet(state, command, post))
+    return None
+
+
+def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> SheetContent:
+    assert state.round is not None
+    scene = state.round.base
+    if command.name is not None:
+        found = resolve_name(command.name, candidates=distat.names(scene))
+        if isinstance(found, str):
+            return SheetContent(names=(found,))
+    own = tuple(c.name for c in state.campaign.characters
+                if c.player and c.player.casefold() == post.author.casefold())  # fmt: skip
+    return SheetContent(names=own or distat.names(scene))
+
+
+def read_commands(
+    state: EngineState, post: PostRecord, parsed: ParsedPost, effects: list[Effect]
+) -> tuple[EngineState, PostRecord, list[Command]]:
+    """Act on the commands of a newly read post; return the ones that act after its tags."""
+    problems = [p for p in parsed.problems if p.tag.lstrip().startswith("!")]
+    closing: list[Command] = []
+    for command in parsed.commands:
+        match command.timing:
+            case CommandTiming.AT_ONCE:
+                done = _at_once(state, command, post)
+                if isinstance(done, EngineState):
+                    state = done
+                else:
+                    problems.append(done)
+            case CommandTiming.REPLY:
+                reply = _reply(state, command, post)
+                if reply is not None:
+                    effects.append(reply)
+            case CommandTiming.AFTER_TAGS:
+                closing.append(command)
+            case CommandTiming.IN_ORDER if isinstance(command, OpposeCommand):
+                problems.append(_located(RulesetUnavailable(tag="", ruleset="abstract"), command))
+    problems.sort(key=lambda p: (p.line, p.column))
+    return state, replace(post, commands=parsed.commands, command_problems=tuple(problems)), closing
+
+
+def _names(state: EngineState, texts: tuple[str, ...], command: Command) -> tuple[str, ...] | Problem:
+    assert state.round is not None
+    found: list[str] = []
+    for text in texts:
+        name = resolve_name(text, candidates=distat.names(state.round.base))
+        if not isinstance(name, str):
+            return _located(name, command)
+        found.append(name)
+    return tuple(found)
+
+
+def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState | Problem:
+    rnd = state.round
+    assert rnd is not None
+    if not state.closed:
+        return CannotUndo(tag="!undo", why="nothing_closed")
+    if rnd.has_actions:
+        return CannotUndo(tag="!undo", why="later_actions")
+    last = state.closed[-1]
+    base = last.reopen.base
+    for command in rnd.setup:  # set-up made since the close still stands
+        changed = apply_setup(base, command)
+        base = changed if isinstance(changed, DistatScene) else base
+    reopened: OpenRound = replace(last.reopen, base=base, posts=(*last.reopen.posts, *rnd.posts),
+                                  setup=(*last.reopen.setup, *rnd.setup))  # fmt: skip
+    effects.append(EditReply(key=summary_key(last.report.number),
+                             content=UndoneContent(report=last.report, undone_by=post.post_id)))  # fmt: skip
+    return replace(state, round=reopened, closed=state.closed[:-1], scene=last.reopen.start,
+                   scene_kind=last.scene_kind,
+                   closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts})  # fmt: skip
+
+
+def _closing(
+    state: EngineState, command: Command, post: PostRecord, at: datetime, effects: list[Effect]
+) -> EngineState | Problem:
+    assert state.round is not None
+    match command:
+        case CloseCommand():
+            state, more = close_round(state, at=at, closed_by=post.post_id, reply_to=post.post_id)
+            effects += more
+            return state
+        case UndoCommand():
+            return _undo(state, post, effects)
+        case EncounterCommand():
+            if state.round.has_actions:
+                state, more = close_round(state, at=at, closed_by=post.post_id, reply_to=post.post_id)
+                effects += more
+            return replace(state, scene_kind=command.kind)
+        case EncounterEndCommand():
+            return _end_encounter(state, command, post, at, effects)
+    return state
+
+
+def _end_encounter(
+    state: EngineState, command: EncounterEndCommand, post: PostRecord, at: datetime,
+    effects: list[Effect],
+) -> EngineState | Problem:  # fmt: skip
+    medic = _names(state, command.medic, command)
+    rally = _names(state, command.rally, command)
+    if isinstance(medic, Problem):
+        return medic
+    if isinstance(rally, Problem):
+        return rally
+
+    def rest(scene: DistatScene) -> DistatScene:
+        return distat.end_encounter(scene, medic=medic, rally=rally)
+
+    state, more = close_round(state, at=at, closed_by=post.post_id, reply_to=post.post_id,
+                              after=rest, notes=("encounter_end",))  # fmt: skip
+    effects += more
+    return replace(state, scene_kind=state.campaign.ruleset)
+
+
+def after_tags(
+    state: EngineState, post: PostRecord, closing: list[Command], *, at: datetime,
+    effects: list[Effect],
+) -> EngineState:  # fmt: skip
+    """``!close``, ``!undo`` and ``!encounter …`` act after all the tags of their post."""
+    if not closing and post.gm and state.campaign.options.close_on_any_gm_post:
+        closing = [CloseCommand(source=Source(index=0, line=1, column=1, text=""))]  # RULES D8
+    problems: list[Problem] = []
+    for command in closing:
+        done = _closing(state, command, post, at, effects)
+        if isinstance(done, EngineState):
+            state = done
+        else:
+            problems.append(_located(done, command))
+    if problems:
+        effects.append(Reply(key=f"problems-{post.post_id}-closing", to=post.post_id,
+                             content=ProblemsContent(post_id=post.post_id,
+                                                     problems=tuple(problems))))  # fmt: skip
+    return state
+
+

@@ -1,0 +1,136 @@
+"""Distat tags into the rules' intents, and the checks a tag gets when it is read (SPEC §4.2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pbp.engine.actors import Actor
+from pbp.engine.problems import ActionUsed, BonusBudget, RuleBroken
+from pbp.engine.state import Accepted
+from pbp.errors import Problem
+from pbp.rules import distat
+from pbp.rules.distat import DistatScene
+from pbp.rules.distat.intents import (
+    Attack,
+    Check,
+    Escape,
+    Feat,
+    Identify,
+    Intent,
+    Move,
+    Pass,
+    Restrain,
+    Split,
+    Stat,
+    UseTalent,
+)
+from pbp.tags.model import ActionPart, ActionTag, IdentifyTag, Maneuver, MoveTag, PassTag, Tag
+
+ALL_SLOTS: frozenset[str] = frozenset({"move", "physical", "mental"})
+
+
+def _talent_effect(scene: DistatScene, actor: str, talent: str) -> str:
+    sheet = distat.fighter(scene, actor)
+    found = next((t for t in sheet.talents if t.name.casefold() == talent.casefold()), None)
+    return (found.effect if found is not None else None) or "none"
+
+
+def _check_part(
+    scene: DistatScene, *, actor: str, stat: Stat, part: ActionPart, bonus: int
+) -> Check | Escape | Feat:
+    target = part.target or ""
+    match part.maneuver:
+        case Maneuver.ATTACK:
+            return Attack(actor=actor, stat=stat, target=target, share=part.share, bonus=bonus)
+        case Maneuver.RESTRAIN:
+            return Restrain(actor=actor, stat=stat, target=target, share=part.share, bonus=bonus)
+        case Maneuver.ESCAPE:
+            return Escape(actor=actor, bonus=bonus)
+        case Maneuver.FEAT:
+            return Feat(actor=actor, stat=stat, feature=part.target, tn=part.tn, bonus=bonus)
+        case Maneuver.USE:
+            talent = part.talent or ""
+            effect = _talent_effect(scene, actor, talent)
+            if effect == "attack":
+                return Attack(actor=actor, stat=stat, target=target, share=part.share,
+                              bonus=bonus, talent=talent)  # fmt: skip
+            if effect == "restrain":
+                return Restrain(actor=actor, stat=stat, target=target, share=part.share,
+                                bonus=bonus, talent=talent)  # fmt: skip
+            return UseTalent(actor=actor, stat=stat, target=target, talent=talent,
+                             share=part.share, bonus=bonus)  # fmt: skip
+
+
+def intent_of(tag: Tag, *, actor: str, scene: DistatScene) -> Intent | None:
+    """The rules' intent for a Distat tag acting for ``actor`` (None: not a Distat tag)."""
+    match tag:
+        case MoveTag():
+            return Move(actor=actor, target=tag.target, stat=tag.stat)
+        case IdentifyTag():
+            return Identify(actor=actor, target=tag.target)
+        case PassTag():
+            return Pass(actor=actor)
+        case ActionTag() if tag.is_split:
+            parts = tuple(
+                _check_part(scene, actor=actor, stat=tag.stat, part=p, bonus=0) for p in tag.parts
+            )
+            checks = tuple(p for p in parts if isinstance(p, Attack | Restrain | UseTalent))
+            return Split(actor=actor, stat=tag.stat, parts=checks)
+        case ActionTag():
+            return _check_part(scene, actor=actor, stat=tag.stat, part=tag.parts[0], bonus=tag.bonus)
+    return None
+
+
+def bonus_of(intent: Intent) -> int:
+    """Bonus-pool points an intent spends."""
+    return getattr(intent, "bonus", 0) if not isinstance(intent, Split) else 0
+
+
+@dataclass(slots=True)
+class Pending:
+    """What the round's accepted tags already use, per character (checked as tags are read)."""
+
+    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # actor -> slot -> post id
+    bonus: dict[str, int] = field(default_factory=dict)
+    moves: dict[str, Move] = field(default_factory=dict)
+
+    def add(self, accepted: Accepted, post_id: str) -> None:
+        """Count an accepted tag."""
+        used = self.slots.setdefault(accepted.actor, {})
+        for slot in accepted.slots:
+            used.setdefault(slot, post_id)
+        self.bonus[accepted.actor] = self.bonus.get(accepted.actor, 0) + accepted.bonus
+        if isinstance(accepted.intent, Move):
+            self.moves[accepted.actor] = accepted.intent
+
+
+def _where(problem: Problem, tag: Tag) -> Problem:
+    return replace(problem, tag=tag.source.text, line=tag.source.line, column=tag.source.column)
+
+
+def _scene_for(scene: DistatScene, actor: str, pending: Pending) -> DistatScene:
+    """The scene as it stands, with the actor's own earlier move of this round made: a player
+    who moves to a goblin and attacks it in one round is checked where they will stand."""
+    move = pending.moves.get(actor)
+    return scene if move is None else distat.resolve(scene, move)[0]
+
+
+def check_tag(*, scene: DistatScene, tag: Tag, actor: Actor, pending: Pending) -> Accepted | Problem:
+    """Accept a Distat tag for ``actor`` or say why not: its action already used this round,
+    bonus points beyond what is left, or what the rules refuse as the scene stands."""
+    intent = intent_of(tag, actor=actor.name, scene=scene)
+    assert intent is not None  # the caller routes only Distat tags here
+    slots = ALL_SLOTS if isinstance(intent, Pass) else frozenset(distat.slots_used(scene, intent))
+    used = pending.slots.get(actor.name, {})
+    for slot in sorted(slots):
+        if slot in used:
+            return _where(ActionUsed(tag="", actor=actor.name, slot=slot, by_post=used[slot]), tag)
+    bonus = bonus_of(intent)
+    left = distat.fighter(scene, actor.name).bonus_pool - pending.bonus.get(actor.name, 0)
+    if bonus > 0 and bonus > left:
+        return _where(BonusBudget(tag="", actor=actor.name, asked=bonus, left=max(left, 0)), tag)
+    violations = distat.validate(_scene_for(scene, actor.name, pending), intent)
+    if violations:
+        return _where(RuleBroken(tag="", violation=violations[0]), tag)
+    return Accepted(tag=tag, intent=intent, actor=actor.name, on_behalf=actor.on_behalf,
+                    slots=slots, bonus=bonus)  # fmt: skip

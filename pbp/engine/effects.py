@@ -1,0 +1,137 @@
+"""What the engine asks the shell to do: replies to post or edit, as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbp.engine.report import RoundReport
+from pbp.errors import Problem
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProblemsContent:
+    """The problems of one post: an error reply."""
+
+    post_id: str
+    problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FixedContent:
+    """A post whose problems were fixed by an edit before the close."""
+
+    post_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AckContent:
+    """``ack = "all"``: confirm what a good post will do."""
+
+    post_id: str
+    actions: tuple[str, ...]  # canonical tags accepted
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheatSheetContent:
+    """The first reply in a thread: each player's characters, the targets, examples."""
+
+    round_number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SummaryContent:
+    """The summary that closes a round."""
+
+    report: RoundReport
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UndoneContent:
+    """A summary whose round was re-opened by ``!undo``."""
+
+    report: RoundReport
+    undone_by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelpContent:
+    """``!help`` for one author."""
+
+    author: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusContent:
+    """``!status``: the scene now and who has not acted."""
+
+    not_acted: tuple[str, ...]
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetContent:
+    """``!sheet [NAME]``."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReminderContent:
+    """Half time: the players whose characters have not acted."""
+
+    players: tuple[str, ...]
+    characters: tuple[str, ...]
+    deadline: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AllActedContent:
+    """Every character has acted: the GM may close."""
+
+    gms: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoticeContent:
+    """A short notice to the GM (a command that did something worth confirming)."""
+
+    text_code: str
+    facts: tuple[tuple[str, str], ...] = ()
+
+
+Content = (
+    ProblemsContent
+    | FixedContent
+    | AckContent
+    | CheatSheetContent
+    | SummaryContent
+    | UndoneContent
+    | HelpContent
+    | StatusContent
+    | SheetContent
+    | ReminderContent
+    | AllActedContent
+    | NoticeContent
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reply:
+    """Post a reply. ``key`` names it for good (a later edit uses the same key), ``to`` is the
+    post it answers (None: the thread itself)."""
+
+    key: str
+    to: str | None
+    content: Content
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EditReply:
+    """Replace the text of the reply posted under ``key``."""
+
+    key: str
+    content: Content
+
+
+Effect = Reply | EditReply

@@ -1,0 +1,43 @@
+"""What happens to a thread: the inputs of ``step``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PostArrived:
+    """A post the bot reads for the first time."""
+
+    post_id: str
+    author: str
+    at: datetime
+    body: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PostEdited:
+    """A new version of a post already read."""
+
+    post_id: str
+    at: datetime
+    body: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PostDeleted:
+    """A post was deleted."""
+
+    post_id: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tick:
+    """Time passes (deadlines and reminders fall due)."""
+
+    at: datetime
+
+
+Event = PostArrived | PostEdited | PostDeleted | Tick

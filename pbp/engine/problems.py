@@ -1,0 +1,98 @@
+"""Problems the engine finds: who may act, what is left this round, what the rules refuse."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pbp.errors import Problem
+from pbp.rules.distat.violations import Violation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoCharacter(Problem):
+    """The author owns no character and is no GM."""
+
+    code: ClassVar[str] = "no_character"
+    author: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NeedAs(Problem):
+    """The author runs several characters (or is the GM) and did not say ``as NAME``."""
+
+    code: ClassVar[str] = "need_as"
+    author: str
+    gm: bool
+    characters: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotYourCharacter(Problem):
+    """A player used ``as NAME`` for a character they do not own."""
+
+    code: ClassVar[str] = "not_your_character"
+    author: str
+    name: str
+    characters: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionUsed(Problem):
+    """The character already used that action this round (RULES D8)."""
+
+    code: ClassVar[str] = "action_used"
+    actor: str
+    slot: str
+    by_post: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BonusBudget(Problem):
+    """The bonus points this round's tags spend exceed the pool (RULES D15)."""
+
+    code: ClassVar[str] = "bonus_budget"
+    actor: str
+    asked: int
+    left: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleBroken(Problem):
+    """The rules refuse the action as the scene stands."""
+
+    code: ClassVar[str] = "rule"
+    violation: Violation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulesetUnavailable(Problem):
+    """A tag or encounter of a ruleset this thread cannot run yet."""
+
+    code: ClassVar[str] = "ruleset_unavailable"
+    ruleset: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BadName(Problem):
+    """A name a command would create is not allowed (reserved, taken, bad characters)."""
+
+    code: ClassVar[str] = "bad_name"
+    name: str
+    why: str  # "reserved" | "taken" | "characters" | "empty"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoSuchPost(Problem):
+    """``!void`` names a post that is not in the open round."""
+
+    code: ClassVar[str] = "no_such_post"
+    post: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CannotUndo(Problem):
+    """``!undo`` when there is nothing to re-open, or a later round has actions."""
+
+    code: ClassVar[str] = "cannot_undo"
+    why: str  # "nothing_closed" | "later_actions"

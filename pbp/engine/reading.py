@@ -1,0 +1,89 @@
+"""Reading one post against the scene as it stands: its tags' verdicts (SPEC §4.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pbp.campaign.model import Campaign
+from pbp.engine.actors import choose_actor
+from pbp.engine.distat_tags import Pending, check_tag
+from pbp.engine.problems import RulesetUnavailable
+from pbp.engine.state import Accepted, PostRecord
+from pbp.errors import Problem
+from pbp.rules import distat
+from pbp.rules.distat import DistatScene
+from pbp.tags import ParsedPost, ReadContext, parse_post
+from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, SceneKind
+
+DISTAT_TAGS = (MoveTag, ActionTag, IdentifyTag, PassTag)
+
+
+def context_for(
+    *, scene: DistatScene, kind: SceneKind, gm: bool, extra_characters: Iterable[str] = ()
+) -> ReadContext:
+    """The names a post is read against: the scene's characters, features and talents."""
+    return ReadContext(
+        scene=kind,
+        characters=(*distat.names(scene), *extra_characters),
+        features=distat.feature_names(scene),
+        talents=distat.talent_names(scene),
+        gm=gm,
+    )
+
+
+def parse(*, body: str, scene: DistatScene, kind: SceneKind, gm: bool) -> ParsedPost:
+    """Parse a post's text against the scene."""
+    return parse_post(body, context=context_for(scene=scene, kind=kind, gm=gm))
+
+
+def pending_before(posts: Iterable[PostRecord], *, stop: str | None) -> Pending:
+    """What the round's live posts before ``stop`` (all of them when None) already use."""
+    pending = Pending()
+    for post in posts:
+        if post.post_id == stop:
+            break
+        if post.live:
+            for accepted in post.accepted:
+                pending.add(accepted, post.post_id)
+    return pending
+
+
+def check_tags(
+    *,
+    parsed: ParsedPost,
+    campaign: Campaign,
+    author: str,
+    post_id: str,
+    scene: DistatScene,
+    kind: SceneKind,
+    pending: Pending,
+) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
+    """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted."""
+    accepted: list[Accepted] = []
+    problems: list[Problem] = list(parsed.problems)
+    for tag in parsed.tags:
+        if kind is not SceneKind.DISTAT or not isinstance(tag, DISTAT_TAGS):
+            problems.append(
+                RulesetUnavailable(tag=tag.source.text, line=tag.source.line,
+                                   column=tag.source.column, ruleset=kind.value)  # fmt: skip
+            )
+            continue
+        actor = choose_actor(campaign=campaign, author=author, as_name=tag.as_name,
+                             tag=tag.source.text, scene_names=distat.names(scene))  # fmt: skip
+        if isinstance(actor, Problem):
+            problems.append(_at(actor, tag.source.line, tag.source.column))
+            continue
+        verdict = check_tag(scene=scene, tag=tag, actor=actor, pending=pending)
+        if isinstance(verdict, Accepted):
+            accepted.append(verdict)
+            pending.add(verdict, post_id)
+        else:
+            problems.append(verdict)
+    problems.sort(key=lambda p: (p.line, p.column))
+    return tuple(accepted), tuple(problems)
+
+
+def _at(problem: Problem, line: int, column: int) -> Problem:
+    from dataclasses import replace
+
+    return replace(problem, line=line, column=column)

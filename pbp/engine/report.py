@@ -1,0 +1,67 @@
+"""What a closed round produced: the facts a summary and the ledger are made from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pbp.errors import Problem
+from pbp.rules.distat import CharacterView, CheckRecord
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionEntry:
+    """One resolved unit: a rules record with the post it came from and who wrote it."""
+
+    post_id: str
+    author: str
+    tag: str  # the tag as written
+    record: CheckRecord
+    on_behalf: bool = False  # the author acted for a character that is not their own (GM)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CorrectionEntry:
+    """A GM correction applied at its post's place in the resolution order."""
+
+    post_id: str
+    command: str  # the command line as written
+    character: str
+    what: str  # "damage", "heal" or "bonus"
+    stat: str | None
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rejection:
+    """A tag that does not act, with its final verdict."""
+
+    post_id: str
+    tag: str
+    problem: Problem
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundReport:
+    """One closed round.
+
+    ``closed_by`` is the id of the closing post, or "deadline". ``characters`` is the state
+    after the round; ``not_acted`` the player characters without an action; ``late_edits``
+    the posts of earlier rounds edited after their resolution, flagged in this summary.
+    """
+
+    number: int
+    scene: str
+    opened_at: datetime
+    closed_at: datetime
+    closed_by: str
+    actions: tuple[ActionEntry, ...]
+    corrections: tuple[CorrectionEntry, ...]
+    rejected: tuple[Rejection, ...]
+    characters: tuple[CharacterView, ...]
+    npcs: frozenset[str]
+    not_acted: tuple[str, ...]
+    late_edits: tuple[str, ...] = ()
+    next_deadline: datetime | None = None
+    next_round: int | None = None
+    notes: tuple[str, ...] = field(default=())  # scene notes: "encounter ended", "short rest", ...

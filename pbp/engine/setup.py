@@ -1,0 +1,133 @@
+"""GM commands that change the scene: set-up at once, corrections in resolution order."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbp.campaign.model import CharacterSheet
+from pbp.engine.problems import BadName, NoSuchPost
+from pbp.engine.report import CorrectionEntry
+from pbp.errors import Problem
+from pbp.rules import distat
+from pbp.rules.distat import DistatScene, Fighter
+from pbp.tags import resolve_name
+from pbp.tags.commands import (
+    BonusCommand,
+    Command,
+    DamageCommand,
+    FeatureCommand,
+    GroupCommand,
+    HealCommand,
+    NpcCommand,
+    RestCommand,
+)
+from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS
+
+
+def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:
+    """A character's Distat state at the start of a campaign."""
+    return Fighter(name=sheet.name, side=sheet.side, body=sheet.body, mind=sheet.mind,
+                   talents=sheet.talents, bonus_pool=sheet.bonus_pool)  # fmt: skip
+
+
+def _located(problem: Problem, command: Command) -> Problem:
+    src = command.source
+    return replace(problem, tag=src.text, line=src.line, column=src.column)
+
+
+def _name(text: str, *, scene: DistatScene, command: Command, features: bool) -> str | Problem:
+    candidates = (*distat.names(scene), *(distat.feature_names(scene) if features else ()))
+    found = resolve_name(text, candidates=candidates)
+    return found if isinstance(found, str) else _located(found, command)
+
+
+def _new_name_problem(name: str, scene: DistatScene, command: Command) -> Problem | None:
+    taken = {n.casefold() for n in (*distat.names(scene), *distat.feature_names(scene))}
+    why = (
+        "empty" if not name.strip()
+        else "characters" if any(c in NAME_FORBIDDEN_CHARS for c in name)
+        else "reserved" if name.casefold() in RESERVED_WORDS
+        else "taken" if name.casefold() in taken
+        else None
+    )  # fmt: skip
+    return None if why is None else _located(BadName(tag="", name=name, why=why), command)
+
+
+def _npc(scene: DistatScene, command: NpcCommand) -> DistatScene | Problem:
+    bad = _new_name_problem(command.name, scene, command)
+    if bad is not None:
+        return bad
+    group_with = None
+    if command.group is not None:
+        found = _name(command.group, scene=scene, command=command, features=True)
+        if not isinstance(found, str):
+            return found
+        group_with = found
+    scores = dict(command.scores)
+    npc = Fighter(name=command.name, side=command.side or "foes", body=command.body,
+                  mind=command.mind, bonus_pool=scores.get("bonus_pool", 0))  # fmt: skip
+    return distat.add_fighter(scene, npc, group_with=group_with)
+
+
+def _group(scene: DistatScene, command: GroupCommand) -> DistatScene | Problem:
+    names: list[str] = []
+    for text in command.names:
+        found = _name(text, scene=scene, command=command, features=True)
+        if not isinstance(found, str):
+            return found
+        names.append(found)
+    return distat.set_group(scene, names)
+
+
+def _feature(scene: DistatScene, command: FeatureCommand) -> DistatScene | Problem:
+    bad = _new_name_problem(command.name, scene, command)
+    if bad is not None:
+        return bad
+    return distat.add_feature(scene, name=command.name, tn=command.tn, constraint=command.constraint)
+
+
+def apply_setup(scene: DistatScene, command: Command) -> DistatScene | Problem | None:
+    """A set-up command that changes the scene at once; None when it is not one of those."""
+    match command:
+        case NpcCommand():
+            return _npc(scene, command)
+        case GroupCommand():
+            return _group(scene, command)
+        case FeatureCommand():
+            return _feature(scene, command)
+        case RestCommand():
+            return distat.night_rest(scene)
+    return None
+
+
+def apply_correction(
+    scene: DistatScene, command: Command, *, post_id: str
+) -> tuple[DistatScene, CorrectionEntry | Problem | None]:
+    """A correction (``!damage``, ``!heal``, ``!bonus``) at its place in the resolution."""
+    match command:
+        case DamageCommand() | HealCommand() | BonusCommand():
+            found = _name(command.name, scene=scene, command=command, features=False)
+            if not isinstance(found, str):
+                return scene, found
+            return _correct(scene, command, found, post_id)
+    return scene, None
+
+
+def _correct(
+    scene: DistatScene, command: DamageCommand | HealCommand | BonusCommand, name: str, post_id: str
+) -> tuple[DistatScene, CorrectionEntry]:
+    entry = CorrectionEntry(post_id=post_id, command=command.source.text, character=name,
+                            what="bonus", stat=None, amount=command.amount)  # fmt: skip
+    match command:
+        case DamageCommand():
+            scene = distat.apply_damage(scene, name=name, stat=command.stat, amount=command.amount)
+            return scene, replace(entry, what="damage", stat=command.stat)
+        case HealCommand():
+            scene = distat.apply_damage(scene, name=name, stat=command.stat, amount=-command.amount)
+            return scene, replace(entry, what="heal", stat=command.stat)
+    return distat.add_bonus(scene, name=name, amount=command.amount), entry
+
+
+def no_such_post(command: Command, post: str) -> Problem:
+    """``!void`` of a post that is not in the open round."""
+    return _located(NoSuchPost(tag="", post=post), command)

@@ -1,0 +1,108 @@
+"""The engine's state: the campaign, the scene, the open round and the closed ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pbp.campaign.model import Campaign
+from pbp.engine.report import RoundReport
+from pbp.errors import Problem
+from pbp.rules.distat import DistatScene
+from pbp.rules.distat.intents import Intent
+from pbp.tags.commands import Command
+from pbp.tags.model import SceneKind, Tag
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Accepted:
+    """A tag that passed its checks: who acts, and what it means in the rules' terms."""
+
+    tag: Tag
+    intent: Intent
+    actor: str
+    on_behalf: bool
+    slots: frozenset[str]
+    bonus: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PostRecord:
+    """A post of the open round (or of a closed one, kept for ``!undo``).
+
+    ``body`` is the version current now; ``commands`` were read from the first version (a
+    command acts once). ``accepted`` and ``problems`` are the verdicts of the last check of its
+    tags; ``command_problems`` those of its command lines, read once.
+    """
+
+    post_id: str
+    author: str
+    gm: bool
+    at: datetime
+    order: int
+    body: str
+    commands: tuple[Command, ...] = ()
+    accepted: tuple[Accepted, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    command_problems: tuple[Problem, ...] = ()
+    deleted: bool = False
+    edited: bool = False
+    error_replied: bool = False
+    voided_by: str | None = None
+
+    @property
+    def live(self) -> bool:
+        """Whether the post still counts (not deleted, not struck by ``!void``)."""
+        return not self.deleted and self.voided_by is None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenRound:
+    """The round in progress. ``base`` is the scene as it stands: the scene the round opened
+    with, plus the set-up commands read since (they act at once)."""
+
+    number: int
+    opened_at: datetime
+    base: DistatScene
+    start: DistatScene
+    posts: tuple[PostRecord, ...] = ()
+    setup: tuple[Command, ...] = ()
+    deadline: datetime | None = None
+    reminded: bool = False
+    all_acted_told: bool = False
+
+    def post(self, post_id: str) -> PostRecord | None:
+        """The post of this round with that id."""
+        return next((p for p in self.posts if p.post_id == post_id), None)
+
+    @property
+    def has_actions(self) -> bool:
+        """Whether any live post of the round holds an accepted tag."""
+        return any(p.accepted for p in self.posts if p.live)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClosedRound:
+    """A closed round: its report, and what ``!undo`` needs to re-open it."""
+
+    report: RoundReport
+    reopen: OpenRound
+    scene_kind: SceneKind
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineState:
+    """Everything the engine knows about one thread."""
+
+    campaign: Campaign
+    scene_kind: SceneKind
+    scene: DistatScene  # the scene after the last closed round (the open round's start)
+    bot: str = ""
+    ack: str = "errors"  # "errors" | "all" | "none" (SPEC §3)
+    round: OpenRound | None = None
+    closed: tuple[ClosedRound, ...] = ()
+    closed_posts: frozenset[str] = frozenset()
+    deadline_after: timedelta | None = None
+    late_edits: tuple[str, ...] = ()
+    posts_seen: int = 0
+    notes: tuple[str, ...] = field(default=())

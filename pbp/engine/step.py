@@ -1,0 +1,212 @@
+"""The engine: ``step(state, event, *, dice, now) -> (state, effects)``.
+
+Pure: the same state, event, dice and time give the same result. Posts are read when they
+arrive (set-up commands act at once, tags are checked against the scene as it stands), edits
+and deletes change the open round until it closes, and time passing closes overdue rounds and
+sends the half-time reminder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+
+from pbp.campaign.model import Campaign
+from pbp.engine.commands import after_tags, read_commands
+from pbp.engine.effects import (
+    AllActedContent,
+    CheatSheetContent,
+    EditReply,
+    Effect,
+    FixedContent,
+    ProblemsContent,
+    Reply,
+    ReminderContent,
+)
+from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.reading import check_tags, parse, pending_before
+from pbp.engine.rounds import close_round, open_round, problems_key
+from pbp.engine.setup import fighter_from_sheet
+from pbp.engine.state import EngineState, OpenRound, PostRecord
+from pbp.errors import Problem
+from pbp.rules import distat
+from pbp.rules.dice.source import Dice
+
+DiceForRound = Callable[[int], Dice]
+Step = tuple[EngineState, tuple[Effect, ...]]
+MENTIONS_PER_COMMENT = 3
+
+
+def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> EngineState:
+    """A thread of ``campaign`` before its first post."""
+    options = distat.RulesOptions(
+        identify_bonus_requires_owning=campaign.options.identify_bonus_requires_owning
+    )
+    scene = distat.new_scene((fighter_from_sheet(c) for c in campaign.characters), options=options)
+    return EngineState(campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot,
+                       ack=ack)  # fmt: skip
+
+
+def step(state: EngineState, event: Event, *, dice: DiceForRound, now: datetime) -> Step:
+    """Apply one event; return the new state and what the shell must do."""
+    del dice, now  # Distat rolls nothing; later rulesets roll through `dice`
+    effects: list[Effect] = []
+    state = _due(state, event.at, effects)
+    match event:
+        case PostArrived():
+            state = _arrive(state, event, effects)
+        case PostEdited():
+            state = _edit(state, event, effects)
+        case PostDeleted():
+            state = _delete(state, event)
+        case Tick():
+            pass
+    return state, tuple(effects)
+
+
+def _due(state: EngineState, at: datetime, effects: list[Effect]) -> EngineState:
+    """Close an overdue round (one in which someone acted) and send the half-time reminder."""
+    rnd = state.round
+    if rnd is None or rnd.deadline is None:
+        return state
+    if at >= rnd.deadline:
+        if rnd.has_actions:  # a round in which no one acted waits for the GM (SPEC §4.4)
+            state, more = close_round(state, at=rnd.deadline, closed_by="deadline", reply_to=None)
+            effects += more
+        return state
+    half = rnd.opened_at + (rnd.deadline - rnd.opened_at) / 2
+    if at >= half and not rnd.reminded:
+        effects += _reminders(state, rnd)
+        state = replace(state, round=replace(rnd, reminded=True))
+    return state
+
+
+def _missing(state: EngineState, rnd: OpenRound) -> list[tuple[str, str]]:
+    """(player, character) pairs of the player characters without an action this round."""
+    acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
+    return [(c.player, c.name) for c in state.campaign.characters
+            if c.player is not None and c.name in distat.names(rnd.base)
+            and c.name not in acted and distat.view(rnd.base, c.name).status != "out"]  # fmt: skip
+
+
+def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
+    assert rnd.deadline is not None
+    missing = _missing(state, rnd)
+    players = list(dict.fromkeys(p for p, _ in missing))
+    out: list[Effect] = []
+    for i in range(0, len(players), MENTIONS_PER_COMMENT):
+        chunk = tuple(players[i : i + MENTIONS_PER_COMMENT])
+        names = tuple(n for p, n in missing if p in chunk)
+        out.append(Reply(key=f"reminder-{rnd.number}-{i // MENTIONS_PER_COMMENT + 1}", to=None,
+                         content=ReminderContent(players=chunk, characters=names,
+                                                 deadline=rnd.deadline)))  # fmt: skip
+    return out
+
+
+def _problem_effect(post: PostRecord, problems: tuple[Problem, ...]) -> Effect:
+    content = ProblemsContent(post_id=post.post_id, problems=problems)
+    if post.error_replied:
+        return EditReply(key=problems_key(post.post_id), content=content)
+    return Reply(key=problems_key(post.post_id), to=post.post_id, content=content)
+
+
+def _known(state: EngineState, post_id: str) -> bool:
+    return post_id in state.closed_posts or (
+        state.round is not None and state.round.post(post_id) is not None
+    )
+
+
+def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> EngineState:
+    if state.bot and event.author.casefold() == state.bot.casefold():
+        return state  # the bot never acts on its own posts
+    if _known(state, event.post_id):
+        return state  # a post is read once; later versions come as edits
+    if state.round is None:
+        state = replace(state, round=open_round(state, number=1, at=event.at))
+        effects.append(Reply(key="cheatsheet", to=None, content=CheatSheetContent(round_number=1)))
+    assert state.round is not None
+    gm = state.campaign.is_gm(event.author)
+    post = PostRecord(post_id=event.post_id, author=event.author, gm=gm, at=event.at,
+                      order=state.posts_seen, body=event.body)  # fmt: skip
+    state = replace(state, posts_seen=state.posts_seen + 1)
+    parsed = parse(body=event.body, scene=state.round.base, kind=state.scene_kind, gm=gm)
+    state, post, closing = read_commands(state, post, parsed, effects)
+    assert state.round is not None
+    rnd = state.round
+    parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=gm)
+    accepted, problems = check_tags(
+        parsed=replace(parsed, problems=tuple(p for p in parsed.problems if not _cmd(p))),
+        campaign=state.campaign, author=event.author, post_id=event.post_id, scene=rnd.base,
+        kind=state.scene_kind, pending=pending_before(rnd.posts, stop=None),
+    )  # fmt: skip
+    post = replace(post, accepted=accepted, problems=problems)
+    shown = (*post.command_problems, *problems)
+    if shown and state.ack != "none":
+        effects.append(_problem_effect(post, shown))
+        post = replace(post, error_replied=True)
+    state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
+    state = _tell_all_acted(state, post, effects)
+    return after_tags(state, post, closing, at=event.at, effects=effects)
+
+
+def _cmd(problem: Problem) -> bool:
+    """Whether a problem belongs to a command line (read once, from the first version)."""
+    return problem.tag.lstrip().startswith("!")
+
+
+def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState:
+    rnd = state.round
+    if rnd is None or rnd.all_acted_told or not post.accepted:
+        return state
+    pcs = [c.name for c in state.campaign.characters
+           if c.player is not None and c.name in distat.names(rnd.base)]  # fmt: skip
+    if pcs and not _missing(state, rnd):
+        effects.append(Reply(key=f"all-acted-{rnd.number}", to=post.post_id,
+                             content=AllActedContent(gms=state.campaign.gms)))  # fmt: skip
+        return replace(state, round=replace(rnd, all_acted_told=True))
+    return state
+
+
+def _replace_post(rnd: OpenRound, post: PostRecord) -> OpenRound:
+    return replace(rnd, posts=tuple(post if p.post_id == post.post_id else p for p in rnd.posts))
+
+
+def _flag_late(state: EngineState, post_id: str) -> EngineState:
+    if post_id in state.closed_posts and post_id not in state.late_edits:
+        return replace(state, late_edits=(*state.late_edits, post_id))
+    return state
+
+
+def _edit(state: EngineState, event: PostEdited, effects: list[Effect]) -> EngineState:
+    rnd = state.round
+    post = rnd.post(event.post_id) if rnd is not None else None
+    if rnd is None or post is None:
+        return _flag_late(state, event.post_id)  # edits after the close change nothing
+    if post.deleted:
+        return state
+    parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=post.gm)
+    accepted, problems = check_tags(
+        parsed=replace(parsed, problems=tuple(p for p in parsed.problems if not _cmd(p))),
+        campaign=state.campaign, author=post.author, post_id=post.post_id, scene=rnd.base,
+        kind=state.scene_kind, pending=pending_before(rnd.posts, stop=post.post_id),
+    )  # fmt: skip
+    new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems)
+    shown = (*new.command_problems, *problems)
+    if shown and state.ack != "none" and shown != (*post.command_problems, *post.problems):
+        effects.append(_problem_effect(new, shown))
+        new = replace(new, error_replied=True)
+    elif not shown and post.error_replied and post.problems:
+        effects.append(EditReply(key=problems_key(post.post_id),
+                                 content=FixedContent(post_id=post.post_id)))  # fmt: skip
+    state = replace(state, round=_replace_post(rnd, new))
+    return _tell_all_acted(state, new, effects)
+
+
+def _delete(state: EngineState, event: PostDeleted) -> EngineState:
+    rnd = state.round
+    post = rnd.post(event.post_id) if rnd is not None else None
+    if rnd is None or post is None:
+        return _flag_late(state, event.post_id)
+    gone = replace(post, deleted=True, body="", accepted=(), problems=())  # text purged
+    return replace(state, round=_replace_post(rnd, gone))

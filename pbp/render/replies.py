@@ -1,0 +1,167 @@
+"""Every reply the bot posts, rendered from its content and the thread's state."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+
+from pbp.campaign.model import Campaign
+from pbp.engine.effects import (
+    AckContent,
+    AllActedContent,
+    CheatSheetContent,
+    Content,
+    FixedContent,
+    HelpContent,
+    NoticeContent,
+    ProblemsContent,
+    ReminderContent,
+    SheetContent,
+    StatusContent,
+    SummaryContent,
+    UndoneContent,
+)
+from pbp.engine.state import EngineState
+from pbp.render.problems import render_problem_reply
+from pbp.render.views import Disclosure, character_row, disclosure_for, summary_view
+from pbp.rules import distat
+
+REPLY_LIMIT = 10_000  # Reddit's comment length limit
+
+
+def seal_of(seed: str) -> str:
+    """The published seal of a round's seed: its SHA-256 (SPEC §6)."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Replies:
+    """Renders contents for one thread; ``seed_for`` gives each round's dice seed."""
+
+    env: jinja2.Environment
+    seed_for: Callable[[int], str | None]
+
+    def render(self, content: Content, *, state: EngineState) -> str:
+        """The Markdown text of one reply."""
+        name, view = self._view(content, state)
+        if name == "problems":
+            assert isinstance(content, ProblemsContent)
+            return render_problem_reply(content.problems, env=self.env)
+        return self.env.get_template(f"{name}.md.j2").render(**view).strip() + "\n"
+
+    def _seal(self, number: int) -> str | None:
+        seed = self.seed_for(number)
+        return seal_of(seed) if seed is not None else None
+
+    def _disclosure(self, state: EngineState) -> Disclosure:
+        scene = state.round.base if state.round is not None else state.scene
+        pcs = {c.name for c in state.campaign.characters if c.player is not None}
+        npcs = frozenset(n for n in distat.names(scene) if n not in pcs)
+        return disclosure_for(state.campaign, tuple(c.report for c in state.closed), npcs)
+
+    def _view(self, content: Content, state: EngineState) -> tuple[str, dict[str, Any]]:
+        match content:
+            case ProblemsContent():
+                return "problems", {}
+            case SummaryContent() | UndoneContent():
+                report = content.report
+                view = summary_view(report, campaign=state.campaign,
+                                    disclosure=self._disclosure(state),
+                                    seed=self.seed_for(report.number),
+                                    next_seal=self._seal(report.number + 1))  # fmt: skip
+                if isinstance(content, UndoneContent):
+                    return "undone", {**view, "undone_by": content.undone_by}
+                return "summary", view
+            case CheatSheetContent():
+                return "cheatsheet", {**self._orientation(state, None),
+                                      "seal": self._seal(content.round_number)}  # fmt: skip
+            case HelpContent():
+                return "help", self._orientation(state, content.author)
+            case StatusContent():
+                return "status", self._status(state, content)
+            case SheetContent():
+                return "sheet", self._sheets(state, content)
+            case ReminderContent():
+                return "reminder", {"number": _round_number(state), "players": content.players,
+                                    "characters": content.characters,
+                                    "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
+            case AllActedContent():
+                return "all_acted", {"number": _round_number(state), "gms": content.gms}
+            case FixedContent():
+                return "fixed", {}
+            case AckContent():
+                return "ack", {"actions": content.actions}
+            case NoticeContent():
+                return f"notices/{content.text_code}", dict(content.facts)
+
+    def _orientation(self, state: EngineState, author: str | None) -> dict[str, Any]:
+        campaign: Campaign = state.campaign
+        scene = state.round.base if state.round is not None else state.scene
+        players: dict[str, list[str]] = {}
+        for c in campaign.characters:
+            if c.player is not None:
+                players.setdefault(c.player, []).append(c.name)
+        targets = distat.names(scene)
+        own = players.get(author, []) if author is not None else []
+        return {
+            "campaign": campaign.name,
+            "author": author or "",
+            "characters": own,
+            "players": [{"player": p, "characters": cs} for p, cs in players.items()],
+            "targets": targets,
+            "features": distat.feature_names(scene),
+            "example_target": next((n for n in targets if n not in own), "Goblin"),
+        }
+
+    def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:
+        scene = state.round.base if state.round is not None else state.scene
+        disclosure = self._disclosure(state)
+        return {
+            "number": _round_number(state),
+            "characters": [character_row(distat.view(scene, n), disclosure) for n in distat.names(scene)],
+            "not_acted": content.not_acted,
+            "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC") if content.deadline else None,
+        }
+
+    def _sheets(self, state: EngineState, content: SheetContent) -> dict[str, Any]:
+        scene = state.round.base if state.round is not None else state.scene
+        disclosure = self._disclosure(state)
+        sheets = []
+        for name in content.names:
+            row = character_row(distat.view(scene, name), disclosure)
+            sheet = state.campaign.character(name)
+            talents = [] if row["hidden"] else list(distat.fighter(scene, name).talents)
+            sheets.append({**row, "player": sheet.player if sheet else None, "talents": talents})
+        return {"sheets": sheets}
+
+
+def _round_number(state: EngineState) -> int:
+    return state.round.number if state.round is not None else 1
+
+
+def split_reply(text: str, *, limit: int = REPLY_LIMIT) -> list[str]:
+    """A reply cut into numbered parts that each fit the forum's limit, at line ends."""
+    if len(text) <= limit:
+        return [text]
+    room = limit - 40  # space for the "(part i/n)" header
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > room:  # a single overlong line is cut hard
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:room])
+            line = line[room:]
+        if len(current) + len(line) > room:
+            parts.append(current)
+            current = ""
+        current += line
+    if current:
+        parts.append(current)
+    total = len(parts)
+    return [f"*(part {i}/{total})*\n\n{part}" for i, part in enumerate(parts, start=1)]

@@ -1,0 +1,124 @@
+"""View models: the facts of a reply as plain values a template can show.
+
+``hide-npcs`` (SPEC §4.5) is applied here: NPC numbers and the names of talents that nobody in
+the party has identified become ``None``, which the templates show as ``?``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pbp.campaign.model import Campaign
+from pbp.engine.report import ActionEntry, RoundReport
+from pbp.rules.distat import CharacterView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disclosure:
+    """What players may see: NPC numbers and talent names under ``hide-npcs``."""
+
+    hide: bool
+    npcs: frozenset[str]
+    known_talents: frozenset[tuple[str, str]]  # (user, talent) identified by a party member
+
+    def number(self, owner: str | None, value: int | None) -> int | None:
+        """A number of ``owner``'s, or None when it is hidden."""
+        return None if self.hide and owner in self.npcs else value
+
+    def talent(self, owner: str, talent: str | None) -> str | None:
+        """A talent name of ``owner``'s, or None while nobody in the party has identified it."""
+        if talent is None or not self.hide or owner not in self.npcs:
+            return talent
+        return talent if (owner, talent.casefold()) in self.known_talents else None
+
+
+def disclosure_for(campaign: Campaign, reports: tuple[RoundReport, ...], npcs: frozenset[str]) -> Disclosure:
+    """What the players may see after these rounds."""
+    known: set[tuple[str, str]] = set()
+    for report in reports:
+        for entry in report.actions:
+            for effect in entry.record.effects:
+                if effect.code == "identified" and entry.record.actor not in npcs:
+                    target, talent = getattr(effect, "target", ""), getattr(effect, "talent", "")
+                    known.add((target, talent.casefold()))
+    return Disclosure(hide=campaign.visibility == "hide-npcs", npcs=npcs, known_talents=frozenset(known))
+
+
+def _effect(effect: Any) -> dict[str, Any]:
+    facts = {k: getattr(effect, k) for k in getattr(effect, "__dataclass_fields__", {})}
+    return {"code": effect.code, **facts}
+
+
+def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
+    """One resolved action as the summary shows it."""
+    r = entry.record
+    return {
+        "post": entry.post_id,
+        "author": entry.author,
+        "actor": r.actor,
+        "on_behalf": entry.on_behalf,
+        "tag": entry.tag,
+        "verb": r.verb,
+        "maneuver": r.maneuver,
+        "target": r.target,
+        "stat": r.stat,
+        "active": disclosure.number(r.actor, r.active),
+        "passive": disclosure.number(r.target if r.verb != "identify" else None, r.passive),
+        "outcome": r.outcome,
+        "damage": [{"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage],
+        "reason": r.reason,
+        "talent": disclosure.talent(r.actor, r.talent) if r.verb != "identify" else r.talent,
+        "effects": [_effect(e) for e in r.effects],
+    }
+
+
+def character_row(view: CharacterView, disclosure: Disclosure) -> dict[str, Any]:
+    """A row of the status table."""
+    hidden = disclosure.hide and view.name in disclosure.npcs
+    return {
+        "name": view.name,
+        "npc": view.name in disclosure.npcs,
+        "side": view.side,
+        "group": view.group,
+        "status": view.status,
+        "hidden": hidden,
+        "body": None if hidden else view.body,
+        "mind": None if hidden else view.mind,
+        "restrained": view.restrained,
+        "bonus_pool": None if hidden else view.bonus_pool,
+    }
+
+
+def summary_view(
+    report: RoundReport,
+    *,
+    campaign: Campaign,
+    disclosure: Disclosure,
+    seed: str | None,
+    next_seal: str | None,
+) -> dict[str, Any]:
+    """Everything the summary template shows."""
+    return {
+        "campaign": campaign.name,
+        "number": report.number,
+        "scene": report.scene,
+        "closed_by": report.closed_by,
+        "closed_at": _when(report.closed_at),
+        "actions": [action_view(a, disclosure) for a in report.actions],
+        "corrections": report.corrections,
+        "rejected": report.rejected,
+        "characters": [character_row(c, disclosure) for c in report.characters],
+        "not_acted": report.not_acted,
+        "late_edits": report.late_edits,
+        "next_round": report.next_round,
+        "next_deadline": _when(report.next_deadline) if report.next_deadline else None,
+        "notes": report.notes,
+        "seed": seed,
+        "next_seal": next_seal,
+    }
+
+
+def _when(at: datetime) -> str:
+    return at.strftime("%Y-%m-%d %H:%M UTC")

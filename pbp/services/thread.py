@@ -1,0 +1,95 @@
+"""Running one thread through the engine and rendering what it would post."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from pbp.campaign.model import Campaign
+from pbp.engine.effects import EditReply, Effect, Reply, SummaryContent, UndoneContent
+from pbp.engine.events import Event
+from pbp.engine.state import EngineState
+from pbp.engine.step import initial_state, step
+from pbp.render.environment import make_environment
+from pbp.render.replies import Replies
+from pbp.rules.dice.seeded import SeededDice
+from pbp.rules.dice.source import Dice
+
+
+@dataclass(slots=True)
+class PostedReply:
+    """A reply as the forum holds it: its key, the post it answers, its current text."""
+
+    key: str
+    to: str | None
+    text: str
+    at: datetime
+    edits: int = 0
+
+
+@dataclass(slots=True)
+class ThreadRun:
+    """A thread fed event by event: the engine state and every reply, in posting order."""
+
+    state: EngineState
+    replies: Replies
+    posted: dict[str, PostedReply] = field(default_factory=dict)
+    summaries: dict[int, str] = field(default_factory=dict)
+
+    def feed(self, event: Event) -> list[PostedReply]:
+        """Apply one event; return the replies it posted or edited."""
+        self.state, effects = step(self.state, event, dice=self._dice, now=event.at)
+        return [self._perform(effect, event.at) for effect in effects]
+
+    def _dice(self, number: int) -> Dice:
+        seed = self.replies.seed_for(number)
+        return SeededDice(seed or "")
+
+    def _perform(self, effect: Effect, at: datetime) -> PostedReply:
+        text = self.replies.render(effect.content, state=self.state)
+        if isinstance(effect.content, SummaryContent | UndoneContent):
+            self.summaries[effect.content.report.number] = text
+        match effect:
+            case Reply():
+                posted = PostedReply(key=effect.key, to=effect.to, text=text, at=at)
+                self.posted[effect.key] = posted
+                return posted
+            case EditReply():
+                old = self.posted.get(effect.key)
+                if old is None:  # nothing to edit: post it instead, so nothing is lost
+                    old = self.posted[effect.key] = PostedReply(key=effect.key, to=None, text="", at=at)
+                old.text, old.edits = text, old.edits + 1
+                return old
+
+
+def round_seeds(base: str) -> Callable[[int], str]:
+    """Each round's seed derived from one base seed (replays and tests)."""
+
+    def seed_for(number: int) -> str:
+        return hashlib.sha256(f"{base}:round:{number}".encode()).hexdigest()
+
+    return seed_for
+
+
+def new_run(
+    campaign: Campaign,
+    *,
+    seed_for: Callable[[int], str | None],
+    bot: str = "",
+    ack: str = "errors",
+    templates: Path | None = None,
+) -> ThreadRun:
+    """A thread of ``campaign`` before its first post."""
+    env = make_environment(templates)
+    return ThreadRun(state=initial_state(campaign, bot=bot, ack=ack),
+                     replies=Replies(env=env, seed_for=seed_for))  # fmt: skip
+
+
+def run_events(run: ThreadRun, events: Iterable[Event]) -> ThreadRun:
+    """Feed every event in order."""
+    for event in events:
+        run.feed(event)
+    return run
