@@ -1,1 +1,128 @@
-"""Distat, the diceless play-by-post combat system (RULES §1)."""
+"""Distat, the diceless play-by-post combat system (RULES §1).
+
+Pure functions over frozen values: nothing here does I/O, reads a clock or rolls.
+"""
+
+from pbp.rules.distat.effects import (
+    AutoFailed,
+    BecameRestrained,
+    BonusSpent,
+    Effect,
+    Escaped,
+    Identified,
+    JoinedGroup,
+    LifewellUsed,
+    ThreatenedCheck,
+    WentOut,
+    Zeroed,
+)
+from pbp.rules.distat.fighter import Fighter, Restraint, RulesOptions, Status
+from pbp.rules.distat.identify import identify_tn
+from pbp.rules.distat.intents import (
+    STATS,
+    Attack,
+    Check,
+    Escape,
+    Feat,
+    Identify,
+    Intent,
+    Move,
+    Pass,
+    Restrain,
+    Split,
+    Stat,
+    UseTalent,
+)
+from pbp.rules.distat.records import CheckRecord, Damage
+from pbp.rules.distat.resolve import resolve
+from pbp.rules.distat.rounds import (
+    add_bonus,
+    apply_damage,
+    begin_round,
+    end_encounter,
+    end_round,
+    night_rest,
+)
+from pbp.rules.distat.scene import (
+    DistatScene,
+    Feature,
+    add_feature,
+    add_fighter,
+    enemies,
+    feature_names,
+    fighter,
+    names,
+    new_scene,
+    replace_sheet,
+    set_group,
+    talent_names,
+)
+from pbp.rules.distat.talents import Talent, TalentEffect, TalentKind, effect_of
+from pbp.rules.distat.validate import Slot, slots_used, validate
+from pbp.rules.distat.views import CharacterView, RestraintView, StatView, view
+from pbp.rules.distat.violations import Violation
+
+__all__ = [
+    "STATS",
+    "Attack",
+    "AutoFailed",
+    "BecameRestrained",
+    "BonusSpent",
+    "CharacterView",
+    "Check",
+    "CheckRecord",
+    "Damage",
+    "DistatScene",
+    "Effect",
+    "Escape",
+    "Escaped",
+    "Feat",
+    "Feature",
+    "Fighter",
+    "Identified",
+    "Identify",
+    "Intent",
+    "JoinedGroup",
+    "LifewellUsed",
+    "Move",
+    "Pass",
+    "Restrain",
+    "Restraint",
+    "RestraintView",
+    "RulesOptions",
+    "Slot",
+    "Split",
+    "Stat",
+    "StatView",
+    "Status",
+    "Talent",
+    "TalentEffect",
+    "TalentKind",
+    "ThreatenedCheck",
+    "UseTalent",
+    "Violation",
+    "WentOut",
+    "Zeroed",
+    "add_bonus",
+    "add_feature",
+    "add_fighter",
+    "apply_damage",
+    "begin_round",
+    "effect_of",
+    "end_encounter",
+    "end_round",
+    "enemies",
+    "feature_names",
+    "fighter",
+    "identify_tn",
+    "names",
+    "new_scene",
+    "night_rest",
+    "replace_sheet",
+    "resolve",
+    "set_group",
+    "slots_used",
+    "talent_names",
+    "validate",
+    "view",
+]
