@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
-from pbp.tags.command_parser import parse_command_line
+from pbp.tags.command_parser import PLAYER_COMMANDS, parse_command_line
+from pbp.tags.command_problems import NotGm
 from pbp.tags.commands import (
+    COMMAND_WORDS,
     BonusCommand,
     CampaignCommand,
     CloseCommand,
@@ -40,7 +42,7 @@ def read(line: str, *, gm: bool = True) -> object:
     return parse_command_line(line, source=source_of(line), gm=gm)
 
 
-GM_COMMANDS: list[tuple[str, type, dict[str, Any]]] = [
+GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     ("!close", CloseCommand, {}),
     ("!CLOSE", CloseCommand, {}),
     ("!Close.", CloseCommand, {}),
@@ -241,7 +243,7 @@ GM_COMMANDS: list[tuple[str, type, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("line", "kind", "fields"), GM_COMMANDS)
 def test_a_gm_command_line_reads_into_its_typed_command(
-    line: str, kind: type, fields: dict[str, Any]
+    line: str, kind: type[Any], fields: dict[str, Any]
 ) -> None:
     assert read(line) == kind(source=source_of(line), **fields)
 
@@ -284,5 +286,30 @@ def test_a_stray_quote_mark_does_not_swallow_the_line() -> None:
         ("!sheet Aria", SheetCommand, {"name": "Aria"}),
     ],
 )
-def test_player_commands_work_for_everyone(line: str, kind: type, fields: dict[str, Any]) -> None:
+def test_player_commands_work_for_everyone(
+    line: str, kind: type[Any], fields: dict[str, Any]
+) -> None:
     assert read(line, gm=False) == kind(source=source_of(line), **fields)
+
+
+@pytest.mark.parametrize(("line", "kind", "fields"), GM_COMMANDS)
+def test_a_player_may_use_exactly_the_commands_that_are_not_gm_only(
+    line: str, kind: type[Any], fields: dict[str, Any]
+) -> None:
+    as_player = read(line, gm=False)
+    if kind.gm_only:
+        assert as_player == NotGm(
+            tag=line, line=7, column=1, command=line[1:].split()[0].rstrip(".!").lower()
+        )
+    else:
+        assert as_player == kind(source=source_of(line), **fields)
+
+
+def test_every_command_word_has_a_reader_and_an_example_in_the_table() -> None:
+    words = {line[1:].split()[0].rstrip(".!").lower() for line, _, _ in GM_COMMANDS}
+    assert words == set(COMMAND_WORDS)
+    assert {word for word in COMMAND_WORDS if word in PLAYER_COMMANDS} == {
+        "help",
+        "status",
+        "sheet",
+    }
