@@ -59,23 +59,25 @@ def parse_campaign(text: str, *, path: str) -> Campaign:
         )
     at: KeyPath = ("campaign",)
     reader.check_keys(head, at, allowed=_CAMPAIGN_KEYS)
-    sides = _sides(reader, head)
+    # the [campaign] table first, so its mistakes are reported before any sheet's
+    name, gms, sides = _name_text(reader, head, at), _gms(reader, head), _sides(reader, head)
+    ruleset = reader.choice(head, at, "ruleset", choices=_RULESETS, default=None)
+    visibility = reader.choice(head, at, "visibility", choices=_VISIBILITIES, default=None)
+    templates, options = reader.text(head, at, "templates"), _options(reader, head)
     rows = reader.tables(reader.doc, (), "characters")
     characters = tuple(
         _character(reader, row, ("characters", i), sides) for i, row in enumerate(rows)
     )
     _check_unique_names(reader, [c.name for c in characters], ("characters",), "character")
-    ruleset = reader.choice(head, at, "ruleset", choices=_RULESETS, default=None) or "distat"
     return Campaign(
-        name=_name_text(reader, head, at),
-        gms=_gms(reader, head),
-        ruleset=SceneKind(ruleset),
-        visibility=reader.choice(head, at, "visibility", choices=_VISIBILITIES, default="hide-npcs")
-        or "hide-npcs",
-        templates=reader.text(head, at, "templates"),
+        name=name,
+        gms=gms,
+        ruleset=SceneKind(ruleset or SceneKind.DISTAT),
+        visibility=visibility or "hide-npcs",
+        templates=templates,
         sides=sides,
         characters=characters,
-        options=_options(reader, head),
+        options=options,
     )
 
 

@@ -362,3 +362,8 @@ def test_missing_templates_folder_is_a_config_error(tmp_path: Path) -> None:
         load_campaign(path)
     assert caught.value.where == "campaign.templates (line 4)"
     assert "mine/" in caught.value.problem
+
+
+def test_campaign_table_mistakes_come_before_sheet_mistakes() -> None:
+    text = HEAD.replace('"Keep"', '""') + ARIA.replace("body = 6", "body = -6")
+    assert error_of(text).where == "campaign.name (line 2)"
