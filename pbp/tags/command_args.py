@@ -124,8 +124,8 @@ def merge_words(tokens: Sequence[Token], pairs: dict[tuple[str, str], str]) -> l
     """Fold two-word keywords into one (``dice pool`` -> ``dice_pool``); ``-`` reads as ``_``."""
     merged: list[Token] = []
     for token in tokens:
-        dashed = token.text.replace("-", "_")
-        if not token.quoted and dashed != token.text and dashed in pairs.values():
+        dashed = token.text.lower().replace("-", "_")
+        if not token.quoted and "-" in token.text and dashed in pairs.values():
             token = Token(dashed)
         previous = merged[-1] if merged else None
         if previous is not None and not previous.quoted and not token.quoted:
@@ -151,24 +151,33 @@ def split_keywords(
 ) -> tuple[list[Token], list[Option]]:
     """The tokens before the first keyword, then each keyword with its values.
 
-    A keyword given twice is an ArgumentError.
+    Commas at the ends of each part are dropped (``!npc Imp, body 2, mind 1``). A keyword given
+    twice is an ArgumentError.
     """
-    head: list[Token] = []
-    options: list[Option] = []
+    parts: list[tuple[Token | None, list[Token]]] = [(None, [])]
     for token in tokens:
         if token.is_word(*keywords):
-            keyword = token.text.lower()
-            if any(option.keyword == keyword for option in options):
-                raise ArgumentError(found=token.text, expected=f"{keyword} only once")
-            options.append(Option(keyword=keyword, written=token.text, values=()))
-        elif options:
-            last = options[-1]
-            options[-1] = Option(
-                keyword=last.keyword, written=last.written, values=(*last.values, token)
-            )
+            if any(k is not None and k.text.lower() == token.text.lower() for k, _ in parts):
+                raise ArgumentError(found=token.text, expected=f"{token.text.lower()} only once")
+            parts.append((token, []))
         else:
-            head.append(token)
+            parts[-1][1].append(token)
+    head = _trim_commas(parts[0][1])
+    options = [
+        Option(keyword=k.text.lower(), written=k.text, values=tuple(_trim_commas(values)))
+        for k, values in parts[1:]
+        if k is not None
+    ]
     return head, options
+
+
+def _trim_commas(tokens: list[Token]) -> list[Token]:
+    start, end = 0, len(tokens)
+    while start < end and tokens[start].is_comma:
+        start += 1
+    while end > start and tokens[end - 1].is_comma:
+        end -= 1
+    return tokens[start:end]
 
 
 def glue_signs(tokens: Sequence[Token]) -> tuple[Token, ...]:

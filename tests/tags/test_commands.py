@@ -179,6 +179,17 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
         NpcCommand,
         {"name": "Troll", "body": 0, "mind": 0, "scores": (("bonus_pool", 3),)},
     ),
+    ("!npc Imp A, body 2, mind 1", NpcCommand, {"name": "Imp A", "body": 2, "mind": 1}),
+    (
+        "!npc Troll Dice-Pool 2",
+        NpcCommand,
+        {"name": "Troll", "body": 0, "mind": 0, "scores": (("dice_pool", 2),)},
+    ),
+    (
+        "!encounter abstract, interval 1 day",
+        EncounterCommand,
+        {"kind": SceneKind.ABSTRACT, "interval": timedelta(days=1)},
+    ),
     # groups, features, tasks
     ("!group A, B, C", GroupCommand, {"names": ("A", "B", "C")}),
     ("!group Aria, Imp A, Imp B", GroupCommand, {"names": ("Aria", "Imp A", "Imp B")}),
