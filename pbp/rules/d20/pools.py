@@ -37,6 +37,17 @@ class PoolRoll:
     pool_after: DicePool
 
 
+def roll_pool(*, pool: DicePool, roller: Roller) -> tuple[tuple[int, ...], int]:
+    """Roll the pool's d20s; the kept die is the highest, or the lowest for a negative pool.
+
+    For checks the helpers below do not cover (an opposed check retried with a pool).
+    """
+    if pool.size == 0:
+        raise PoolNotUsable(code="pool_empty", detail="a pool of 0 cannot be used")
+    dice = tuple(roller.roll(20) for _ in range(pool.dice))
+    return dice, min(dice) if pool.negative else max(dice)
+
+
 def retry_with_pool(*, failed: CheckResult, pool: DicePool, roller: Roller) -> PoolRoll:
     """Retry a failed check once with the pool (RULES A8).
 
@@ -48,8 +59,7 @@ def retry_with_pool(*, failed: CheckResult, pool: DicePool, roller: Roller) -> P
         raise PoolNotUsable(code="pool_needs_failed_check", detail="only a failed check retries")
     if pool.size <= 0:
         raise PoolNotUsable(code="pool_empty", detail=f"a pool of {pool.size} cannot be used")
-    dice = tuple(roller.roll(20) for _ in range(pool.dice))
-    kept = max(dice)
+    dice, kept = roll_pool(pool=pool, roller=roller)
     result = resolve_check(check=failed.check, dc=failed.difficulty, roll=kept)
     return PoolRoll(
         dice=dice,
@@ -67,7 +77,6 @@ def roll_negative_pool(*, check: Check, dc: Difficulty, pool: DicePool, roller: 
     """
     if not pool.negative:
         raise PoolNotUsable(code="pool_not_negative", detail=f"a pool of {pool.size} is no harm")
-    dice = tuple(roller.roll(20) for _ in range(pool.dice))
-    kept = min(dice)
+    dice, kept = roll_pool(pool=pool, roller=roller)
     result = resolve_check(check=check, dc=dc, roll=kept)
     return PoolRoll(dice=dice, kept=kept, result=result, pool_before=pool, pool_after=pool)

@@ -17,7 +17,7 @@ from pbp.rules.d20.conditions import (
     step,
 )
 from pbp.rules.d20.errors import PoolNotUsable, RoundBudgetExceeded
-from pbp.rules.d20.pools import DicePool, retry_with_pool, roll_negative_pool
+from pbp.rules.d20.pools import DicePool, retry_with_pool, roll_negative_pool, roll_pool
 from pbp.rules.d20.resistances import Resistance, resist, resistance_dc, severity
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
@@ -76,6 +76,13 @@ def test_a8_negative_pool_keeps_the_lowest_and_does_not_shrink() -> None:
         roll_negative_pool(
             check=check, dc=Difficulty(base=15), pool=DicePool(size=2), roller=rolls()
         )
+
+
+def test_a8_roll_pool_keeps_highest_or_lowest_by_the_pool_sign() -> None:
+    assert roll_pool(pool=DicePool(size=2), roller=rolls(6, 15)) == ((6, 15), 15)
+    assert roll_pool(pool=DicePool(size=-2), roller=rolls(6, 15)) == ((6, 15), 6)
+    with pytest.raises(PoolNotUsable):
+        roll_pool(pool=DicePool(size=0), roller=rolls())
 
 
 # --- RULES A9: resistances --------------------------------------------------------------------
