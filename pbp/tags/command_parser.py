@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -73,43 +74,48 @@ def parse_command_line(text: str, *, source: Source, gm: bool) -> Command | Prob
     (not a GM, an unknown command from a GM, bad arguments); or None when the line is prose: a
     player's ``!wow``, ``! hi``, ``!!!``.
     """
+    split = _split(text)
+    if split is None:
+        return None
+    written, rest = split
+    word = written.lower()
+    where = _Where(tag=source.text or text, line=source.line, column=source.column)
+    reader = _READERS.get(word)
+    if reader is None:
+        if not gm:
+            return None
+        suggestion = suggest(word)
+        return UnknownCommand(**where, word=written, suggestion=suggestion, known=COMMAND_WORDS)
+    if not gm and word not in PLAYER_COMMANDS:
+        return NotGm(**where, command=word)
+    try:
+        return reader(Args(word=word, tokens=tuple(tokenize(rest)), source=source))
+    except ArgumentError as error:
+        return BadCommandArguments(
+            **where, command=word, found=error.found, expected=error.expected
+        )
+
+
+class _Where(TypedDict):
+    """Where a problem stood: the fields every Problem has."""
+
+    tag: str
+    line: int
+    column: int
+
+
+def _split(text: str) -> tuple[str, str] | None:
+    """The command word as written and the arguments; None when there is no word."""
     match = _WORD.match(text.strip())
     if match is None:
         return None
     written = match.group(1).rstrip(_TRAILING)
     if not _LETTERS.fullmatch(written):
         return None
-    word = written.lower()
-    tag, line, column = source.text or text, source.line, source.column
-    reader = _READERS.get(word)
-    if reader is None:
-        if not gm:
-            return None
-        return UnknownCommand(
-            tag=tag,
-            line=line,
-            column=column,
-            word=written,
-            suggestion=suggest(word),
-            known=COMMAND_WORDS,
-        )
-    if not gm and word not in PLAYER_COMMANDS:
-        return NotGm(tag=tag, line=line, column=column, command=word)
     # Punctuation glued to the word ("!close." or "!npc: Imp") is not an argument, nor is the
     # full stop a sentence ends with ("!rest night."); quotes keep one that belongs to a name.
     rest = match.group(1)[len(written) :].lstrip(_TRAILING) + text.strip()[match.end() :]
-    rest = rest.rstrip().rstrip(_SENTENCE_END)
-    try:
-        return reader(Args(word=word, tokens=tuple(tokenize(rest)), source=source))
-    except ArgumentError as error:
-        return BadCommandArguments(
-            tag=tag,
-            line=line,
-            column=column,
-            command=word,
-            found=error.found,
-            expected=error.expected,
-        )
+    return written, rest.rstrip().rstrip(_SENTENCE_END)
 
 
 def suggest(word: str) -> str | None:
