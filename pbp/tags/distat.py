@@ -83,7 +83,7 @@ def read_action(verb: str, body: str, *, source: Source, names: Names) -> Action
     texts = [text for text in body.split(";") if text.strip()]
     if not texts:
         raise Reject(
-            IncompleteTag(tag="", verb=verb, missing="attack, restrain, escape, feat or use")
+            IncompleteTag(tag="", verb=verb, missing="attack TARGET")
         )
     parts: list[ActionPart] = []
     options: dict[str, list[OptionValue]] = {}

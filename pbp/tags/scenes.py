@@ -166,7 +166,7 @@ def read_roll(body: str, *, source: Source, names: Names) -> RollTag:
     cursor = Cursor(body)
     written = cursor.take_words(AS_ONLY)
     if not written.strip():
-        raise Reject(IncompleteTag(tag="", verb="roll", missing="dice like 2d6+3"))
+        raise Reject(IncompleteTag(tag="", verb="roll", missing="DICE"))
     expression = check_notation("".join(written.split()).lower())
     found = read_options(cursor, AS_ONLY, verb="roll", names=names)
     return RollTag(source=source, expression=expression, as_name=first_str(found, "as"))
@@ -214,7 +214,7 @@ def read_act(body: str, *, source: Source, names: Names) -> ActTag:
     """``[act: free text]``: trailing option chunks (``, adv``, ``| as Bram``) are options."""
     text, found = _split_free_text(body, names=names)
     if not text:
-        raise Reject(IncompleteTag(tag="", verb="act", missing="what the character does"))
+        raise Reject(IncompleteTag(tag="", verb="act", missing="TEXT"))
     return ActTag(
         source=source, text=text, advantage=_advantage(found), as_name=first_str(found, "as")
     )
