@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbp.cli import check, parse, replay  # noqa: F401  (each module registers its subcommand)
+from pbp.cli import check, demo, parse, replay  # noqa: F401  (each module registers its subcommand)
 from pbp.cli.app import app
 
 

@@ -114,7 +114,8 @@ class Replies:
             "players": [{"player": p, "characters": cs} for p, cs in players.items()],
             "targets": targets,
             "features": distat.feature_names(scene),
-            "example_target": next((n for n in targets if n not in own), "Goblin"),
+            "example_target": next((n for n in targets if campaign.character(n) is None
+                                    or campaign.character(n).is_npc), "Goblin"),  # type: ignore[union-attr]
         }
 
     def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:

@@ -51,6 +51,18 @@ def _effect(effect: Any) -> dict[str, Any]:
     return {"code": effect.code, **facts}
 
 
+def _passive_owner(entry: ActionEntry) -> str | None:
+    """Whose number the passive side of a record is: the target's, the threatening enemy's
+    for a move, nobody's for a target number (feats, Identify)."""
+    r = entry.record
+    if r.verb == "move":
+        return next((getattr(e, "by", None) for e in r.effects if e.code == "threatened_check"),
+                    r.target)  # fmt: skip
+    if r.verb == "identify" or r.maneuver == "feat":
+        return None
+    return r.target
+
+
 def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
     """One resolved action as the summary shows it."""
     r = entry.record
@@ -65,7 +77,7 @@ def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
         "target": r.target,
         "stat": r.stat,
         "active": disclosure.number(r.actor, r.active),
-        "passive": disclosure.number(r.target if r.verb != "identify" else None, r.passive),
+        "passive": disclosure.number(_passive_owner(entry), r.passive),
         "outcome": r.outcome,
         "damage": [{"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage],
         "reason": r.reason,

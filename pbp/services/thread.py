@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -38,11 +38,14 @@ class ThreadRun:
     replies: Replies
     posted: dict[str, PostedReply] = field(default_factory=dict)
     summaries: dict[int, str] = field(default_factory=dict)
+    log: list[tuple[Event, list[PostedReply]]] = field(default_factory=list)
 
     def feed(self, event: Event) -> list[PostedReply]:
         """Apply one event; return the replies it posted or edited."""
         self.state, effects = step(self.state, event, dice=self._dice, now=event.at)
-        return [self._perform(effect, event.at) for effect in effects]
+        done = [replace(self._perform(effect, event.at)) for effect in effects]  # snapshots
+        self.log.append((event, done))
+        return done
 
     def _dice(self, number: int) -> Dice:
         seed = self.replies.seed_for(number)
