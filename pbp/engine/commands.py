@@ -188,7 +188,7 @@ def _closing(
         case UndoCommand():
             return _undo(state, post, effects)
         case EncounterCommand():
-            if state.round.has_actions:
+            if state.round is not None and state.round.has_actions:
                 state, more = close_round(state, at=at, closed_by=post.post_id, reply_to=post.post_id)
                 effects += more
             return replace(state, scene_kind=command.kind)

@@ -129,8 +129,9 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
     gm = state.campaign.is_gm(event.author)
     post = PostRecord(post_id=event.post_id, author=event.author, gm=gm, at=event.at,
                       order=state.posts_seen, body=event.body)  # fmt: skip
+    base = state.round.base
     state = replace(state, posts_seen=state.posts_seen + 1)
-    parsed = parse(body=event.body, scene=state.round.base, kind=state.scene_kind, gm=gm)
+    parsed = parse(body=event.body, scene=base, kind=state.scene_kind, gm=gm)
     state, post, closing = read_commands(state, post, parsed, effects)
     assert state.round is not None
     rnd = state.round
