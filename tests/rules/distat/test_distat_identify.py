@@ -28,12 +28,12 @@ DEDUCTION = Talent(name="Deduction", stat="mind", level=1, kind="passive")
 
 
 def table(*, cora_talents: tuple[Talent, ...] = (HEX,),
-          options: RulesOptions = RulesOptions()) -> DistatScene:
+          options: RulesOptions | None = None) -> DistatScene:
     scene = new_scene([
         Fighter(name="Bram", side="party", body=3, mind=4),
         Fighter(name="Cora", side="party", body=2, mind=6, talents=cora_talents),
         Fighter(name="Shaman", side="foes", body=2, mind=6, talents=(HEX, CURSE)),
-    ], options=options)
+    ], options=options or RulesOptions())
     return set_group(scene, ["Bram", "Shaman"])
 
 
@@ -96,6 +96,7 @@ def test_d14_defender_gets_plus_one_for_an_identified_talent_of_this_initiator()
     scene, _ = resolve(scene, Identify(actor="Cora", target="Shaman"))
     _, (after,) = resolve(scene, UseTalent(actor="Shaman", stat="mind", target="Cora",
                                            talent="Hex"))
+    assert before.passive is not None
     assert after.passive == before.passive + 1
 
 
