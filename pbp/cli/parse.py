@@ -1,7 +1,127 @@
-"""`pbp parse`."""
+"""`pbp parse`: show what the bot reads in a post, and the replies its problems would get."""
 
 from __future__ import annotations
 
-from pbp.cli.app import app
+import dataclasses
+import sys
+from pathlib import Path
 
-__all__ = ["app"]
+import click
+
+from pbp.cli.app import app
+from pbp.errors import PbpError
+from pbp.render.environment import make_environment
+from pbp.render.problems import render_problem_reply
+from pbp.tags import ParsedPost, ReadContext, format_tag, parse_post
+from pbp.tags.commands import Command
+from pbp.tags.model import (
+    AbstractTag,
+    ActionTag,
+    ActTag,
+    AidTag,
+    AttackRollTag,
+    CastTag,
+    CheckTag,
+    IdentifyTag,
+    MoveTag,
+    PassTag,
+    ReactionTag,
+    RollTag,
+    SceneKind,
+    SkirmishAttackTag,
+    Tag,
+)
+
+# What each kind of tag means, in a few words (SPEC §2.1-2.4).
+MEANINGS: dict[type, str] = {
+    MoveTag: "movement: join the target's group (or stand alone)",
+    ActionTag: "opposed or stat check(s) with the action",
+    IdentifyTag: "identify the target's latest talent (uses the move)",
+    PassTag: "done for the round",
+    AbstractTag: "this interval's skill roll toward the task",
+    ReactionTag: "roll the Reaction Die",
+    CheckTag: "d20 check",
+    AttackRollTag: "d20 attack roll",
+    AidTag: "aid another: check vs DC 10",
+    RollTag: "generic dice",
+    SkirmishAttackTag: "skirmish attack: 1 Skirmish HP",
+    CastTag: "a spell for 1 Skirmish WP",
+    ActTag: "another course of action",
+}
+
+
+def describe_tag(tag: Tag) -> str:
+    """One line: the canonical tag, where it stood and what it means."""
+    where = f"line {tag.source.line}, column {tag.source.column}"
+    actor = f"; acting as {tag.as_name}" if tag.as_name else ""
+    return f"{format_tag(tag)}  ({where}) {MEANINGS[type(tag)]}{actor}"
+
+
+def describe_command(command: Command) -> str:
+    """One line: the command as written and the values read from it."""
+    values = ", ".join(
+        f"{field.name}={getattr(command, field.name)!r}"
+        for field in dataclasses.fields(command)
+        if field.name != "source"
+    )
+    name = type(command).__name__.removesuffix("Command").lower()
+    return f"{command.source.text}  (line {command.source.line}) {name} {values}".rstrip()
+
+
+def report(parsed: ParsedPost, *, templates: Path | None) -> str:
+    """The whole report: tags, commands, and the problem reply as the bot would post it."""
+    lines = [f"Tags ({len(parsed.tags)}):", *(f"  {describe_tag(t)}" for t in parsed.tags)]
+    lines += [f"Commands ({len(parsed.commands)}):"]
+    lines += [f"  {describe_command(c)}" for c in parsed.commands]
+    lines += [f"Problems ({len(parsed.problems)}):"]
+    if parsed.problems:
+        lines += ["", render_problem_reply(parsed.problems, env=make_environment(templates))]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+@app.command("parse")
+@click.argument("text", required=False, default="-")
+@click.option(
+    "--campaign",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Match names against this campaign's characters and talents.",
+)
+@click.option(
+    "--scene",
+    type=click.Choice([kind.value for kind in SceneKind]),
+    default=None,
+    help="The scene the post is read in (default: the campaign's ruleset, or distat).",
+)
+@click.option("--gm", is_flag=True, help="Read the post as a GM's (commands, 100 tags).")
+@click.option("--feature", "features", multiple=True, help="A feature of the scene (repeatable).")
+@click.option("--task", "tasks", multiple=True, help="An abstract task of the scene (repeatable).")
+def parse(
+    text: str, campaign: Path | None, scene: str | None, gm: bool,
+    features: tuple[str, ...], tasks: tuple[str, ...],
+) -> None:  # fmt: skip
+    """Show what the bot reads in a post: TEXT, or the standard input with - (the default).
+
+    Prints each tag in its canonical form and what it means, each command, and the reply the
+    problems would get. Exit 0: nothing wrong; 1: problems found; 2: usage.
+    """
+    body = sys.stdin.read() if text == "-" else text
+    context = ReadContext(features=features, tasks=tasks, gm=gm)
+    templates: Path | None = None
+    if campaign is not None:
+        from pbp.services.files import load_campaign
+
+        try:
+            loaded = load_campaign(campaign)
+        except PbpError as error:
+            raise click.BadParameter(str(error), param_hint="--campaign") from error
+        names = tuple(sheet.name for sheet in loaded.characters)
+        talents = tuple(t.name for sheet in loaded.characters for t in sheet.talents)
+        context = dataclasses.replace(
+            context, characters=names, talents=tuple(dict.fromkeys(talents)), scene=loaded.ruleset
+        )
+        templates = Path(loaded.templates) if loaded.templates else None
+    if scene is not None:
+        context = dataclasses.replace(context, scene=SceneKind(scene))
+    parsed = parse_post(body, context=context)
+    click.echo(report(parsed, templates=templates), nl=False)
+    sys.exit(1 if parsed.problems else 0)

@@ -14,7 +14,7 @@ from pbp.tags.model import SceneKind
 from pbp.tags.problems import TAG_PROBLEMS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tags"))
-from tags_roster import context  # noqa: E402
+from tags_roster import context
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ENV = make_environment()

@@ -84,6 +84,7 @@ def test_resolve_name_exact_first_then_a_unique_prefix() -> None:
     assert isinstance(ambiguous, AmbiguousName)
     assert ambiguous.candidates == ("Goblin", "Goblin Archer")
     unknown = resolve_name("troll", candidates=names)
-    assert isinstance(unknown, UnknownName) and unknown.candidates == ("Goblin", "Goblin Archer", "Ogre")
+    assert isinstance(unknown, UnknownName)
+    assert unknown.candidates == ("Goblin", "Goblin Archer", "Ogre")
     assert resolve_name("gob", candidates=("Goblin Archer", "Ogre")) == "Goblin Archer"
     assert isinstance(resolve_name("", candidates=names), UnknownName)

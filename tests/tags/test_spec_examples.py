@@ -40,10 +40,16 @@ READS = [
     (D, "[physical: feat Door]", "[physical: feat Door]"),
     (D, "[mental: feat vs 4]", "[mental: feat vs 4]"),
     (D, "[mental: use Mind Spike on Ogre]", "[mental: use Mind Spike on Ogre]"),
-    (D, "[physical: attack Goblin 1 with 3; attack Goblin 2 with 2]",
-     "[physical: attack Goblin 1 with 3; attack Goblin 2 with 2]"),
-    (D, "[physical: attack Imp A with 3; restrain Imp B with 2; use Iron Grip on Imp C with 1]",
-     "[physical: attack Imp A with 3; restrain Imp B with 2; use Iron Grip on Imp C with 1]"),
+    (
+        D,
+        "[physical: attack Goblin 1 with 3; attack Goblin 2 with 2]",
+        "[physical: attack Goblin 1 with 3; attack Goblin 2 with 2]",
+    ),
+    (
+        D,
+        "[physical: attack Imp A with 3; restrain Imp B with 2; use Iron Grip on Imp C with 1]",
+        "[physical: attack Imp A with 3; restrain Imp B with 2; use Iron Grip on Imp C with 1]",
+    ),
     (D, "[identify: Ogre]", "[identify: Ogre]"),
     (D, "[pass]", "[pass]"),
     (D, "[physical: attack Goblin, bonus 2]", "[physical: attack Goblin, bonus 2]"),
@@ -60,36 +66,65 @@ READS = [
     (D, "[physical: attack goblin a]", "[physical: attack Goblin Archer]"),
     (D, "[move: do]", "[move: Door]"),
     (D, "[move:Door]", "[move: Door]"),
-    (D, "[physical: attack Goblin Archer bonus 1 as Aria]",
-     "[physical: attack Goblin Archer, bonus 1, as Aria]"),
+    (
+        D,
+        "[physical: attack Goblin Archer bonus 1 as Aria]",
+        "[physical: attack Goblin Archer, bonus 1, as Aria]",
+    ),
     # §2.2 Epic Path
-    (A, "[abstract: Profession (Siege) +12 on Breach the gate]",
-     "[abstract: Profession (Siege) +12 on Breach the gate]"),
-    (A, "[abstract: Athletics +4 on Breach the gate, bailiwick]",
-     "[abstract: Athletics +4 on Breach the gate, bailiwick]"),
-    (A, "[abstract: Diplomacy +2 on Calm the crowd, other]",
-     "[abstract: Diplomacy +2 on Calm the crowd, other]"),
+    (
+        A,
+        "[abstract: Profession (Siege) +12 on Breach the gate]",
+        "[abstract: Profession (Siege) +12 on Breach the gate]",
+    ),
+    (
+        A,
+        "[abstract: Athletics +4 on Breach the gate, bailiwick]",
+        "[abstract: Athletics +4 on Breach the gate, bailiwick]",
+    ),
+    (
+        A,
+        "[abstract: Diplomacy +2 on Calm the crowd, other]",
+        "[abstract: Diplomacy +2 on Calm the crowd, other]",
+    ),
     (A, "[abstract: spell on Breach the gate]", "[abstract: spell on Breach the gate]"),
-    (A, "[abstract: Athletics +4 on breach, spend 12]",
-     "[abstract: Athletics +4 on Breach the gate, spend 12]"),
-    (A, "[abstract: Athletics +4 on breach, spend all]",
-     "[abstract: Athletics +4 on Breach the gate, spend all]"),
-    (A, "[abstract: Athletics +4 on breach, bank]",
-     "[abstract: Athletics +4 on Breach the gate, bank]"),
-    (A, "[abstract: Athletics +4 on breach, auto]",
-     "[abstract: Athletics +4 on Breach the gate]"),
+    (
+        A,
+        "[abstract: Athletics +4 on breach, spend 12]",
+        "[abstract: Athletics +4 on Breach the gate, spend 12]",
+    ),
+    (
+        A,
+        "[abstract: Athletics +4 on breach, spend all]",
+        "[abstract: Athletics +4 on Breach the gate, spend all]",
+    ),
+    (
+        A,
+        "[abstract: Athletics +4 on breach, bank]",
+        "[abstract: Athletics +4 on Breach the gate, bank]",
+    ),
+    (A, "[abstract: Athletics +4 on breach, auto]", "[abstract: Athletics +4 on Breach the gate]"),
     (A, "[reaction]", "[reaction]"),
     # §2.3 d20
     (T, "[check: Perception +5 vs 15]", "[check: Perception +5 vs 15]"),
-    (T, "[check: Stealth +7 vs Goblin Perception +3]",
-     "[check: Stealth +7 vs Goblin Perception +3]"),
+    (
+        T,
+        "[check: Stealth +7 vs Goblin Perception +3]",
+        "[check: Stealth +7 vs Goblin Perception +3]",
+    ),
     (T, "[check: Climb +2 vs 15, take 10]", "[check: Climb +2 vs 15, take 10]"),
     (T, "[check: Climb +2 vs 15 take 1]", "[check: Climb +2 vs 15, take 1]"),
     (T, "[check: Climb +2 vs 15 | take 20]", "[check: Climb +2 vs 15, take 20]"),
-    (T, "[check: Disable Device +4 vs 20, tools none]",
-     "[check: Disable Device +4 vs 20, tools none]"),
-    (T, "[check: Disable Device +4 vs 20, tools improvised, pool]",
-     "[check: Disable Device +4 vs 20, tools improvised, pool]"),
+    (
+        T,
+        "[check: Disable Device +4 vs 20, tools none]",
+        "[check: Disable Device +4 vs 20, tools none]",
+    ),
+    (
+        T,
+        "[check: Disable Device +4 vs 20, tools improvised, pool]",
+        "[check: Disable Device +4 vs 20, tools improvised, pool]",
+    ),
     (T, "[attack: +6 vs 15]", "[attack: +6 vs 15]"),
     (T, "[aid: Bram Climb +3]", "[aid: Bram Climb +3]"),
     (T, "[roll: 2d6+3]", "[roll: 2d6+3]"),
@@ -160,7 +195,9 @@ def test_advantage_counts_adv_minus_dis() -> None:
 
 
 def test_tags_act_in_order_and_are_numbered_from_zero() -> None:
-    text = "Aria ducks under the club. [physical: attack Ogre] Then she falls back. [move: Door, mind]"
+    text = (
+        "Aria ducks under the club. [physical: attack Ogre] Then she falls back. [move: Door, mind]"
+    )
     tags = parse_post(text, context=context()).tags
     assert [tag.source.index for tag in tags] == [0, 1]
     assert [tag.source.column for tag in tags] == [28, 73]
