@@ -1,0 +1,149 @@
+"""Who may act for whom, what each character may do per round, and resolution in post order."""
+
+from __future__ import annotations
+
+from conftest import ledger, play, thread
+
+from pbp.engine.effects import ProblemsContent
+
+GROUP = ("post", "p1", "gm_sam", 1, "!group Aria, Goblin")
+
+
+def _codes(run, post_id: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The problem codes of every error reply to ``post_id``."""
+    return [p.code for e in run.effects if isinstance(e.content, ProblemsContent)
+            and e.content.post_id == post_id for p in e.content.problems]  # fmt: skip
+
+
+def test_player_acting_as_someone_elses_character_is_refused() -> None:
+    run = play([GROUP, ("post", "p2", "alice", 2, "[mental: attack Goblin | as Bram]"),
+                ("post", "p3", "gm_sam", 3, "!close")])  # fmt: skip
+    assert _codes(run, "p2") == ["not_your_character"]
+    assert run.closed(1).actions == ()
+
+
+def test_player_with_two_characters_must_say_as_name() -> None:
+    run = play([
+        ("post", "p2", "cara", 2, "[mental: attack Goblin]"),
+        ("post", "p3", "cara", 3, "[mental: attack Goblin | as Dax]"),
+        ("post", "p4", "gm_sam", 4, "!close"),
+    ])  # fmt: skip
+    assert _codes(run, "p2") == ["need_as"]
+    assert [(a.post_id, a.record.actor, a.on_behalf) for a in run.closed(1).actions] == [
+        ("p3", "Dax", False)
+    ]
+
+
+def test_gm_must_say_as_name_and_may_act_for_anyone_recorded_on_behalf() -> None:
+    run = thread([
+        GROUP,
+        ("post", "p2", "gm_sam", 2, "[physical: attack Aria]"),
+        ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Goblin]\n"
+                                    "[mental: attack Goblin | as Bram]\n!close"),
+    ])  # fmt: skip
+    data = ledger(run)
+    assert [r["code"] for r in data["rejected"]] == ["need_as"]
+    acts = [(a["actor"], a["on_behalf"]) for a in data["rounds"][0]["actions"]]
+    assert acts == [("Goblin", True), ("Bram", True)]
+
+
+def test_second_physical_action_is_refused_naming_the_earlier_post() -> None:
+    run = play([
+        GROUP,
+        ("post", "p2", "alice", 2, "[physical: attack Goblin]"),
+        ("post", "p3", "alice", 3, "[physical: restrain Goblin]"),
+        ("post", "p4", "gm_sam", 4, "!close"),
+    ])  # fmt: skip
+    problem = next(p for e in run.effects if isinstance(e.content, ProblemsContent)
+                   and e.content.post_id == "p3" for p in e.content.problems)  # fmt: skip
+    assert problem.code == "action_used"
+    assert (problem.slot, problem.by_post) == ("physical", "p2")  # type: ignore[attr-defined]
+    assert [a.post_id for a in run.closed(1).actions] == ["p2"]
+
+
+def test_one_move_one_physical_one_mental_per_round_all_act() -> None:
+    run = play([
+        ("post", "p2", "alice", 2, "[move: Goblin] [physical: attack Goblin] [mental: attack Ogre]"),
+        ("post", "p3", "alice", 3, "[move: Ogre]"),
+        ("post", "p4", "gm_sam", 4, "!close"),
+    ])  # fmt: skip
+    assert [a.record.verb for a in run.closed(1).actions] == ["move", "physical", "mental"]
+    assert _codes(run, "p3") == ["action_used"]
+
+
+def test_pass_uses_every_action_of_the_round() -> None:
+    run = play([
+        ("post", "p2", "bob", 2, "Bram waits. [pass]"),
+        ("post", "p3", "bob", 3, "[mental: attack Goblin]"),
+        ("post", "p4", "gm_sam", 4, "!close"),
+    ])  # fmt: skip
+    report = run.closed(1)
+    assert [(a.record.actor, a.record.verb, a.record.outcome) for a in report.actions] == [
+        ("Bram", "pass", "success")
+    ]
+    assert _codes(run, "p3") == ["action_used"]
+    assert "Bram" not in report.not_acted
+
+
+def test_physical_attack_on_someone_in_another_group_is_refused() -> None:
+    run = play([("post", "p2", "bob", 2, "[physical: attack Goblin]"),
+                ("post", "p3", "gm_sam", 3, "!close")])  # fmt: skip
+    problem = run.closed(1).rejected[0].problem
+    assert problem.code == "rule"
+    assert problem.violation.code == "not_adjacent"  # type: ignore[attr-defined]
+    assert run.closed(1).actions == ()
+
+
+def test_move_then_physical_attack_in_one_post_is_accepted() -> None:
+    run = play([("post", "p2", "bob", 2, "[move: Goblin] then [physical: attack Goblin]"),
+                ("post", "p3", "gm_sam", 3, "!close")])  # fmt: skip
+    report = run.closed(1)
+    assert report.rejected == ()
+    # Bram's Body 3 meets the Goblin's Body 3: a real check, not a void one
+    assert [(a.record.verb, a.record.outcome, a.record.active, a.record.passive)
+            for a in report.actions] == [("move", "success", None, None),
+                                         ("physical", "failure", 3, 3)]  # fmt: skip
+
+
+def test_mental_attack_needs_no_shared_group() -> None:
+    run = play([("post", "p2", "bob", 2, "[mental: attack Ogre]"),
+                ("post", "p3", "gm_sam", 3, "!close")])  # fmt: skip
+    assert [a.record.outcome for a in run.closed(1).actions] == ["success"]
+
+
+def test_action_of_an_actor_taken_out_earlier_in_the_round_is_void_with_a_reason() -> None:
+    # Goblin has Mind 1: Bram's Mind 4 attack first puts it at 0; the GM's damage then puts
+    # its Body below 0 (out), so the Goblin's later attack cannot happen.
+    run = thread([
+        GROUP,
+        ("post", "p2", "bob", 2, "[mental: attack Goblin]"),
+        ("post", "p3", "gm_sam", 3, "!damage Goblin body 4"),
+        ("post", "p4", "gm_sam", 4, "[physical: attack Aria | as Goblin]\n!close"),
+    ])  # fmt: skip
+    actions = ledger(run)["rounds"][0]["actions"]
+    goblin = next(a for a in actions if a["actor"] == "Goblin")
+    assert goblin["outcome"] == "void"
+    assert goblin["reason"] and "out" in goblin["reason"].lower()
+    assert ledger(run)["characters"]["Aria"]["body"]["damage"] == 0
+
+
+def test_resolution_follows_post_order_not_arrival_of_the_close() -> None:
+    # Aria's attack comes first, so the Goblin (Body 3) is already hurt when it strikes back.
+    run = play([
+        GROUP,
+        ("post", "p2", "alice", 2, "[physical: attack Goblin]"),
+        ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Goblin]\n!close"),
+    ])  # fmt: skip
+    goblin = next(a for a in run.closed(1).actions if a.record.actor == "Goblin")
+    assert (goblin.record.active, goblin.record.passive, goblin.record.outcome) == (2, 5, "failure")
+
+
+def test_target_moved_away_earlier_in_the_round_makes_a_physical_attack_void() -> None:
+    run = play([
+        ("post", "p1", "gm_sam", 1, "!group Aria, Bram, Goblin"),
+        ("post", "p2", "alice", 2, "[move: away]"),
+        ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Goblin]\n!close"),
+    ])  # fmt: skip
+    goblin = next(a for a in run.closed(1).actions if a.record.actor == "Goblin")
+    assert goblin.record.outcome == "void"
+    assert goblin.record.reason is not None and goblin.record.reason.code == "not_adjacent"
