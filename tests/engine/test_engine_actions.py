@@ -63,7 +63,8 @@ def test_second_physical_action_is_refused_naming_the_earlier_post() -> None:
 
 def test_one_move_one_physical_one_mental_per_round_all_act() -> None:
     run = play([
-        ("post", "p2", "alice", 2, "[move: Goblin] [physical: attack Goblin] [mental: attack Ogre]"),
+        ("post", "p2", "alice", 2,
+         "[move: Goblin] [physical: attack Goblin] [mental: attack Ogre]"),
         ("post", "p3", "alice", 3, "[move: Ogre]"),
         ("post", "p4", "gm_sam", 4, "!close"),
     ])  # fmt: skip

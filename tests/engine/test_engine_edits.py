@@ -49,7 +49,8 @@ def test_typo_left_unfixed_stays_rejected_at_the_close() -> None:
         ("post", "p3", "gm_sam", 4, "!close"),
     ])  # fmt: skip
     data = ledger(run)
-    assert [(r["post"], r["tag"]) for r in data["rejected"]] == [("p2", "[phisical: attack Goblin]")]
+    rejected = [(r["post"], r["tag"]) for r in data["rejected"]]
+    assert rejected == [("p2", "[phisical: attack Goblin]")]
     assert data["rounds"][0]["actions"] == []
 
 
