@@ -140,7 +140,7 @@ def test_a_formatted_tag_reads_back_to_itself(scene_and_tag: tuple[SceneKind, Ta
 
 
 ALPHABET = st.sampled_from(
-    list("[]:;,|/!>*_~`\\ \n\t#-()+0123456789abcdefgmopvsy") + ["move", "physical", "attack",
+    [*"[]:;,|/!>*_~`\\ \n\t#-()+0123456789abcdefgmopvsy", "move", "physical", "attack",
     "Goblin", "\uff3b", "\u201c", "\u00a0", ">!", "!<", "```", "\n\n", "    ", "~~", "p", "with"]
 )  # fmt: skip
 
