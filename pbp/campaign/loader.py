@@ -138,11 +138,7 @@ def _character(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...]) 
         _talent(reader, t, (*at, "talents", i), points)
         for i, t in enumerate(reader.tables(row, at, "talents"))
     )
-    # a talent taken twice stacks (RULES §1.1): one entry with the summed numbers says so
-    _check_unique_names(
-        reader, [t.name for t in talents], (*at, "talents"), "talent",
-        hint="; a talent taken more than once is one entry with its summed bonus (eav = 2)",
-    )  # fmt: skip
+    # a talent may be taken more than once: its copies stack (RULES §1.1), so no uniqueness check
     _check_bonus_pool(reader, at, points)
     return CharacterSheet(
         name=name,

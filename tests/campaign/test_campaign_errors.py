@@ -262,13 +262,6 @@ CASES = [
         "each character once",
     ),
     (
-        "duplicate talent",
-        HEAD + ARIA + TALENT + TALENT.replace("Aggressive", "aggressive"),
-        '"Aria" .talents[1] "aggressive"',
-        "listed twice",
-        "each talent once",
-    ),
-    (
         "side outside the declared sides",
         HEAD + 'sides = ["party", "foes"]\n' + ARIA + 'side = "monsters"\n',
         '"Aria" .side',

@@ -114,3 +114,21 @@ def test_every_acceptance_style_ruleset_loads() -> None:
     for kind in SceneKind:
         text = MINIMAL + f'ruleset = "{kind.value}"\n'
         assert parse_campaign(text, path="c.toml").ruleset is kind
+
+
+def test_a_talent_taken_twice_loads_and_its_copies_stack() -> None:
+    # RULES §1.1: many talents "may be taken more than once", stacking their +1s
+    from pbp.rules import distat
+    from pbp.rules.distat import Fighter
+
+    text = (
+        '[campaign]\nname = "Keep"\ngms = ["gm_sam"]\n'
+        '[[characters]]\nname = "Aria"\nplayer = "alice"\nbody = 6\nmind = 3\n'
+        + '[[characters.talents]]\nname = "Aggressive"\nstat = "body"\nlevel = 3\nkind = "active"\n'
+        * 2
+    )
+    aria = parse_campaign(text, path="keep.toml").characters[0]
+    assert len(aria.talents) == 2
+    scene = distat.new_scene([Fighter(name="Aria", side="party", body=6, mind=3,
+                                      talents=aria.talents)])  # fmt: skip
+    assert distat.view(scene, "Aria").body.eav == 8
