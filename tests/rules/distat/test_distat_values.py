@@ -166,3 +166,24 @@ def test_every_character_starts_alone_with_a_stable_group_id() -> None:
     scene = new_scene([pc("A"), pc("B")])
     groups = [view(scene, n).group for n in ("A", "B")]
     assert all(g.startswith("g") for g in groups) and len(set(groups)) == 2
+
+
+def test_opposed_basics_round_damage_carries_into_later_checks() -> None:
+    scene = new_scene([pc("Aria", 5, 3), pc("Bram", 3, 4), foe("Goblin", 3, 1)])
+    scene = set_group(scene, ["Aria", "Goblin"])
+    scene, (first,) = resolve(scene, Attack(actor="Aria", stat="body", target="Goblin"))
+    scene, (second,) = resolve(scene, Attack(actor="Bram", stat="mind", target="Goblin"))
+    scene, (third,) = resolve(scene, Attack(actor="Goblin", stat="body", target="Aria"))
+    assert [(r.active, r.passive, r.outcome) for r in (first, second, third)] == [
+        (5, 3, "success"), (4, 1, "success"), (2, 5, "failure")]
+    goblin = view(scene, "Goblin")
+    assert (goblin.body.damage, goblin.mind.damage, goblin.body.eav) == (1, 1, 2)
+    assert goblin.status == "zeroed"
+
+
+def test_enemies_are_characters_on_different_sides() -> None:
+    from pbp.rules.distat import enemies
+
+    scene = new_scene([pc("Aria"), pc("Bram"), foe("Goblin")])
+    assert enemies(scene, "Aria", "Goblin") and not enemies(scene, "Aria", "Bram")
+    assert not enemies(scene, "Aria", "Nobody")
