@@ -60,13 +60,27 @@ BODIES = [
 def events(posts: int) -> list[dict[str, object]]:
     """A thread of ``posts`` posts."""
     start = datetime(2026, 11, 1, tzinfo=UTC)
-    out: list[dict[str, object]] = [{"type": "post", "id": "g0", "author": "gm",
-                                     "at": start.isoformat(), "body": "!group Aria, Bram, Cora, Dax, Goblin"}]
+    out: list[dict[str, object]] = [
+        {
+            "type": "post",
+            "id": "g0",
+            "author": "gm",
+            "at": start.isoformat(),
+            "body": "!group Aria, Bram, Cora, Dax, Goblin",
+        }
+    ]
     for i in range(1, posts):
         at = (start + timedelta(minutes=i)).isoformat()
         if i % 10 == 0:
-            out.append({"type": "post", "id": f"g{i}", "author": "gm", "at": at,
-                        "body": "[physical: attack Aria | as Goblin]\n!close"})
+            out.append(
+                {
+                    "type": "post",
+                    "id": f"g{i}",
+                    "author": "gm",
+                    "at": at,
+                    "body": "[physical: attack Aria | as Goblin]\n!close",
+                }
+            )
             continue
         player, name = PLAYERS[i % 4]
         body = BODIES[(i // 4) % len(BODIES)].format(name=name)
@@ -82,8 +96,12 @@ def run(posts: int, folder: Path) -> float:
     path = folder / f"e{posts}.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in events(posts)) + "\n")
     began = time.perf_counter()
-    done = subprocess.run(["pbp", "replay", str(folder / "c.toml"), str(path), "--json",
-                           "--seed", "1"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["pbp", "replay", str(folder / "c.toml"), str(path), "--json", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     took = time.perf_counter() - began
     if done.returncode != 0:
         sys.exit(f"replay failed: {done.stderr[-2000:]}")

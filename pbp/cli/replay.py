@@ -30,7 +30,9 @@ def transcript(run: ThreadRun) -> str:
 @app.command("replay")
 @click.argument("campaign", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("events", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON ledger instead of the replies.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the JSON ledger instead of the replies."
+)
 @click.option("--seed", type=int, default=None, help="Make the dice reproducible from this number.")
 def replay(campaign: Path, events: Path, as_json: bool, seed: int | None) -> None:
     """Replay a thread offline: CAMPAIGN.toml and EVENTS.jsonl (one event per line).
@@ -41,8 +43,11 @@ def replay(campaign: Path, events: Path, as_json: bool, seed: int | None) -> Non
     try:
         loaded = load_campaign(campaign)
         base = seed_from_int(seed) if seed is not None else new_seed()
-        run = new_run(loaded, seed_for=round_seeds(base),
-                      templates=Path(loaded.templates) if loaded.templates else None)  # fmt: skip
+        run = new_run(
+            loaded,
+            seed_for=round_seeds(base),
+            templates=Path(loaded.templates) if loaded.templates else None,
+        )
         for event in read_events(events):
             run.feed(event)
     except PbpError as exc:

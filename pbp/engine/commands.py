@@ -53,8 +53,9 @@ def _deadline(state: EngineState, command: DeadlineCommand) -> EngineState:
     if command.at is not None:
         return replace(state, round=replace(rnd, deadline=command.at, reminded=False))
     deadline = rnd.opened_at + command.after if command.after is not None else None
-    return replace(state, deadline_after=command.after,
-                   round=replace(rnd, deadline=deadline, reminded=False))  # fmt: skip
+    return replace(
+        state, deadline_after=command.after, round=replace(rnd, deadline=deadline, reminded=False)
+    )
 
 
 def _void(state: EngineState, command: VoidCommand, by: str) -> EngineState | Problem:
@@ -99,8 +100,11 @@ def _reply(state: EngineState, command: Command, post: PostRecord) -> Effect | N
             acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
             pcs = [c.name for c in state.campaign.characters if c.player is not None]
             missing = tuple(n for n in pcs if n in distat.names(rnd.base) and n not in acted)
-            return Reply(key=key, to=post.post_id,
-                         content=StatusContent(not_acted=missing, deadline=rnd.deadline))  # fmt: skip
+            return Reply(
+                key=key,
+                to=post.post_id,
+                content=StatusContent(not_acted=missing, deadline=rnd.deadline),
+            )
         case SheetCommand():
             return Reply(key=key, to=post.post_id, content=_sheet(state, command, post))
     return None
@@ -113,8 +117,11 @@ def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> Sheet
         found = resolve_name(command.name, candidates=distat.names(scene))
         if isinstance(found, str):
             return SheetContent(names=(found,))
-    own = tuple(c.name for c in state.campaign.characters
-                if c.player and c.player.casefold() == post.author.casefold())  # fmt: skip
+    own = tuple(
+        c.name
+        for c in state.campaign.characters
+        if c.player and c.player.casefold() == post.author.casefold()
+    )
     return SheetContent(names=own or distat.names(scene))
 
 
@@ -144,7 +151,9 @@ def read_commands(
     return state, replace(post, commands=parsed.commands, command_problems=tuple(problems)), closing
 
 
-def _names(state: EngineState, texts: tuple[str, ...], command: Command) -> tuple[str, ...] | Problem:
+def _names(
+    state: EngineState, texts: tuple[str, ...], command: Command
+) -> tuple[str, ...] | Problem:
     assert state.round is not None
     found: list[str] = []
     for text in texts:
@@ -167,13 +176,26 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
     for command in rnd.setup:  # set-up made since the close still stands
         changed = apply_setup(base, command)
         base = changed if isinstance(changed, DistatScene) else base
-    reopened: OpenRound = replace(last.reopen, base=base, posts=(*last.reopen.posts, *rnd.posts),
-                                  setup=(*last.reopen.setup, *rnd.setup))  # fmt: skip
-    effects.append(EditReply(key=summary_key(last.report.number),
-                             content=UndoneContent(report=last.report, undone_by=post.post_id)))  # fmt: skip
-    return replace(state, round=reopened, closed=state.closed[:-1], scene=last.reopen.start,
-                   scene_kind=last.scene_kind,
-                   closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts})  # fmt: skip
+    reopened: OpenRound = replace(
+        last.reopen,
+        base=base,
+        posts=(*last.reopen.posts, *rnd.posts),
+        setup=(*last.reopen.setup, *rnd.setup),
+    )
+    effects.append(
+        EditReply(
+            key=summary_key(last.report.number),
+            content=UndoneContent(report=last.report, undone_by=post.post_id),
+        )
+    )
+    return replace(
+        state,
+        round=reopened,
+        closed=state.closed[:-1],
+        scene=last.reopen.start,
+        scene_kind=last.scene_kind,
+        closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
+    )
 
 
 def _closing(
@@ -189,7 +211,9 @@ def _closing(
             return _undo(state, post, effects)
         case EncounterCommand():
             if state.round is not None and state.round.has_actions:
-                state, more = close_round(state, at=at, closed_by=post.post_id, reply_to=post.post_id)
+                state, more = close_round(
+                    state, at=at, closed_by=post.post_id, reply_to=post.post_id
+                )
                 effects += more
             return replace(state, scene_kind=command.kind)
         case EncounterEndCommand():
@@ -198,9 +222,12 @@ def _closing(
 
 
 def _end_encounter(
-    state: EngineState, command: EncounterEndCommand, post: PostRecord, at: datetime,
+    state: EngineState,
+    command: EncounterEndCommand,
+    post: PostRecord,
+    at: datetime,
     effects: list[Effect],
-) -> EngineState | Problem:  # fmt: skip
+) -> EngineState | Problem:
     medic = _names(state, command.medic, command)
     rally = _names(state, command.rally, command)
     if isinstance(medic, Problem):
@@ -211,16 +238,26 @@ def _end_encounter(
     def rest(scene: DistatScene) -> DistatScene:
         return distat.end_encounter(scene, medic=medic, rally=rally)
 
-    state, more = close_round(state, at=at, closed_by=post.post_id, reply_to=post.post_id,
-                              after=rest, notes=("encounter_end",))  # fmt: skip
+    state, more = close_round(
+        state,
+        at=at,
+        closed_by=post.post_id,
+        reply_to=post.post_id,
+        after=rest,
+        notes=("encounter_end",),
+    )
     effects += more
     return replace(state, scene_kind=state.campaign.ruleset)
 
 
 def after_tags(
-    state: EngineState, post: PostRecord, closing: list[Command], *, at: datetime,
+    state: EngineState,
+    post: PostRecord,
+    closing: list[Command],
+    *,
+    at: datetime,
     effects: list[Effect],
-) -> EngineState:  # fmt: skip
+) -> EngineState:
     """``!close``, ``!undo`` and ``!encounter …`` act after all the tags of their post."""
     if not closing and post.gm and state.campaign.options.close_on_any_gm_post:
         closing = [CloseCommand(source=Source(index=0, line=1, column=1, text=""))]  # RULES D8
@@ -232,9 +269,11 @@ def after_tags(
         else:
             problems.append(_located(done, command))
     if problems:
-        effects.append(Reply(key=f"problems-{post.post_id}-closing", to=post.post_id,
-                             content=ProblemsContent(post_id=post.post_id,
-                                                     problems=tuple(problems))))  # fmt: skip
+        effects.append(
+            Reply(
+                key=f"problems-{post.post_id}-closing",
+                to=post.post_id,
+                content=ProblemsContent(post_id=post.post_id, problems=tuple(problems)),
+            )
+        )
     return state
-
-

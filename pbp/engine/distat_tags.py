@@ -52,13 +52,26 @@ def _check_part(
             talent = part.talent or ""
             effect = _talent_effect(scene, actor, talent)
             if effect == "attack":
-                return Attack(actor=actor, stat=stat, target=target, share=part.share,
-                              bonus=bonus, talent=talent)  # fmt: skip
+                return Attack(
+                    actor=actor,
+                    stat=stat,
+                    target=target,
+                    share=part.share,
+                    bonus=bonus,
+                    talent=talent,
+                )
             if effect == "restrain":
-                return Restrain(actor=actor, stat=stat, target=target, share=part.share,
-                                bonus=bonus, talent=talent)  # fmt: skip
-            return UseTalent(actor=actor, stat=stat, target=target, talent=talent,
-                             share=part.share, bonus=bonus)  # fmt: skip
+                return Restrain(
+                    actor=actor,
+                    stat=stat,
+                    target=target,
+                    share=part.share,
+                    bonus=bonus,
+                    talent=talent,
+                )
+            return UseTalent(
+                actor=actor, stat=stat, target=target, talent=talent, share=part.share, bonus=bonus
+            )
 
 
 def intent_of(tag: Tag, *, actor: str, scene: DistatScene) -> Intent | None:
@@ -77,7 +90,9 @@ def intent_of(tag: Tag, *, actor: str, scene: DistatScene) -> Intent | None:
             checks = tuple(p for p in parts if isinstance(p, Attack | Restrain | UseTalent))
             return Split(actor=actor, stat=tag.stat, parts=checks)
         case ActionTag():
-            return _check_part(scene, actor=actor, stat=tag.stat, part=tag.parts[0], bonus=tag.bonus)
+            return _check_part(
+                scene, actor=actor, stat=tag.stat, part=tag.parts[0], bonus=tag.bonus
+            )
     return None
 
 
@@ -115,7 +130,9 @@ def _scene_for(scene: DistatScene, actor: str, pending: Pending) -> DistatScene:
     return scene if move is None else distat.resolve(scene, move)[0]
 
 
-def check_tag(*, scene: DistatScene, tag: Tag, actor: Actor, pending: Pending) -> Accepted | Problem:
+def check_tag(
+    *, scene: DistatScene, tag: Tag, actor: Actor, pending: Pending
+) -> Accepted | Problem:
     """Accept a Distat tag for ``actor`` or say why not: its action already used this round,
     bonus points beyond what is left, or what the rules refuse as the scene stands."""
     intent = intent_of(tag, actor=actor.name, scene=scene)
@@ -132,5 +149,11 @@ def check_tag(*, scene: DistatScene, tag: Tag, actor: Actor, pending: Pending) -
     violations = distat.validate(_scene_for(scene, actor.name, pending), intent)
     if violations:
         return _where(RuleBroken(tag="", violation=violations[0]), tag)
-    return Accepted(tag=tag, intent=intent, actor=actor.name, on_behalf=actor.on_behalf,
-                    slots=slots, bonus=bonus)  # fmt: skip
+    return Accepted(
+        tag=tag,
+        intent=intent,
+        actor=actor.name,
+        on_behalf=actor.on_behalf,
+        slots=slots,
+        bonus=bonus,
+    )

@@ -64,12 +64,21 @@ def check_tags(
     for tag in parsed.tags:
         if kind is not SceneKind.DISTAT or not isinstance(tag, DISTAT_TAGS):
             problems.append(
-                RulesetUnavailable(tag=tag.source.text, line=tag.source.line,
-                                   column=tag.source.column, ruleset=kind.value)  # fmt: skip
+                RulesetUnavailable(
+                    tag=tag.source.text,
+                    line=tag.source.line,
+                    column=tag.source.column,
+                    ruleset=kind.value,
+                )
             )
             continue
-        actor = choose_actor(campaign=campaign, author=author, as_name=tag.as_name,
-                             tag=tag.source.text, scene_names=distat.names(scene))  # fmt: skip
+        actor = choose_actor(
+            campaign=campaign,
+            author=author,
+            as_name=tag.as_name,
+            tag=tag.source.text,
+            scene_names=distat.names(scene),
+        )
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))
             continue

@@ -47,12 +47,20 @@ def recheck(state: EngineState, rnd: OpenRound) -> tuple[OpenRound, list[Effect]
             continue
         parsed = parse(body=post.body, scene=rnd.base, kind=state.scene_kind, gm=post.gm)
         accepted, problems = check_tags(
-            parsed=parsed, campaign=state.campaign, author=post.author, post_id=post.post_id,
-            scene=rnd.base, kind=state.scene_kind, pending=pending,
-        )  # fmt: skip
+            parsed=parsed,
+            campaign=state.campaign,
+            author=post.author,
+            post_id=post.post_id,
+            scene=rnd.base,
+            kind=state.scene_kind,
+            pending=pending,
+        )
         if post.error_replied and not problems and post.problems:
-            effects.append(EditReply(key=problems_key(post.post_id),
-                                     content=FixedContent(post_id=post.post_id)))  # fmt: skip
+            effects.append(
+                EditReply(
+                    key=problems_key(post.post_id), content=FixedContent(post_id=post.post_id)
+                )
+            )
         posts.append(replace(post, accepted=accepted, problems=problems))
     return replace(rnd, posts=tuple(posts)), effects
 
@@ -70,8 +78,9 @@ def _steps(post: PostRecord) -> Iterator[Accepted | Command]:
     items: list[tuple[tuple[int, int], Accepted | Command]] = [
         ((a.tag.source.line, a.tag.source.column), a) for a in post.accepted
     ]
-    items += [((c.source.line, c.source.column), c) for c in post.commands
-              if isinstance(c, CORRECTIONS)]  # fmt: skip
+    items += [
+        ((c.source.line, c.source.column), c) for c in post.commands if isinstance(c, CORRECTIONS)
+    ]
     for _, item in sorted(items, key=lambda pair: pair[0]):
         yield item
 
@@ -86,24 +95,40 @@ def resolve(rnd: OpenRound) -> _Resolved:
         for item in _steps(post):
             if isinstance(item, Accepted):
                 scene, records = distat.resolve(scene, item.intent)
-                actions += [ActionEntry(post_id=post.post_id, author=post.author,
-                                        tag=item.tag.source.text, record=r,
-                                        on_behalf=item.on_behalf) for r in records]  # fmt: skip
+                actions += [
+                    ActionEntry(
+                        post_id=post.post_id,
+                        author=post.author,
+                        tag=item.tag.source.text,
+                        record=r,
+                        on_behalf=item.on_behalf,
+                    )
+                    for r in records
+                ]
                 continue
             scene, done = apply_correction(scene, item, post_id=post.post_id)
             if isinstance(done, CorrectionEntry):
                 corrections.append(done)
             elif done is not None:
                 problems.append(Rejection(post_id=post.post_id, tag=done.tag, problem=done))
-    return _Resolved(scene=distat.end_round(scene), actions=tuple(actions),
-                     corrections=tuple(corrections), problems=tuple(problems))  # fmt: skip
+    return _Resolved(
+        scene=distat.end_round(scene),
+        actions=tuple(actions),
+        corrections=tuple(corrections),
+        problems=tuple(problems),
+    )
 
 
 def _not_acted(state: EngineState, rnd: OpenRound) -> tuple[str, ...]:
     acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
     pcs = [c.name for c in state.campaign.characters if c.player is not None]
-    return tuple(n for n in pcs if n in distat.names(rnd.start) and n not in acted
-                 and distat.view(rnd.start, n).status != "out")  # fmt: skip
+    return tuple(
+        n
+        for n in pcs
+        if n in distat.names(rnd.start)
+        and n not in acted
+        and distat.view(rnd.start, n).status != "out"
+    )
 
 
 def close_round(
@@ -120,24 +145,44 @@ def close_round(
     rnd, effects = recheck(state, state.round)
     done = resolve(rnd)
     scene = after(done.scene) if after is not None else done.scene
-    rejected = tuple(Rejection(post_id=p.post_id, tag=pr.tag, problem=pr) for p in rnd.posts
-                     if p.live for pr in (*p.command_problems, *p.problems)) + done.problems  # fmt: skip
+    rejected = (
+        tuple(
+            Rejection(post_id=p.post_id, tag=pr.tag, problem=pr)
+            for p in rnd.posts
+            if p.live
+            for pr in (*p.command_problems, *p.problems)
+        )
+        + done.problems
+    )
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
     state = replace(state, scene=scene)
     nxt = open_round(state, number=rnd.number + 1, at=at)
     report = RoundReport(
-        number=rnd.number, scene=state.scene_kind.value, opened_at=rnd.opened_at, closed_at=at,
-        closed_by=closed_by, actions=done.actions, corrections=done.corrections,
-        rejected=rejected, characters=tuple(distat.view(scene, n) for n in distat.names(scene)),
+        number=rnd.number,
+        scene=state.scene_kind.value,
+        opened_at=rnd.opened_at,
+        closed_at=at,
+        closed_by=closed_by,
+        actions=done.actions,
+        corrections=done.corrections,
+        rejected=rejected,
+        characters=tuple(distat.view(scene, n) for n in distat.names(scene)),
         npcs=frozenset(n for n in distat.names(scene) if n not in pcs),
-        not_acted=_not_acted(state, rnd), late_edits=state.late_edits,
-        next_deadline=nxt.deadline, next_round=nxt.number, notes=notes,
-    )  # fmt: skip
+        not_acted=_not_acted(state, rnd),
+        late_edits=state.late_edits,
+        next_deadline=nxt.deadline,
+        next_round=nxt.number,
+        notes=notes,
+    )
     closed = ClosedRound(report=report, reopen=rnd, scene_kind=state.scene_kind)
     state = replace(
-        state, round=nxt, closed=(*state.closed, closed), late_edits=(),
+        state,
+        round=nxt,
+        closed=(*state.closed, closed),
+        late_edits=(),
         closed_posts=state.closed_posts | {p.post_id for p in rnd.posts},
-    )  # fmt: skip
-    effects.append(Reply(key=summary_key(rnd.number), to=reply_to,
-                         content=SummaryContent(report=report)))  # fmt: skip
+    )
+    effects.append(
+        Reply(key=summary_key(rnd.number), to=reply_to, content=SummaryContent(report=report))
+    )
     return state, effects

@@ -26,8 +26,14 @@ from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS
 
 def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:
     """A character's Distat state at the start of a campaign."""
-    return Fighter(name=sheet.name, side=sheet.side, body=sheet.body, mind=sheet.mind,
-                   talents=sheet.talents, bonus_pool=sheet.bonus_pool)  # fmt: skip
+    return Fighter(
+        name=sheet.name,
+        side=sheet.side,
+        body=sheet.body,
+        mind=sheet.mind,
+        talents=sheet.talents,
+        bonus_pool=sheet.bonus_pool,
+    )
 
 
 def _located(problem: Problem, command: Command) -> Problem:
@@ -44,12 +50,16 @@ def _name(text: str, *, scene: DistatScene, command: Command, features: bool) ->
 def _new_name_problem(name: str, scene: DistatScene, command: Command) -> Problem | None:
     taken = {n.casefold() for n in (*distat.names(scene), *distat.feature_names(scene))}
     why = (
-        "empty" if not name.strip()
-        else "characters" if any(c in NAME_FORBIDDEN_CHARS for c in name)
-        else "reserved" if name.casefold() in RESERVED_WORDS
-        else "taken" if name.casefold() in taken
+        "empty"
+        if not name.strip()
+        else "characters"
+        if any(c in NAME_FORBIDDEN_CHARS for c in name)
+        else "reserved"
+        if name.casefold() in RESERVED_WORDS
+        else "taken"
+        if name.casefold() in taken
         else None
-    )  # fmt: skip
+    )
     return None if why is None else _located(BadName(tag="", name=name, why=why), command)
 
 
@@ -64,8 +74,13 @@ def _npc(scene: DistatScene, command: NpcCommand) -> DistatScene | Problem:
             return found
         group_with = found
     scores = dict(command.scores)
-    npc = Fighter(name=command.name, side=command.side or "foes", body=command.body,
-                  mind=command.mind, bonus_pool=scores.get("bonus_pool", 0))  # fmt: skip
+    npc = Fighter(
+        name=command.name,
+        side=command.side or "foes",
+        body=command.body,
+        mind=command.mind,
+        bonus_pool=scores.get("bonus_pool", 0),
+    )
     return distat.add_fighter(scene, npc, group_with=group_with)
 
 
@@ -83,7 +98,9 @@ def _feature(scene: DistatScene, command: FeatureCommand) -> DistatScene | Probl
     bad = _new_name_problem(command.name, scene, command)
     if bad is not None:
         return bad
-    return distat.add_feature(scene, name=command.name, tn=command.tn, constraint=command.constraint)
+    return distat.add_feature(
+        scene, name=command.name, tn=command.tn, constraint=command.constraint
+    )
 
 
 def apply_setup(scene: DistatScene, command: Command) -> DistatScene | Problem | None:
@@ -116,8 +133,14 @@ def apply_correction(
 def _correct(
     scene: DistatScene, command: DamageCommand | HealCommand | BonusCommand, name: str, post_id: str
 ) -> tuple[DistatScene, CorrectionEntry]:
-    entry = CorrectionEntry(post_id=post_id, command=command.source.text, character=name,
-                            what="bonus", stat=None, amount=command.amount)  # fmt: skip
+    entry = CorrectionEntry(
+        post_id=post_id,
+        command=command.source.text,
+        character=name,
+        what="bonus",
+        stat=None,
+        amount=command.amount,
+    )
     match command:
         case DamageCommand():
             scene = distat.apply_damage(scene, name=name, stat=command.stat, amount=command.amount)

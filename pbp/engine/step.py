@@ -21,8 +21,8 @@ from pbp.engine.effects import (
     Effect,
     FixedContent,
     ProblemsContent,
-    Reply,
     ReminderContent,
+    Reply,
 )
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.reading import check_tags, parse, pending_before
@@ -44,8 +44,9 @@ def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> 
         identify_bonus_requires_owning=campaign.options.identify_bonus_requires_owning
     )
     scene = distat.new_scene((fighter_from_sheet(c) for c in campaign.characters), options=options)
-    return EngineState(campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot,
-                       ack=ack)  # fmt: skip
+    return EngineState(
+        campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot, ack=ack
+    )
 
 
 def step(state: EngineState, event: Event, *, dice: DiceForRound, now: datetime) -> Step:
@@ -85,9 +86,14 @@ def _due(state: EngineState, at: datetime, effects: list[Effect]) -> EngineState
 def _missing(state: EngineState, rnd: OpenRound) -> list[tuple[str, str]]:
     """(player, character) pairs of the player characters without an action this round."""
     acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
-    return [(c.player, c.name) for c in state.campaign.characters
-            if c.player is not None and c.name in distat.names(rnd.base)
-            and c.name not in acted and distat.view(rnd.base, c.name).status != "out"]  # fmt: skip
+    return [
+        (c.player, c.name)
+        for c in state.campaign.characters
+        if c.player is not None
+        and c.name in distat.names(rnd.base)
+        and c.name not in acted
+        and distat.view(rnd.base, c.name).status != "out"
+    ]
 
 
 def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
@@ -98,9 +104,13 @@ def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
     for i in range(0, len(players), MENTIONS_PER_COMMENT):
         chunk = tuple(players[i : i + MENTIONS_PER_COMMENT])
         names = tuple(n for p, n in missing if p in chunk)
-        out.append(Reply(key=f"reminder-{rnd.number}-{i // MENTIONS_PER_COMMENT + 1}", to=None,
-                         content=ReminderContent(players=chunk, characters=names,
-                                                 deadline=rnd.deadline)))  # fmt: skip
+        out.append(
+            Reply(
+                key=f"reminder-{rnd.number}-{i // MENTIONS_PER_COMMENT + 1}",
+                to=None,
+                content=ReminderContent(players=chunk, characters=names, deadline=rnd.deadline),
+            )
+        )
     return out
 
 
@@ -127,8 +137,14 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
         effects.append(Reply(key="cheatsheet", to=None, content=CheatSheetContent(round_number=1)))
     assert state.round is not None
     gm = state.campaign.is_gm(event.author)
-    post = PostRecord(post_id=event.post_id, author=event.author, gm=gm, at=event.at,
-                      order=state.posts_seen, body=event.body)  # fmt: skip
+    post = PostRecord(
+        post_id=event.post_id,
+        author=event.author,
+        gm=gm,
+        at=event.at,
+        order=state.posts_seen,
+        body=event.body,
+    )
     base = state.round.base
     state = replace(state, posts_seen=state.posts_seen + 1)
     parsed = parse(body=event.body, scene=base, kind=state.scene_kind, gm=gm)
@@ -138,9 +154,13 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
     parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=gm)
     accepted, problems = check_tags(
         parsed=replace(parsed, problems=tuple(p for p in parsed.problems if not _cmd(p))),
-        campaign=state.campaign, author=event.author, post_id=event.post_id, scene=rnd.base,
-        kind=state.scene_kind, pending=pending_before(rnd.posts, stop=None),
-    )  # fmt: skip
+        campaign=state.campaign,
+        author=event.author,
+        post_id=event.post_id,
+        scene=rnd.base,
+        kind=state.scene_kind,
+        pending=pending_before(rnd.posts, stop=None),
+    )
     post = replace(post, accepted=accepted, problems=problems)
     shown = (*post.command_problems, *problems)
     if shown and state.ack != "none":
@@ -160,11 +180,19 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
     rnd = state.round
     if rnd is None or rnd.all_acted_told or not post.accepted:
         return state
-    pcs = [c.name for c in state.campaign.characters
-           if c.player is not None and c.name in distat.names(rnd.base)]  # fmt: skip
+    pcs = [
+        c.name
+        for c in state.campaign.characters
+        if c.player is not None and c.name in distat.names(rnd.base)
+    ]
     if pcs and not _missing(state, rnd):
-        effects.append(Reply(key=f"all-acted-{rnd.number}", to=post.post_id,
-                             content=AllActedContent(gms=state.campaign.gms)))  # fmt: skip
+        effects.append(
+            Reply(
+                key=f"all-acted-{rnd.number}",
+                to=post.post_id,
+                content=AllActedContent(gms=state.campaign.gms),
+            )
+        )
         return replace(state, round=replace(rnd, all_acted_told=True))
     return state
 
@@ -189,17 +217,22 @@ def _edit(state: EngineState, event: PostEdited, effects: list[Effect]) -> Engin
     parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=post.gm)
     accepted, problems = check_tags(
         parsed=replace(parsed, problems=tuple(p for p in parsed.problems if not _cmd(p))),
-        campaign=state.campaign, author=post.author, post_id=post.post_id, scene=rnd.base,
-        kind=state.scene_kind, pending=pending_before(rnd.posts, stop=post.post_id),
-    )  # fmt: skip
+        campaign=state.campaign,
+        author=post.author,
+        post_id=post.post_id,
+        scene=rnd.base,
+        kind=state.scene_kind,
+        pending=pending_before(rnd.posts, stop=post.post_id),
+    )
     new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems)
     shown = (*new.command_problems, *problems)
     if shown and state.ack != "none" and shown != (*post.command_problems, *post.problems):
         effects.append(_problem_effect(new, shown))
         new = replace(new, error_replied=True)
     elif not shown and post.error_replied and post.problems:
-        effects.append(EditReply(key=problems_key(post.post_id),
-                                 content=FixedContent(post_id=post.post_id)))  # fmt: skip
+        effects.append(
+            EditReply(key=problems_key(post.post_id), content=FixedContent(post_id=post.post_id))
+        )
     state = replace(state, round=_replace_post(rnd, new))
     return _tell_all_acted(state, new, effects)
 

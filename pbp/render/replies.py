@@ -69,16 +69,21 @@ class Replies:
                 return "problems", {}
             case SummaryContent() | UndoneContent():
                 report = content.report
-                view = summary_view(report, campaign=state.campaign,
-                                    disclosure=self._disclosure(state),
-                                    seed=self.seed_for(report.number),
-                                    next_seal=self._seal(report.number + 1))  # fmt: skip
+                view = summary_view(
+                    report,
+                    campaign=state.campaign,
+                    disclosure=self._disclosure(state),
+                    seed=self.seed_for(report.number),
+                    next_seal=self._seal(report.number + 1),
+                )
                 if isinstance(content, UndoneContent):
                     return "undone", {**view, "undone_by": content.undone_by}
                 return "summary", view
             case CheatSheetContent():
-                return "cheatsheet", {**self._orientation(state, None),
-                                      "seal": self._seal(content.round_number)}  # fmt: skip
+                return "cheatsheet", {
+                    **self._orientation(state, None),
+                    "seal": self._seal(content.round_number),
+                }
             case HelpContent():
                 return "help", self._orientation(state, content.author)
             case StatusContent():
@@ -86,9 +91,12 @@ class Replies:
             case SheetContent():
                 return "sheet", self._sheets(state, content)
             case ReminderContent():
-                return "reminder", {"number": _round_number(state), "players": content.players,
-                                    "characters": content.characters,
-                                    "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
+                return "reminder", {
+                    "number": _round_number(state),
+                    "players": content.players,
+                    "characters": content.characters,
+                    "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC"),
+                }
             case AllActedContent():
                 return "all_acted", {"number": _round_number(state), "gms": content.gms}
             case FixedContent():
@@ -106,6 +114,7 @@ class Replies:
             if c.player is not None:
                 players.setdefault(c.player, []).append(c.name)
         targets = distat.names(scene)
+        pcs = {c.name for c in campaign.characters if c.player is not None}
         own = players.get(author, []) if author is not None else []
         return {
             "campaign": campaign.name,
@@ -114,8 +123,7 @@ class Replies:
             "players": [{"player": p, "characters": cs} for p, cs in players.items()],
             "targets": targets,
             "features": distat.feature_names(scene),
-            "example_target": next((n for n in targets if campaign.character(n) is None
-                                    or campaign.character(n).is_npc), "Goblin"),  # type: ignore[union-attr]
+            "example_target": next((n for n in targets if n not in pcs), "Goblin"),
         }
 
     def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:
@@ -123,9 +131,13 @@ class Replies:
         disclosure = self._disclosure(state)
         return {
             "number": _round_number(state),
-            "characters": [character_row(distat.view(scene, n), disclosure) for n in distat.names(scene)],
+            "characters": [
+                character_row(distat.view(scene, n), disclosure) for n in distat.names(scene)
+            ],
             "not_acted": content.not_acted,
-            "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC") if content.deadline else None,
+            "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC")
+            if content.deadline
+            else None,
         }
 
     def _sheets(self, state: EngineState, content: SheetContent) -> dict[str, Any]:

@@ -34,7 +34,9 @@ class Disclosure:
         return talent if (owner, talent.casefold()) in self.known_talents else None
 
 
-def disclosure_for(campaign: Campaign, reports: tuple[RoundReport, ...], npcs: frozenset[str]) -> Disclosure:
+def disclosure_for(
+    campaign: Campaign, reports: tuple[RoundReport, ...], npcs: frozenset[str]
+) -> Disclosure:
     """What the players may see after these rounds."""
     known: set[tuple[str, str]] = set()
     for report in reports:
@@ -43,7 +45,9 @@ def disclosure_for(campaign: Campaign, reports: tuple[RoundReport, ...], npcs: f
                 if effect.code == "identified" and entry.record.actor not in npcs:
                     target, talent = getattr(effect, "target", ""), getattr(effect, "talent", "")
                     known.add((target, talent.casefold()))
-    return Disclosure(hide=campaign.visibility == "hide-npcs", npcs=npcs, known_talents=frozenset(known))
+    return Disclosure(
+        hide=campaign.visibility == "hide-npcs", npcs=npcs, known_talents=frozenset(known)
+    )
 
 
 def _effect(effect: Any) -> dict[str, Any]:
@@ -56,8 +60,9 @@ def _passive_owner(entry: ActionEntry) -> str | None:
     for a move, nobody's for a target number (feats, Identify)."""
     r = entry.record
     if r.verb == "move":
-        return next((getattr(e, "by", None) for e in r.effects if e.code == "threatened_check"),
-                    r.target)  # fmt: skip
+        return next(
+            (getattr(e, "by", None) for e in r.effects if e.code == "threatened_check"), r.target
+        )
     if r.verb == "identify" or r.maneuver == "feat":
         return None
     return r.target
@@ -79,7 +84,9 @@ def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
         "active": disclosure.number(r.actor, r.active),
         "passive": disclosure.number(_passive_owner(entry), r.passive),
         "outcome": r.outcome,
-        "damage": [{"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage],
+        "damage": [
+            {"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage
+        ],
         "reason": r.reason,
         "talent": disclosure.talent(r.actor, r.talent) if r.verb != "identify" else r.talent,
         "effects": [_effect(e) for e in r.effects],

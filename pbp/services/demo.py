@@ -43,7 +43,9 @@ def thread_text(run: ThreadRun) -> str:
         when = event.at.strftime("%Y-%m-%d %H:%M")
         match event:
             case PostArrived():
-                out.append(f"=== {event.post_id} by {event.author}, {when}\n{event.body.rstrip()}\n")
+                out.append(
+                    f"=== {event.post_id} by {event.author}, {when}\n{event.body.rstrip()}\n"
+                )
             case PostEdited():
                 out.append(f"=== {event.post_id} edited, {when}\n{event.body.rstrip()}\n")
             case PostDeleted():

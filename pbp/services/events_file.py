@@ -10,23 +10,25 @@ from pathlib import Path
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.errors import InputError
 
-EXAMPLE = '{"type": "post", "id": "p1", "author": "alice", "at": "2026-11-29T10:00:00Z", "body": "…"}'
+EXAMPLE = (
+    '{"type": "post", "id": "p1", "author": "alice", "at": "2026-11-29T10:00:00Z", "body": "…"}'
+)
 
 
 def _instant(value: object, where: str) -> datetime:
     if not isinstance(value, str):
-        raise InputError(f"{where}: \"at\" must be a time like \"2026-11-29T10:00:00Z\"")
+        raise InputError(f'{where}: "at" must be a time like "2026-11-29T10:00:00Z"')
     try:
         at = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError as exc:
-        raise InputError(f"{where}: \"at\" is not a time: {value!r} ({exc})") from exc
+        raise InputError(f'{where}: "at" is not a time: {value!r} ({exc})') from exc
     return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
 
 
 def _text(raw: dict[str, object], key: str, where: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str):
-        raise InputError(f"{where}: \"{key}\" must be a string (example: {EXAMPLE})")
+        raise InputError(f'{where}: "{key}" must be a string (example: {EXAMPLE})')
     return value
 
 
@@ -38,10 +40,16 @@ def event_from(raw: object, *, where: str) -> Event:
     at = _instant(raw.get("at"), where)
     match kind:
         case "post":
-            return PostArrived(post_id=_text(raw, "id", where), author=_text(raw, "author", where),
-                               at=at, body=_text(raw, "body", where))  # fmt: skip
+            return PostArrived(
+                post_id=_text(raw, "id", where),
+                author=_text(raw, "author", where),
+                at=at,
+                body=_text(raw, "body", where),
+            )
         case "edit":
-            return PostEdited(post_id=_text(raw, "id", where), at=at, body=_text(raw, "body", where))
+            return PostEdited(
+                post_id=_text(raw, "id", where), at=at, body=_text(raw, "body", where)
+            )
         case "delete":
             return PostDeleted(post_id=_text(raw, "id", where), at=at)
         case "tick":

@@ -39,7 +39,9 @@ def _action(entry: ActionEntry, reason: str | None) -> dict[str, Any]:
         "active": r.active,
         "passive": r.passive,
         "outcome": r.outcome,
-        "damage": [{"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage],
+        "damage": [
+            {"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage
+        ],
         "reason": reason,
         "talent": r.talent,
         "effects": _plain(r.effects),
@@ -54,9 +56,15 @@ def _character(view: CharacterView) -> dict[str, Any]:
     if view.restrained is not None:
         r = view.restrained
         restrained = {"by": r.by, "stat": r.stat, "rounds": r.rounds}
-    return {"side": view.side, "group": view.group, "status": view.status,
-            "body": stat(view.body), "mind": stat(view.mind), "restrained": restrained,
-            "bonus_pool": view.bonus_pool}  # fmt: skip
+    return {
+        "side": view.side,
+        "group": view.group,
+        "status": view.status,
+        "body": stat(view.body),
+        "mind": stat(view.mind),
+        "restrained": restrained,
+        "bonus_pool": view.bonus_pool,
+    }
 
 
 class LedgerBuilder:
@@ -75,8 +83,13 @@ class LedgerBuilder:
 
     def _rejected(self, rejection: Rejection, number: int) -> dict[str, Any]:
         text = render_problem(rejection.problem, env=self._replies.env).strip()
-        return {"post": rejection.post_id, "round": number, "tag": rejection.tag,
-                "code": rejection.problem.code, "error": text}  # fmt: skip
+        return {
+            "post": rejection.post_id,
+            "round": number,
+            "tag": rejection.tag,
+            "code": rejection.problem.code,
+            "error": text,
+        }
 
     def _closed(self, report: RoundReport) -> dict[str, Any]:
         return {
@@ -93,23 +106,39 @@ class LedgerBuilder:
         }
 
     def _open(self, rnd: OpenRound) -> dict[str, Any]:
-        return {"number": rnd.number, "opened_at": rnd.opened_at.isoformat(), "closed_by": None,
-                "deadline": rnd.deadline.isoformat() if rnd.deadline else None,
-                "actions": [], "summary": None}  # fmt: skip
+        return {
+            "number": rnd.number,
+            "opened_at": rnd.opened_at.isoformat(),
+            "closed_by": None,
+            "deadline": rnd.deadline.isoformat() if rnd.deadline else None,
+            "actions": [],
+            "summary": None,
+        }
 
     def build(self, state: EngineState) -> dict[str, Any]:
         """The whole ledger."""
         rounds = [self._closed(c.report) for c in state.closed]
-        rejected = [self._rejected(r, c.report.number) for c in state.closed for r in c.report.rejected]
+        rejected = [
+            self._rejected(r, c.report.number) for c in state.closed for r in c.report.rejected
+        ]
         scene = state.scene
         if state.round is not None:
             rounds.append(self._open(state.round))
             scene = state.round.base
-            rejected += [self._rejected(Rejection(post_id=p.post_id, tag=pr.tag, problem=pr),
-                                        state.round.number)
-                         for p in state.round.posts if p.live
-                         for pr in (*p.command_problems, *p.problems)]  # fmt: skip
+            rejected += [
+                self._rejected(
+                    Rejection(post_id=p.post_id, tag=pr.tag, problem=pr), state.round.number
+                )
+                for p in state.round.posts
+                if p.live
+                for pr in (*p.command_problems, *p.problems)
+            ]
         characters = {n: _character(distat.view(scene, n)) for n in distat.names(scene)}
-        return {"campaign": state.campaign.name, "scene": state.scene_kind.value, "rounds": rounds,
-                "characters": characters, "rejected": rejected,
-                "edited_after_resolution": list(state.late_edits)}  # fmt: skip
+        return {
+            "campaign": state.campaign.name,
+            "scene": state.scene_kind.value,
+            "rounds": rounds,
+            "characters": characters,
+            "rejected": rejected,
+            "edited_after_resolution": list(state.late_edits),
+        }

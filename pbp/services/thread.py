@@ -63,7 +63,9 @@ class ThreadRun:
             case EditReply():
                 old = self.posted.get(effect.key)
                 if old is None:  # nothing to edit: post it instead, so nothing is lost
-                    old = self.posted[effect.key] = PostedReply(key=effect.key, to=None, text="", at=at)
+                    old = self.posted[effect.key] = PostedReply(
+                        key=effect.key, to=None, text="", at=at
+                    )
                 old.text, old.edits = text, old.edits + 1
                 return old
 
@@ -87,8 +89,9 @@ def new_run(
 ) -> ThreadRun:
     """A thread of ``campaign`` before its first post."""
     env = make_environment(templates)
-    return ThreadRun(state=initial_state(campaign, bot=bot, ack=ack),
-                     replies=Replies(env=env, seed_for=seed_for))  # fmt: skip
+    return ThreadRun(
+        state=initial_state(campaign, bot=bot, ack=ack), replies=Replies(env=env, seed_for=seed_for)
+    )
 
 
 def run_events(run: ThreadRun, events: Iterable[Event]) -> ThreadRun:
