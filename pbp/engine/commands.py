@@ -16,6 +16,7 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.problems import CannotUndo, RulesetUnavailable
+from pbp.engine.reading import is_command_problem
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import apply_setup, no_such_post
 from pbp.engine.state import EngineState, OpenRound, PostRecord
@@ -129,7 +130,7 @@ def read_commands(
     state: EngineState, post: PostRecord, parsed: ParsedPost, effects: list[Effect]
 ) -> tuple[EngineState, PostRecord, list[Command]]:
     """Act on the commands of a newly read post; return the ones that act after its tags."""
-    problems = [p for p in parsed.problems if p.tag.lstrip().startswith("!")]
+    problems = [p for p in parsed.problems if is_command_problem(p)]
     closing: list[Command] = []
     for command in parsed.commands:
         match command.timing:

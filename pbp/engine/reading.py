@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import choose_actor
@@ -36,6 +37,11 @@ def parse(*, body: str, scene: DistatScene, kind: SceneKind, gm: bool) -> Parsed
     return parse_post(body, context=context_for(scene=scene, kind=kind, gm=gm))
 
 
+def is_command_problem(problem: Problem) -> bool:
+    """Whether a problem belongs to a command line rather than to a tag."""
+    return problem.tag.lstrip().startswith("!")
+
+
 def pending_before(posts: Iterable[PostRecord], *, stop: str | None) -> Pending:
     """What the round's live posts before ``stop`` (all of them when None) already use."""
     pending = Pending()
@@ -60,7 +66,8 @@ def check_tags(
 ) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
     """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted."""
     accepted: list[Accepted] = []
-    problems: list[Problem] = list(parsed.problems)
+    # problems of command lines belong to the first version, read once (SPEC §2.5)
+    problems: list[Problem] = [p for p in parsed.problems if not is_command_problem(p)]
     for tag in parsed.tags:
         if kind is not SceneKind.DISTAT or not isinstance(tag, DISTAT_TAGS):
             problems.append(
@@ -93,6 +100,4 @@ def check_tags(
 
 
 def _at(problem: Problem, line: int, column: int) -> Problem:
-    from dataclasses import replace
-
     return replace(problem, line=line, column=column)

@@ -153,7 +153,7 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
     rnd = state.round
     parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=gm)
     accepted, problems = check_tags(
-        parsed=replace(parsed, problems=tuple(p for p in parsed.problems if not _cmd(p))),
+        parsed=parsed,
         campaign=state.campaign,
         author=event.author,
         post_id=event.post_id,
@@ -169,11 +169,6 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
     state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
     state = _tell_all_acted(state, post, effects)
     return after_tags(state, post, closing, at=event.at, effects=effects)
-
-
-def _cmd(problem: Problem) -> bool:
-    """Whether a problem belongs to a command line (read once, from the first version)."""
-    return problem.tag.lstrip().startswith("!")
 
 
 def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState:
@@ -216,7 +211,7 @@ def _edit(state: EngineState, event: PostEdited, effects: list[Effect]) -> Engin
         return state
     parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=post.gm)
     accepted, problems = check_tags(
-        parsed=replace(parsed, problems=tuple(p for p in parsed.problems if not _cmd(p))),
+        parsed=parsed,
         campaign=state.campaign,
         author=post.author,
         post_id=post.post_id,
