@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from conftest import BOT, ledger, make_campaign, play, thread
 
@@ -58,7 +60,7 @@ def test_ack_errors_replies_only_to_problems() -> None:
 
 
 @pytest.mark.xfail(reason='ack = "all" never confirms a good post (no AckContent is ever made)',
-                   strict=True)
+                   strict=True, raises=AssertionError)
 def test_ack_all_confirms_good_posts() -> None:
     run = play([("post", "p1", "alice", 1, "[mental: attack Goblin]")], ack="all")
     assert len(run.contents(AckContent)) == 1
@@ -105,3 +107,58 @@ def test_open_visibility_shows_npc_numbers_in_the_summary() -> None:
     text = thread(FIGHT, campaign=make_campaign("open")).summaries[1]
     goblin_row = next(ln for ln in text.splitlines() if ln.startswith("| Goblin |"))
     assert "2/2" in goblin_row and "?" not in goblin_row
+
+
+@pytest.mark.xfail(reason="the summary runs its 'What changed' list straight into the next bold "
+                   "heading (no blank line), so Markdown folds the heading into the list",
+                   strict=True, raises=AssertionError)
+def test_summary_sections_are_separated_by_blank_lines() -> None:
+    run = thread([
+        ("post", "p1", "gm_sam", 1, "!group Aria, Goblin\n!damage Goblin body 1"),
+        ("post", "p2", "bob", 2, "[physical: attack Ogre]"),
+        ("post", "p3", "gm_sam", 3, "!close"),
+    ])  # fmt: skip
+    lines = run.summaries[1].splitlines()
+    for before, line in itertools.pairwise(lines):
+        if line.startswith("**"):
+            assert before == "", f"no blank line before {line!r}"
+
+
+@pytest.mark.xfail(reason="!undo drops the late-edit flags the undone round carried; the "
+                   "re-closed round no longer shows them", strict=True, raises=AssertionError)
+def test_late_edit_flag_survives_an_undo_of_the_round_that_showed_it() -> None:
+    run = thread([
+        ("post", "p1", "alice", 1, "[mental: attack Goblin]"),
+        ("post", "p2", "gm_sam", 2, "!close"),
+        ("edit", "p1", None, 3, "[mental: attack Ogre]"),
+        ("post", "p3", "gm_sam", 4, "!close"),
+        ("post", "p4", "gm_sam", 5, "!undo"),
+        ("post", "p5", "gm_sam", 6, "!close"),
+    ])  # fmt: skip
+    data = ledger(run)
+    assert data["rounds"][1]["edited_after_resolution"] == ["p1"]
+    assert "edited after resolution" in run.summaries[2].lower()
+
+
+def _reply_to(body: str) -> str:
+    run = thread([("post", "p0", "gm_sam", 0, "!npc Ogre Mage body 2 mind 2"),
+                  ("post", "p1", "alice", 1, body)], campaign=make_campaign("open"))  # fmt: skip
+    return str(run.posted["problems-p1"].text)
+
+
+@pytest.mark.xfail(reason="the typo reply's example is a fixed `[physical: attack Goblin]`, "
+                   "not the player's tag corrected (wrong target, may itself be refused)",
+                   strict=True, raises=AssertionError)
+def test_verb_typo_reply_shows_the_players_own_tag_corrected() -> None:
+    text = _reply_to("[phisical: attack Ogre Mage]")
+    assert "physical" in text
+    assert "`[physical: attack Ogre Mage]`" in text
+
+
+@pytest.mark.xfail(reason="the ambiguous-name reply's example switches a mental tag to "
+                   "`physical`, which is refused when the target is not adjacent",
+                   strict=True, raises=AssertionError)
+def test_ambiguous_name_reply_example_keeps_the_players_verb() -> None:
+    text = _reply_to("[mental: attack Og]")
+    assert "Ogre Mage" in text and "For example" in text
+    assert "[mental: attack" in text.split("For example", 1)[1]
