@@ -194,6 +194,8 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
         round=reopened,
         closed=state.closed[:-1],
         scene=last.reopen.start,
+        # the flags the undone summary showed wait for the next one
+        late_edits=(*last.report.late_edits, *state.late_edits),
         scene_kind=last.scene_kind,
         closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
     )

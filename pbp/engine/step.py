@@ -15,6 +15,7 @@ from datetime import datetime
 from pbp.campaign.model import Campaign
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.effects import (
+    AckContent,
     AllActedContent,
     CheatSheetContent,
     EditReply,
@@ -166,6 +167,15 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
     if shown and state.ack != "none":
         effects.append(_problem_effect(post, shown))
         post = replace(post, error_replied=True)
+    elif accepted and state.ack == "all":  # SPEC §3: "all" also confirms good posts
+        tags = tuple(a.tag.source.text for a in accepted)
+        effects.append(
+            Reply(
+                key=f"ack-{post.post_id}",
+                to=post.post_id,
+                content=AckContent(post_id=post.post_id, actions=tags),
+            )
+        )
     state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
     state = _tell_all_acted(state, post, effects)
     return after_tags(state, post, closing, at=event.at, effects=effects)

@@ -59,8 +59,6 @@ def test_ack_errors_replies_only_to_problems() -> None:
     assert [(e.to, type(e.content).__name__) for e in replies] == [("p2", "ProblemsContent")]
 
 
-@pytest.mark.xfail(reason='ack = "all" never confirms a good post (no AckContent is ever made)',
-                   strict=True, raises=AssertionError)
 def test_ack_all_confirms_good_posts() -> None:
     run = play([("post", "p1", "alice", 1, "[mental: attack Goblin]")], ack="all")
     assert len(run.contents(AckContent)) == 1
@@ -109,9 +107,6 @@ def test_open_visibility_shows_npc_numbers_in_the_summary() -> None:
     assert "2/2" in goblin_row and "?" not in goblin_row
 
 
-@pytest.mark.xfail(reason="the summary runs its 'What changed' list straight into the next bold "
-                   "heading (no blank line), so Markdown folds the heading into the list",
-                   strict=True, raises=AssertionError)
 def test_summary_sections_are_separated_by_blank_lines() -> None:
     run = thread([
         ("post", "p1", "gm_sam", 1, "!group Aria, Goblin\n!damage Goblin body 1"),
@@ -124,8 +119,6 @@ def test_summary_sections_are_separated_by_blank_lines() -> None:
             assert before == "", f"no blank line before {line!r}"
 
 
-@pytest.mark.xfail(reason="!undo drops the late-edit flags the undone round carried; the "
-                   "re-closed round no longer shows them", strict=True, raises=AssertionError)
 def test_late_edit_flag_survives_an_undo_of_the_round_that_showed_it() -> None:
     run = thread([
         ("post", "p1", "alice", 1, "[mental: attack Goblin]"),
@@ -146,27 +139,30 @@ def _reply_to(body: str) -> str:
     return str(run.posted["problems-p1"].text)
 
 
-@pytest.mark.xfail(reason="the typo reply's example is a fixed `[physical: attack Goblin]`, "
-                   "not the player's tag corrected (wrong target, may itself be refused)",
-                   strict=True, raises=AssertionError)
 def test_verb_typo_reply_shows_the_players_own_tag_corrected() -> None:
     text = _reply_to("[phisical: attack Ogre Mage]")
     assert "physical" in text
     assert "`[physical: attack Ogre Mage]`" in text
 
 
-@pytest.mark.xfail(reason="the ambiguous-name reply's example switches a mental tag to "
-                   "`physical`, which is refused when the target is not adjacent",
-                   strict=True, raises=AssertionError)
+@pytest.mark.xfail(
+    reason="the ambiguous-name reply's example switches a mental tag to "
+    "`physical`, which is refused when the target is not adjacent",
+    strict=True,
+    raises=AssertionError,
+)
 def test_ambiguous_name_reply_example_keeps_the_players_verb() -> None:
     text = _reply_to("[mental: attack Og]")
     assert "Ogre Mage" in text and "For example" in text
     assert "[mental: attack" in text.split("For example", 1)[1]
 
 
-@pytest.mark.xfail(reason='with ack = "none" a refused !undo/!encounter still gets an error '
-                   "reply (closing-command problems ignore ack)", strict=True,
-                   raises=AssertionError)
+@pytest.mark.xfail(
+    reason='with ack = "none" a refused !undo/!encounter still gets an error '
+    "reply (closing-command problems ignore ack)",
+    strict=True,
+    raises=AssertionError,
+)
 def test_ack_none_does_not_reply_to_a_refused_closing_command() -> None:
     run = thread([("post", "p1", "gm_sam", 1, "!undo")], ack="none")
     assert not any(r.to == "p1" for r in run.posted.values())
