@@ -126,7 +126,15 @@ def summary_view(
         "closed_by": report.closed_by,
         "closed_at": _when(report.closed_at),
         "actions": [action_view(a, disclosure) for a in report.actions],
-        "corrections": report.corrections,
+        "corrections": [
+            {
+                "character": c.character,
+                "what": c.what,
+                "stat": c.stat,
+                "amount": disclosure.number(c.character, c.amount),
+            }
+            for c in report.corrections
+        ],
         "rejected": report.rejected,
         "characters": [character_row(c, disclosure) for c in report.characters],
         "not_acted": report.not_acted,
