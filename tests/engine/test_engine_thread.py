@@ -101,6 +101,15 @@ def test_hide_npcs_hides_npc_numbers_in_the_summary_but_keeps_them_in_the_ledger
     assert data["rounds"][0]["summary"] == text
 
 
+def test_gm_corrections_are_one_line_each_and_hide_npc_amounts_under_hide_npcs() -> None:
+    rows = [("post", "p1", "gm_sam", 1, "!damage Goblin body 2\n!damage Aria body 1\n!close")]
+    hidden = thread(rows, campaign=make_campaign("hide-npcs")).summaries[1].splitlines()
+    shown = thread(rows, campaign=make_campaign("open")).summaries[1].splitlines()
+    assert "- GM correction: Goblin takes damage (Body)" in hidden
+    assert "- GM correction: Aria takes damage 1 (Body)" in hidden
+    assert "- GM correction: Goblin takes damage 2 (Body)" in shown
+
+
 def test_open_visibility_shows_npc_numbers_in_the_summary() -> None:
     text = thread(FIGHT, campaign=make_campaign("open")).summaries[1]
     goblin_row = next(ln for ln in text.splitlines() if ln.startswith("| Goblin |"))
