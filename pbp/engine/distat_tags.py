@@ -138,10 +138,12 @@ def check_tag(
     intent = intent_of(tag, actor=actor.name, scene=scene)
     assert intent is not None  # the caller routes only Distat tags here
     slots = ALL_SLOTS if isinstance(intent, Pass) else frozenset(distat.slots_used(scene, intent))
+    # RULES D8: one move, one physical and one mental action per character per round
     used = pending.slots.get(actor.name, {})
     for slot in sorted(slots):
         if slot in used:
             return _where(ActionUsed(tag="", actor=actor.name, slot=slot, by_post=used[slot]), tag)
+    # RULES D15: the bonus points of all this round's tags come out of one pool
     bonus = bonus_of(intent)
     left = distat.fighter(scene, actor.name).bonus_pool - pending.bonus.get(actor.name, 0)
     if bonus > 0 and bonus > left:
