@@ -92,14 +92,6 @@ class AllActedContent:
     gms: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NoticeContent:
-    """A short notice to the GM (a command that did something worth confirming)."""
-
-    text_code: str
-    facts: tuple[tuple[str, str], ...] = ()
-
-
 Content = (
     ProblemsContent
     | FixedContent
@@ -112,7 +104,6 @@ Content = (
     | SheetContent
     | ReminderContent
     | AllActedContent
-    | NoticeContent
 )
 
 

@@ -19,13 +19,11 @@ from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, SceneKind
 DISTAT_TAGS = (MoveTag, ActionTag, IdentifyTag, PassTag)
 
 
-def context_for(
-    *, scene: DistatScene, kind: SceneKind, gm: bool, extra_characters: Iterable[str] = ()
-) -> ReadContext:
+def context_for(*, scene: DistatScene, kind: SceneKind, gm: bool) -> ReadContext:
     """The names a post is read against: the scene's characters, features and talents."""
     return ReadContext(
         scene=kind,
-        characters=(*distat.names(scene), *extra_characters),
+        characters=distat.names(scene),
         features=distat.feature_names(scene),
         talents=distat.talent_names(scene),
         gm=gm,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
@@ -105,4 +105,3 @@ class EngineState:
     deadline_after: timedelta | None = None
     late_edits: tuple[str, ...] = ()
     posts_seen: int = 0
-    notes: tuple[str, ...] = field(default=())

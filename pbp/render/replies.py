@@ -17,7 +17,6 @@ from pbp.engine.effects import (
     Content,
     FixedContent,
     HelpContent,
-    NoticeContent,
     ProblemsContent,
     ReminderContent,
     SheetContent,
@@ -103,8 +102,6 @@ class Replies:
                 return "fixed", {}
             case AckContent():
                 return "ack", {"actions": content.actions}
-            case NoticeContent():
-                return f"notices/{content.text_code}", dict(content.facts)
 
     def _orientation(self, state: EngineState, author: str | None) -> dict[str, Any]:
         campaign: Campaign = state.campaign
