@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from pbp.cli import check, demo, parse, replay  # noqa: F401  (each module registers its subcommand)
+from pbp.cli import (  # noqa: F401  (each module registers its subcommand)
+    check,
+    db,
+    demo,
+    export,
+    parse,
+    poll,
+    post,
+    replay,
+    thread,
+)
 from pbp.cli.app import app
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pbp.cli.app import app
-from pbp.services.demo import run_demo, thread_text
+from pbp.services.demo import demo_text
 
 
 @app.command("demo")
@@ -14,6 +14,7 @@ def demo() -> None:
 
     The Sunken Keep: a GM and three players fight a goblin and an ogre over two rounds, with a
     typo fixed by an edit, a quoted tag that does not act, a split action, a restraint and a
-    status request. Nothing is written anywhere.
+    status request. It runs on the built-in local forum in a throw-away database: nothing
+    is written anywhere.
     """
-    click.echo(thread_text(run_demo()))
+    click.echo(demo_text())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -52,3 +53,10 @@ def make_environment(override: Path | None = None) -> jinja2.Environment:
     )
     env.filters["md"] = md_escape
     return env
+
+
+@functools.lru_cache(maxsize=32)
+def shared_environment(overrides: Path | None = None) -> jinja2.Environment:
+    """One environment per override folder, kept for the life of the process (the bot renders
+    every reply of a thread with it; compiling the templates once is enough)."""
+    return make_environment(overrides)

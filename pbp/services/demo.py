@@ -6,8 +6,7 @@ from pathlib import Path
 
 from pbp.engine.events import PostArrived, PostDeleted, PostEdited, Tick
 from pbp.services.events_file import read_events
-from pbp.services.files import load_campaign
-from pbp.services.thread import ThreadRun, new_run, round_seeds
+from pbp.services.replay import ReplayRun, feed_all, replay_run
 
 _PACKAGED = Path(__file__).resolve().parent.parent / "examples"  # inside an installed wheel
 _CHECKOUT = Path(__file__).resolve().parent.parent.parent / "examples"  # source or editable
@@ -23,20 +22,19 @@ def examples_dir() -> Path:
     raise FileNotFoundError(f"pbp's examples are missing (looked in {_PACKAGED} and {_CHECKOUT})")
 
 
-def run_demo(seed: int = 1) -> ThreadRun:
-    """Replay the bundled example thread."""
+def demo_text(seed: int = 1) -> str:
+    """The bundled example thread played through the bot, as a reader sees it."""
     folder = examples_dir()
-    run = new_run(load_campaign(folder / CAMPAIGN), seed_for=round_seeds(f"demo:{seed}"))
-    for event in read_events(folder / THREAD):
-        run.feed(event)
-    return run
+    with replay_run(folder / CAMPAIGN, seed=f"demo:{seed}") as run:
+        feed_all(run, read_events(folder / THREAD))
+        return thread_text(run)
 
 
 def _indent(text: str) -> str:
     return "\n".join(f"    {line}" if line else "" for line in text.rstrip().splitlines())
 
 
-def thread_text(run: ThreadRun) -> str:
+def thread_text(run: ReplayRun) -> str:
     """The thread as a reader sees it: each post, and under it what the bot replied."""
     out: list[str] = []
     for event, replies in run.log:
@@ -53,7 +51,7 @@ def thread_text(run: ThreadRun) -> str:
             case Tick():
                 pass
         for reply in replies:
-            head = "edits its reply" if reply.edits else "replies"
+            head = "edits its reply" if reply.edited else "replies"
             where = f"to {reply.to}" if reply.to else "in the thread"
             out.append(f"  --- pbp {head} {where}:\n{_indent(reply.text)}\n")
     return "\n".join(out)

@@ -91,7 +91,8 @@ class LedgerBuilder:
             "error": text,
         }
 
-    def _closed(self, report: RoundReport) -> dict[str, Any]:
+    def closed_round(self, report: RoundReport) -> dict[str, Any]:
+        """A closed round's entry in ``rounds``."""
         return {
             "number": report.number,
             "scene": report.scene,
@@ -115,16 +116,19 @@ class LedgerBuilder:
             "summary": None,
         }
 
+    def characters(self, state: EngineState) -> dict[str, Any]:
+        """Every character of the scene as it stands, by name."""
+        scene = state.round.base if state.round is not None else state.scene
+        return {n: _character(distat.view(scene, n)) for n in distat.names(scene)}
+
     def build(self, state: EngineState) -> dict[str, Any]:
         """The whole ledger."""
-        rounds = [self._closed(c.report) for c in state.closed]
+        rounds = [self.closed_round(c.report) for c in state.closed]
         rejected = [
             self._rejected(r, c.report.number) for c in state.closed for r in c.report.rejected
         ]
-        scene = state.scene
         if state.round is not None:
             rounds.append(self._open(state.round))
-            scene = state.round.base
             rejected += [
                 self._rejected(
                     Rejection(post_id=p.post_id, tag=pr.tag, problem=pr), state.round.number
@@ -133,12 +137,11 @@ class LedgerBuilder:
                 if p.live
                 for pr in (*p.command_problems, *p.problems)
             ]
-        characters = {n: _character(distat.view(scene, n)) for n in distat.names(scene)}
         return {
             "campaign": state.campaign.name,
             "scene": state.scene_kind.value,
             "rounds": rounds,
-            "characters": characters,
+            "characters": self.characters(state),
             "rejected": rejected,
             "edited_after_resolution": list(state.late_edits),
         }

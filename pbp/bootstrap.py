@@ -1,0 +1,71 @@
+"""The one place that picks concrete implementations from the configuration."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from pbp.config import Config
+from pbp.errors import PbpError
+from pbp.forums.base import Forum
+from pbp.forums.local import LocalForum
+from pbp.services.bot import Bot, BotOptions, WatchedThread
+from pbp.store.database import Store
+from pbp.store.local_posts import SqlLocalStorage
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The shell's clock (the only place pbp reads the time)."""
+    return datetime.now(UTC)
+
+
+def worker_name() -> str:
+    """This process's name in the thread leases."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def open_store(config: Config, *, migrate_empty: bool = True) -> Store:
+    """The configured database, checked to hold the newest schema.
+
+    A database with no pbp tables at all is set up on the spot (a first run needs no extra
+    step); one at an older revision is refused with the command to run.
+    """
+    store = Store(config.database.url)
+    if migrate_empty and store.current() is None:
+        store.upgrade()
+    store.check()
+    return store
+
+
+def make_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> Forum:
+    """The configured forum."""
+    match config.forum.kind:
+        case "local":
+            return local_forum(config, store, clock=clock)
+        case _:
+            raise PbpError(
+                f"forum kind {config.forum.kind!r} cannot be used by this version of pbp yet; "
+                'use kind = "local" in [forum]'
+            )
+
+
+def local_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> LocalForum:
+    """The local forum in the configured database."""
+    return LocalForum(SqlLocalStorage(store), bot=config.bot.username, clock=clock)
+
+
+def make_bot(config: Config, *, store: Store | None = None, clock: Clock = utc_now) -> Bot:
+    """The bot as the configuration describes it."""
+    store = store or open_store(config)
+    lease = timedelta(seconds=max(300, 5 * config.bot.poll_seconds))
+    return Bot(
+        store=store,
+        forum=make_forum(config, store, clock=clock),
+        threads=[WatchedThread(key=t.id, campaign=t.campaign) for t in config.threads],
+        options=BotOptions(username=config.bot.username, ack=config.bot.ack,
+                           owner=worker_name(), lease=lease),
+    )

@@ -1,0 +1,51 @@
+"""`pbp db`: the database's schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbp.cli.app import app
+from pbp.cli.shell import config_option, fail, load
+from pbp.errors import PbpError
+from pbp.store.database import Store
+
+
+@app.group("db")
+def db() -> None:
+    """Set up or migrate the bot's database."""
+
+
+@db.command("upgrade")
+@config_option
+def upgrade(config_path: Path) -> None:
+    """Create the tables, or migrate them to this pbp's schema."""
+    config = load(config_path, command="db upgrade")
+    try:
+        store = Store(config.database.url)
+        before, after = store.upgrade()
+    except PbpError as exc:
+        fail("db upgrade", str(exc))
+    if before == after:
+        click.echo(f"{store.shown_url}: already at revision {after}")
+    else:
+        click.echo(f"{store.shown_url}: upgraded from {before or 'empty'} to revision {after}")
+
+
+@db.command("status")
+@config_option
+def status(config_path: Path) -> None:
+    """Say which schema revision the database is at. Exit 1 when it needs `pbp db upgrade`."""
+    config = load(config_path, command="db status")
+    try:
+        store = Store(config.database.url)
+        current, head = store.current(), store.head()
+    except PbpError as exc:
+        fail("db status", str(exc))
+    if current == head:
+        click.echo(f"{store.shown_url}: at revision {head} (up to date)")
+    else:
+        click.echo(f"{store.shown_url}: at {current or 'no pbp tables'}, this pbp needs {head}: "
+                   "run `pbp db upgrade`")
+        raise SystemExit(1)

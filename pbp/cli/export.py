@@ -1,0 +1,40 @@
+"""`pbp export`: a thread's ledger or a readable transcript."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from pbp.bootstrap import make_bot
+from pbp.cli.app import app
+from pbp.cli.shell import config_option, fail, load
+from pbp.errors import PbpError
+from pbp.services.export import thread_ledger, thread_markdown
+
+
+@app.command("export")
+@config_option
+@click.argument("thread")
+@click.option("--json", "as_json", is_flag=True, help="The JSON ledger (SPEC §5).")
+@click.option("--md", "as_md", is_flag=True, help="A readable Markdown transcript.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file instead of standard output.")
+def export(config_path: Path, thread: str, as_json: bool, as_md: bool,
+           output: Path | None) -> None:
+    """Export THREAD: every round, action, character and rejected tag."""
+    if as_json == as_md:
+        raise click.UsageError("choose one of --json and --md")
+    config = load(config_path, command="export")
+    try:
+        bot = make_bot(config)
+        text = (json.dumps(thread_ledger(bot, thread), indent=1, ensure_ascii=False) + "\n"
+                if as_json else thread_markdown(bot, thread))
+    except PbpError as exc:
+        fail("export", str(exc))
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output}")

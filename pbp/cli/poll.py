@@ -1,0 +1,77 @@
+"""`pbp poll --once` and `pbp run`: the bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbp.bootstrap import make_bot, utc_now
+from pbp.cli.app import app
+from pbp.cli.shell import config_option, fail, load
+from pbp.errors import PbpError
+from pbp.scheduler import BotRunner
+from pbp.services.bot import PollReport
+
+
+def _say(report: PollReport) -> None:
+    posted = sum(len(v) for v in report.delivered.values())
+    click.echo(f"read {report.events} new post versions; posted or edited {posted} replies")
+    for line in report.failed:
+        click.echo(f"  post failed: {line}", err=True)
+    for line in report.errors:
+        click.echo(f"  error: {line}", err=True)
+    for line in report.skipped:
+        click.echo(f"  skipped: thread {line}", err=True)
+
+
+@app.command("poll")
+@config_option
+@click.option("--once", is_flag=True, default=True,
+              help="Poll once and exit (the default; `pbp run` polls on a schedule).")
+def poll(config_path: Path, once: bool) -> None:
+    """Poll the forum once: read new posts, check them, reply, resolve what is due.
+
+    Exit status 0 when everything was handled, 1 when a thread or post failed (see the
+    messages; the bot tries again next poll).
+    """
+    del once
+    config = load(config_path, command="poll")
+    if not config.threads:
+        fail("poll", f"{config_path} lists no [[threads]] to run", status=2)
+    try:
+        bot = make_bot(config)
+        try:
+            report = bot.poll_once(utc_now())
+        finally:
+            bot.release_leases()  # the next poll, from any process, may take the threads
+    except PbpError as exc:
+        fail("poll", str(exc))
+    _say(report)
+    if report.errors or report.failed:
+        raise SystemExit(1)
+
+
+@app.command("run")
+@config_option
+def run(config_path: Path) -> None:
+    """Run the bot: poll every poll_seconds, close rounds at their deadlines, remind players.
+
+    Stops cleanly on Ctrl-C or SIGTERM, after the post in hand.
+    """
+    config = load(config_path, command="run")
+    if not config.threads:
+        fail("run", f"{config_path} lists no [[threads]] to run", status=2)
+    try:
+        bot = make_bot(config)
+    except PbpError as exc:
+        fail("run", str(exc), status=2)
+    click.echo(f"pbp runs {len(config.threads)} thread(s) on the {config.forum.kind} forum, "
+               f"polling every {config.bot.poll_seconds} s; Ctrl-C stops it")
+    BotRunner(bot, poll_seconds=config.bot.poll_seconds, clock=utc_now, on_poll=_log).run()
+    click.echo("pbp stopped")
+
+
+def _log(report: PollReport) -> None:
+    if report.events or report.delivered or report.errors or report.failed:
+        _say(report)

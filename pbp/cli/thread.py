@@ -1,0 +1,75 @@
+"""`pbp thread`: read the local forum from the shell."""
+
+from __future__ import annotations
+
+import textwrap
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from pbp.bootstrap import local_forum, open_store
+from pbp.cli.app import app
+from pbp.cli.shell import config_option, fail, load
+from pbp.errors import PbpError
+from pbp.forums.base import ForumPost
+
+
+@app.group("thread")
+def thread() -> None:
+    """Read the threads of the local forum."""
+
+
+def _when(at: datetime) -> str:
+    return at.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _block(post: ForumPost, *, indent: str) -> list[str]:
+    head = f"{post.id}  {post.author} · {_when(post.created_at)}"
+    if post.reply_to:
+        head += f" · reply to {post.reply_to}"
+    if post.deleted_at is not None:
+        return [f"{indent}{head} · deleted {_when(post.deleted_at)}", ""]
+    if post.edited_at is not None:
+        head += f" · edited {_when(post.edited_at)}"
+    body = textwrap.indent(post.body.rstrip(), indent + "    ", lambda _line: True)
+    return [f"{indent}{head}", body, ""]
+
+
+def render_thread(posts: list[ForumPost]) -> str:
+    """A thread as text: each post, with the bot's replies to it right under it."""
+    answers: dict[str, list[ForumPost]] = defaultdict(list)
+    top: list[ForumPost] = []
+    for post in posts:
+        if post.reply_to is not None:
+            answers[post.reply_to].append(post)
+        else:
+            top.append(post)
+    lines: list[str] = []
+    for post in top:
+        lines += _block(post, indent="")
+        for answer in answers.pop(post.id, []):
+            lines += _block(answer, indent="    ")
+    for orphans in answers.values():  # replies to posts of another thread (should not happen)
+        for answer in orphans:
+            lines += _block(answer, indent="    ")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+@thread.command("show")
+@config_option
+@click.argument("name")
+def show(config_path: Path, name: str) -> None:
+    """Print thread NAME with every post and every reply of the bot."""
+    config = load(config_path, command="thread show")
+    try:
+        posts = local_forum(config, open_store(config)).thread(name)
+    except PbpError as exc:
+        fail("thread show", str(exc))
+    if not posts:
+        fail("thread show", f"there is no thread {name!r} on the local forum (yet): "
+             f"start it with pbp post --thread {name} --as USER TEXT")
+    replies = sum(1 for p in posts if p.reply_key is not None)
+    click.echo(f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n")
+    click.echo(render_thread(posts))

@@ -1,0 +1,1 @@
+"""Forums: where posts come from and replies go (the local forum and Reddit)."""

@@ -1,0 +1,146 @@
+"""The local forum: threads and posts in the bot's own database (SPEC §8, the default).
+
+It keeps its posts through ``LocalStorage``, a small protocol the store implements (and tests
+may fake); the bootstrap wires the two together. ``pbp post`` and ``pbp thread`` use the same
+object the bot polls, so what a user types from the shell is what the bot reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Protocol
+
+from pbp.errors import ForumError
+from pbp.forums.base import ForumPost, Listing
+
+POST_LIMIT = 40_000  # characters, like Reddit's comment limit: the same summaries split alike
+
+
+class LocalStorage(Protocol):
+    """Where the local forum keeps its posts."""
+
+    def add_post(self, post: ForumPost) -> ForumPost:
+        """Store a new post; an empty ``id`` asks the storage to choose one."""
+        ...
+
+    def save_post(self, post: ForumPost) -> None:
+        """Store a new version of an existing post (an edit or a delete)."""
+        ...
+
+    def get_post(self, post_id: str) -> ForumPost | None:
+        """The post with that id, deleted or not."""
+        ...
+
+    def changed_since(self, threads: Sequence[str], *, seq: int) -> tuple[list[ForumPost], int]:
+        """Posts of ``threads`` written or changed after change number ``seq``, in the order of
+        their last change, and the newest change number."""
+        ...
+
+    def thread_posts(self, thread: str) -> list[ForumPost]:
+        """Every post of a thread, in the order they were made."""
+        ...
+
+    def find_key(self, thread: str, key: str) -> ForumPost | None:
+        """The reply carrying ``key`` in a thread."""
+        ...
+
+
+class LocalForum:
+    """The embedded forum. ``bot`` is the account the bot's replies are posted under."""
+
+    kind = "local"
+    lists_changes = True  # every change bumps a post's change number
+
+    def __init__(self, storage: LocalStorage, *, bot: str, clock: Callable[[], datetime]) -> None:
+        self._storage = storage
+        self._bot = bot
+        self._clock = clock  # when the bot's replies are stamped (replays pass the event's time)
+
+    # -- what users do from the shell ---------------------------------------------------------
+
+    def post(
+        self, *, thread: str, author: str, body: str, at: datetime, post_id: str = ""
+    ) -> ForumPost:
+        """A user posts in a thread (the thread starts with its first post)."""
+        _check_text(body)
+        if not thread.strip():
+            raise ForumError("a thread name cannot be empty", temporary=False)
+        if post_id and self._storage.get_post(post_id) is not None:
+            raise ForumError(f"post {post_id} already exists", temporary=False)
+        new = ForumPost(id=post_id, thread=thread, author=author, body=body, created_at=at)
+        return self._storage.add_post(new)
+
+    def edit(self, post_id: str, *, body: str, at: datetime) -> ForumPost:
+        """A post's author replaces its text."""
+        _check_text(body)
+        old = self._existing(post_id)
+        new = replace(old, body=body, edited_at=at)
+        self._storage.save_post(new)
+        return new
+
+    def delete(self, post_id: str, *, at: datetime) -> ForumPost:
+        """A post is deleted: its text is gone, its place in the thread stays."""
+        old = self._existing(post_id)
+        new = replace(old, body="", deleted_at=at)
+        self._storage.save_post(new)
+        return new
+
+    def thread(self, thread: str) -> list[ForumPost]:
+        """Every post of a thread, the bot's replies included, in order."""
+        return self._storage.thread_posts(thread)
+
+    def get(self, post_id: str) -> ForumPost | None:
+        """One post by id."""
+        return self._storage.get_post(post_id)
+
+    # -- the Forum protocol -------------------------------------------------------------------
+
+    def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
+        """Posts new, edited or deleted since ``cursor`` (the local forum sees every change)."""
+        seq = int(cursor) if cursor else 0
+        posts, last = self._storage.changed_since(threads, seq=seq)
+        return Listing(posts=tuple(posts), cursor=str(last))
+
+    def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
+        """The current version of each post."""
+        del thread
+        return tuple(p for p in (self._storage.get_post(i) for i in post_ids) if p is not None)
+
+    def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
+        """Post the bot's reply, now."""
+        _check_text(text)
+        new = ForumPost(
+            id="", thread=thread, author=self._bot, body=text, created_at=self._clock(),
+            reply_to=to, reply_key=key,
+        )
+        return self._storage.add_post(new).id
+
+    def edit_reply(self, *, thread: str, reply_id: str, text: str) -> None:
+        """Replace the text of one of the bot's replies."""
+        del thread
+        old = self._existing(reply_id)
+        self._storage.save_post(replace(old, body=text, edited_at=self._clock()))
+
+    def find_reply(self, *, thread: str, key: str) -> str | None:
+        """The bot's reply with that key, if any."""
+        found = self._storage.find_key(thread, key)
+        return found.id if found is not None else None
+
+    def _existing(self, post_id: str) -> ForumPost:
+        post = self._storage.get_post(post_id)
+        if post is None:
+            raise ForumError(f"there is no post {post_id}", temporary=False)
+        if post.deleted:
+            raise ForumError(f"post {post_id} was deleted", temporary=False)
+        return post
+
+
+def _check_text(body: str) -> None:
+    if len(body) > POST_LIMIT:
+        raise ForumError(
+            f"a post may hold at most {POST_LIMIT} characters (this one has {len(body)})",
+            temporary=False,
+        )
+

@@ -1,0 +1,468 @@
+"""One poll of the forum: fetch, check, store, reply, resolve what is due (SPEC §4).
+
+``Bot.poll_once(now)`` is the whole cycle, and the only thing ``pbp poll --once``, ``pbp run``,
+``pbp replay`` and ``pbp demo`` call. Each thread is handled in its own unit of work under its
+lease: the post versions seen, the events the engine took, the processed-post records, the
+replies owed (the outbox), the seeds and the snapshot commit together, so a crash at any point
+loses nothing and repeats nothing. Replies are posted after the commit (``outbox.deliver``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from pbp.campaign.model import Campaign
+from pbp.engine.effects import (
+    CheatSheetContent,
+    EditReply,
+    Effect,
+    Reply,
+    SummaryContent,
+    UndoneContent,
+)
+from pbp.engine.events import Tick
+from pbp.engine.reload import reload_campaign
+from pbp.engine.report import RoundReport
+from pbp.engine.state import EngineState
+from pbp.engine.step import step
+from pbp.errors import ConfigError, ForumError
+from pbp.forums.base import Forum, ForumPost
+from pbp.render.environment import shared_environment
+from pbp.render.replies import Replies, split_reply
+from pbp.rules.dice.seal import new_seed
+from pbp.rules.dice.seeded import SeededDice
+from pbp.rules.dice.source import Dice
+from pbp.services.files import load_campaign
+from pbp.services.history import SNAPSHOT_EVERY, Cached, load_state, save_snapshot
+from pbp.services.history import new_thread_state as fresh_state
+from pbp.services.outbox import Delivered, deliver
+from pbp.services.plan import Planned, body_hash, plan
+from pbp.services.projection import save_projections
+from pbp.store.database import Store
+from pbp.store.repository import Repository
+from pbp.store.schema import ThreadRow
+
+log = logging.getLogger(__name__)
+LISTING_SCOPE = "all"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WatchedThread:
+    """A thread the bot runs and its campaign file."""
+
+    key: str
+    campaign: Path
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BotOptions:
+    """How the bot behaves (from the config's ``[bot]``)."""
+
+    username: str
+    ack: str = "errors"
+    owner: str = "pbp"  # this worker's name in the thread leases
+    lease: timedelta = timedelta(minutes=10)
+    reread_every: int = 5  # polls between re-reads of the posts that got an error reply
+
+
+@dataclass(slots=True)
+class PollReport:
+    """What one poll did."""
+
+    events: int = 0
+    failed: list[str] = field(default_factory=list)  # "thread/post: why"
+    errors: list[str] = field(default_factory=list)  # threads or forum calls that failed
+    skipped: list[str] = field(default_factory=list)  # threads another worker holds
+    delivered: dict[str, list[Delivered]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    file_hash: str
+    campaign: Campaign
+
+
+def _closing(post: ForumPost) -> bool:
+    """Whether a post may close the round (so the open round is re-read first)."""
+    lines = (line.strip().casefold() for line in post.body.splitlines())
+    return any(line.startswith(("!close", "!encounter")) for line in lines)
+
+
+class Bot:
+    """The bot: a store, a forum and the threads it runs."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        forum: Forum,
+        threads: Sequence[WatchedThread],
+        options: BotOptions,
+        seed_maker: Callable[[str, int], str] | None = None,
+    ) -> None:
+        self._store = store
+        self._forum = forum
+        self._threads = tuple(threads)
+        self.options = options
+        self.seed_maker = seed_maker or (lambda _thread, _number: new_seed())
+        self._cache: dict[int, Cached] = {}
+        self._campaigns: dict[Path, _Loaded] = {}
+        self._stopping = False
+
+    @property
+    def store(self) -> Store:
+        """The bot's database."""
+        return self._store
+
+    @property
+    def forum(self) -> Forum:
+        """The forum the bot reads."""
+        return self._forum
+
+    @property
+    def stopping(self) -> bool:
+        """Whether a stop was asked for (the poll ends after the post in hand)."""
+        return self._stopping
+
+    def request_stop(self) -> None:
+        """Finish the post in hand, commit, and poll no further."""
+        self._stopping = True
+
+    def next_due(self) -> datetime | None:
+        """The earliest moment time alone changes one of this bot's threads."""
+        with self._store.session() as s:
+            return Repository(s).next_due(self._forum.kind, [t.key for t in self._threads])
+
+    def release_leases(self) -> None:
+        """Give up this worker's threads (on a clean stop)."""
+        with self._store.session() as s:
+            repo = Repository(s)
+            for watched in self._threads:
+                row = repo.thread(self._forum.kind, watched.key)
+                if row is not None:
+                    repo.release_lease(row.id, owner=self.options.owner)
+
+    # -- the cycle ----------------------------------------------------------------------------
+
+    def poll_once(self, now: datetime) -> PollReport:
+        """Read the forum once, handle what is new, resolve what is due, post the replies."""
+        report = PollReport()
+        kind = self._forum.kind
+        with self._store.session() as s:
+            cursor = Repository(s).cursor(kind, LISTING_SCOPE)
+        try:
+            listing = self._forum.listing([t.key for t in self._threads], cursor=cursor)
+        except ForumError as exc:
+            report.errors.append(f"the forum's listing failed: {exc}")
+            log.warning("the forum's listing failed: %s", exc)
+            listing = None
+        posts: dict[str, list[ForumPost]] = {t.key: [] for t in self._threads}
+        for post in listing.posts if listing else ():
+            if post.thread in posts:
+                posts[post.thread].append(post)
+        all_handled = listing is not None
+        for watched in self._threads:
+            if self._stopping:
+                all_handled = False
+                break
+            try:
+                report.events += self._poll_thread(watched, posts[watched.key], now, report)
+            except (ConfigError, ForumError) as exc:
+                all_handled = False
+                report.errors.append(f"thread {watched.key}: {exc}")
+                log.error("thread %s: %s", watched.key, exc)
+            except Exception as exc:  # one broken thread never stops the others
+                all_handled = False
+                report.errors.append(f"thread {watched.key}: {type(exc).__name__}: {exc}")
+                log.exception("thread %s failed", watched.key)
+        if listing is not None and all_handled:
+            with self._store.session() as s:
+                Repository(s).save_cursor(kind, LISTING_SCOPE, listing.cursor, at=now)
+        for watched in self._threads:
+            if not self._stopping:
+                self._deliver(watched, now, report)
+        return report
+
+    def _deliver(self, watched: WatchedThread, now: datetime, report: PollReport) -> None:
+        with self._store.session() as s:
+            thread = Repository(s).thread(self._forum.kind, watched.key)
+            if thread is None or thread.lease_owner != self.options.owner:
+                return
+            thread_id = thread.id
+        done = deliver(self._store, self._forum, thread_id=thread_id, thread=watched.key,
+                       now=now)
+        if done:
+            report.delivered.setdefault(watched.key, []).extend(done)
+
+    def _poll_thread(
+        self, watched: WatchedThread, posts: list[ForumPost], now: datetime, report: PollReport
+    ) -> int:
+        with self._store.session() as s:
+            repo = Repository(s)
+            thread, backfill = self._thread(repo, watched, now)
+            ours, before = repo.take_lease(thread.id, owner=self.options.owner, now=now,
+                                           ttl=self.options.lease)
+            if not ours:
+                report.skipped.append(f"{watched.key} (run by {before})")
+                return 0
+            if before != self.options.owner:
+                # a new thread is read from its start (SPEC §4); a thread taken over from
+                # another worker, or from this bot before a restart, is read again in full:
+                # whatever the shared listing moved past meanwhile is caught up, once
+                posts = [*self._forum.listing([watched.key], cursor=None).posts, *posts]
+            cycle = _Cycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
+                           silent=backfill)
+            count = cycle.run(posts, report)
+        self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
+        return count
+
+    def _thread(self, repo: Repository, watched: WatchedThread, now: datetime,
+                ) -> tuple[ThreadRow, bool]:
+        thread = repo.thread(self._forum.kind, watched.key)
+        if thread is not None:
+            return thread, False
+        loaded = self.campaign(watched.campaign)
+        row = repo.save_campaign(path=str(watched.campaign.resolve()),
+                                 name=loaded.campaign.name, file_hash=loaded.file_hash, at=now)
+        thread = repo.add_thread(forum=self._forum.kind, key=watched.key, campaign_id=row.id,
+                                 campaign_hash=loaded.file_hash, at=now)
+        return thread, True
+
+    # -- campaigns ----------------------------------------------------------------------------
+
+    def campaign(self, path: Path) -> _Loaded:
+        """The campaign file as it is now (parsed again only when its bytes change)."""
+        data = path.read_bytes() if path.is_file() else b""
+        digest = hashlib.sha256(data).hexdigest()
+        cached = self._campaigns.get(path)
+        if cached is not None and cached.file_hash == digest:
+            return cached
+        loaded = _Loaded(file_hash=digest, campaign=load_campaign(path))
+        self._campaigns[path] = loaded
+        return loaded
+
+    def campaign_of(self, repo: Repository, thread: ThreadRow) -> Campaign:
+        """The campaign a stored thread runs (from the config, else the file it started with)."""
+        path = next((t.campaign for t in self._threads if t.key == thread.key), None)
+        if path is None:
+            row = repo.campaign_by_id(thread.campaign_id)
+            path = Path(row.path)
+        try:
+            return self.campaign(path).campaign
+        except ConfigError:
+            older = self.last_good_campaign(path)
+            if older is None:
+                raise
+            return older
+
+    def last_good_campaign(self, path: Path) -> Campaign | None:
+        """The last version of a campaign file that loaded, if any did in this process."""
+        loaded = self._campaigns.get(path)
+        return loaded.campaign if loaded is not None else None
+
+    def state(self, repo: Repository, thread: ThreadRow, campaign: Campaign) -> EngineState:
+        """A thread's engine state (from memory, or the snapshot and the log)."""
+        return load_state(
+            repo, thread, cached=self._cache.get(thread.id),
+            fresh=fresh_state(campaign, bot=self.options.username, ack=self.options.ack),
+            dice=lambda _n: SeededDice(""),
+        )
+
+    def replies_for(self, campaign: Campaign, seed_for: Callable[[int], str | None]) -> Replies:
+        """The renderer of a campaign's replies (its template overrides included)."""
+        templates = Path(campaign.templates) if campaign.templates else None
+        return Replies(env=shared_environment(templates), seed_for=seed_for)
+
+
+class _Cycle:
+    """One thread's share of a poll, inside its unit of work."""
+
+    def __init__(self, *, bot: Bot, repo: Repository, thread: ThreadRow,
+                 watched: WatchedThread, now: datetime, silent: bool) -> None:
+        self.bot, self.repo, self.thread, self.now = bot, repo, thread, now
+        self.thread_id = thread.id
+        self.key = watched.key
+        self.silent = silent  # back-filling a new thread: closed rounds post nothing
+        self.held: list[tuple[Effect, str]] = []
+        self.closed_any = False
+        self.closed: list[RoundReport] = []  # rounds closed in this poll (for the projections)
+        self.barrier = False  # an event the log cannot replay alone: snapshot now
+        self.seeds = repo.seeds(thread.id)
+        campaign, reloaded = self._campaign(watched)
+        self.state = bot.state(repo, thread, campaign)
+        if reloaded:
+            self.state = reload_campaign(self.state, campaign)
+            self.barrier = True
+        self.replies = bot.replies_for(self.state.campaign, self.seed_for)
+        self.last_seq = thread.last_seq
+
+    def _campaign(self, watched: WatchedThread) -> tuple[Campaign, bool]:
+        try:
+            loaded = self.bot.campaign(watched.campaign)
+        except ConfigError as exc:
+            older = self.bot.last_good_campaign(watched.campaign)
+            if older is None:
+                raise  # the thread waits until `pbp check` passes on its campaign file
+            log.error("thread %s: campaign not reloaded, the old one stays: %s", self.key, exc)
+            return older, False
+        if loaded.file_hash == self.thread.campaign_hash:
+            return loaded.campaign, False
+        log.info("thread %s: campaign file changed, reloading", self.key)
+        self.thread.campaign_hash = loaded.file_hash
+        return loaded.campaign, True
+
+    # -- seeds and dice -----------------------------------------------------------------------
+
+    def seed_for(self, number: int) -> str:
+        """A round's seed: stored, or chosen now and stored before anything shows its seal."""
+        seed = self.seeds.get(number)
+        if seed is None:
+            seed = self.seeds[number] = self.bot.seed_maker(self.key, number)
+            self.repo.add_round(thread_id=self.thread_id, number=number, seed=seed)
+        return seed
+
+    def dice(self, number: int) -> Dice:
+        """The dice of a round (SPEC §6)."""
+        return SeededDice(self.seed_for(number))
+
+    # -- handling -----------------------------------------------------------------------------
+
+    def run(self, posts: list[ForumPost], report: PollReport) -> int:
+        """Handle the new versions among ``posts``, then let time pass to ``now``."""
+        posts = posts + self._rereads(posts)
+        known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
+        planned = plan(posts, known=known,
+                       bot=self.bot.options.username, now=self.now)
+        for item in planned:
+            if self.bot.stopping:  # stop after the post in hand; the rest comes next start
+                break
+            self._handle(item, report)
+        else:
+            self._tick()
+        self._flush_held()
+        if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= SNAPSHOT_EVERY:
+            save_snapshot(self.thread, self.state)
+        save_projections(self.repo, self.thread, self.state, self.replies,
+                         closed=self.closed, now=self.now)
+        self.thread.polls += 1
+        self.last_seq = self.thread.last_seq
+        return len(planned)
+
+    def _rereads(self, posts: list[ForumPost]) -> list[ForumPost]:
+        """SPEC §4.3/§8: the open round's posts are re-read before a close; the posts that got
+        an error reply every few polls."""
+        rnd = self.state.round
+        if rnd is None or self.bot.forum.lists_changes:
+            return []
+        closing = any(_closing(p) for p in posts) or (
+            rnd.deadline is not None and self.now >= rnd.deadline
+        )
+        if closing:
+            ids = [p.post_id for p in rnd.posts if not p.deleted]
+        elif self.thread.polls % max(1, self.bot.options.reread_every) == 0:
+            ids = [p.post_id for p in rnd.posts if p.error_replied and not p.deleted]
+        else:
+            ids = []
+        if not ids:
+            return []
+        return list(self.bot.forum.reread(self.key, ids))
+
+    def _handle(self, item: Planned, report: PollReport) -> None:
+        repo, tid = self.repo, self.thread_id
+        hashed = body_hash(item.body)
+        if item.event is None:  # deleted before it was ever read
+            repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
+                             author=item.author, body=None, body_hash=hashed,
+                             written_at=item.at, seen_at=self.now, deleted=True)
+            repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
+                                outcome="skipped", at=self.now, detail="deleted unread")
+            return
+        try:
+            state, effects = step(self.state, item.event, dice=self.dice, now=item.at)
+            rendered = [(e, self.replies.render(e.content, state=state)) for e in effects]
+        except Exception as exc:  # one bad post never stops the bot (ARCHITECTURE 6)
+            log.exception("thread %s: post %s failed", self.key, item.post_id)
+            report.failed.append(f"{self.key}/{item.post_id}: {type(exc).__name__}: {exc}")
+            repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
+                             author=item.author, body=item.body, body_hash=hashed,
+                             written_at=item.at, seen_at=self.now, deleted=item.deleted)
+            repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
+                                outcome="failed", at=self.now,
+                                detail=f"{type(exc).__name__}: {exc}")
+            return
+        repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
+                         author=item.author, body=None if item.deleted else item.body,
+                         body_hash=hashed, written_at=item.at, seen_at=self.now,
+                         deleted=item.deleted)
+        repo.log_event(self.thread, kind=item.kind, post_id=item.post_id,
+                       version=item.version, at=item.at)
+        repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
+                            outcome="handled", at=self.now)
+        if item.deleted:
+            repo.purge(tid, item.post_id)  # SPEC §4.3: text purged, hash kept
+            self.barrier = True
+        self.state = state
+        for effect, text in rendered:
+            self._effect(effect, text)
+
+    def _tick(self) -> None:
+        state, effects = step(self.state, Tick(at=self.now), dice=self.dice, now=self.now)
+        if state is self.state and not effects:
+            return
+        rendered = [(e, self.replies.render(e.content, state=state)) for e in effects]
+        self.repo.log_event(self.thread, kind="tick", post_id=None, version=None, at=self.now)
+        self.state = state
+        for effect, text in rendered:
+            self._effect(effect, text)
+
+    def _effect(self, effect: Effect, text: str) -> None:
+        content = effect.content
+        if isinstance(content, SummaryContent | UndoneContent):
+            report = content.report
+            self.seed_for(report.number)
+            self.repo.close_round(thread_id=self.thread_id, number=report.number,
+                                  closed_by=report.closed_by, closed_at=report.closed_at,
+                                  summary=text)
+            self.closed_any = True
+            if isinstance(content, SummaryContent):
+                self.closed.append(report)
+            if self.silent and isinstance(content, SummaryContent):
+                self.held.clear()  # a round closed before the thread was watched: no replies
+                return
+        if self.silent:
+            self.held.append((effect, text))
+        else:
+            self._queue(effect, text)
+
+    def _flush_held(self) -> None:
+        if not self.silent:
+            return
+        rnd = self.state.round
+        if self.closed_any and rnd is not None and not any(
+            isinstance(e.content, CheatSheetContent) for e, _ in self.held
+        ):  # the open round's seal must be published before anything rolls in it
+            sheet = Reply(key="cheatsheet", to=None,
+                          content=CheatSheetContent(round_number=rnd.number))
+            self.held.insert(0, (sheet, self.replies.render(sheet.content, state=self.state)))
+        for effect, text in self.held:
+            self._queue(effect, text)
+        self.held.clear()
+        self.silent = False
+
+    def _queue(self, effect: Effect, text: str) -> None:
+        parts = split_reply(text)
+        for i, part in enumerate(parts):
+            key = effect.key if i == 0 else f"{effect.key}/part{i + 1}"
+            match effect:
+                case Reply():
+                    self.repo.queue_reply(thread_id=self.thread_id, key=key,
+                                          to=effect.to if i == 0 else None, text=part,
+                                          at=self.now)
+                case EditReply():
+                    self.repo.queue_edit(thread_id=self.thread_id, key=key, text=part,
+                                         at=self.now)

@@ -1,0 +1,105 @@
+"""A thread's engine state: kept in memory between polls, snapshotted in the store, and
+rebuilt from the snapshot plus the events logged after it.
+
+The event log is the truth; the snapshot only saves replaying it from the start. A snapshot is
+written every ``SNAPSHOT_EVERY`` events, and always right after an event the log cannot replay
+by itself: a delete (the post's text is purged with it) and a campaign reload (the file may
+change again). If a snapshot cannot be read (written by an incompatible pbp), the state is
+rebuilt from the whole log; texts purged before then replay as empty posts.
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import zlib
+from dataclasses import dataclass
+
+from pbp.campaign.model import Campaign
+from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.state import EngineState
+from pbp.engine.step import DiceForRound, initial_state, step
+from pbp.store.repository import LoggedEvent, Repository
+from pbp.store.schema import ThreadRow
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_FORMAT = 1  # bump when EngineState changes shape: old snapshots are then rebuilt
+SNAPSHOT_EVERY = 100
+
+
+@dataclass(slots=True)
+class Cached:
+    """A state in memory and the event number it is current at."""
+
+    seq: int
+    state: EngineState
+
+
+def encode(state: EngineState) -> bytes:
+    """A snapshot's bytes."""
+    return zlib.compress(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def decode(blob: bytes) -> EngineState:
+    """A snapshot's state (the blob was written by ``encode`` into our own database)."""
+    state = pickle.loads(zlib.decompress(blob))
+    if not isinstance(state, EngineState):
+        raise TypeError(f"a snapshot holds {type(state).__name__}, not an engine state")
+    return state
+
+
+def to_event(logged: LoggedEvent) -> Event:
+    """The engine event a log entry stands for."""
+    body = logged.body if logged.body is not None else ""
+    match logged.kind:
+        case "post":
+            assert logged.post_id is not None and logged.author is not None
+            return PostArrived(post_id=logged.post_id, author=logged.author, at=logged.at,
+                               body=body)
+        case "edit":
+            assert logged.post_id is not None
+            return PostEdited(post_id=logged.post_id, at=logged.at, body=body)
+        case "delete":
+            assert logged.post_id is not None
+            return PostDeleted(post_id=logged.post_id, at=logged.at)
+        case _:
+            return Tick(at=logged.at)
+
+
+def load_state(
+    repo: Repository,
+    thread: ThreadRow,
+    *,
+    cached: Cached | None,
+    fresh: EngineState,
+    dice: DiceForRound,
+) -> EngineState:
+    """The thread's state after its last logged event.
+
+    ``fresh`` is the state of a thread before its first post (used when nothing better is
+    stored). Replayed events post nothing: their replies are in the outbox already.
+    """
+    if cached is not None and cached.seq == thread.last_seq:
+        return cached.state
+    state, seq = fresh, 0
+    if thread.snapshot is not None and thread.snapshot_format == SNAPSHOT_FORMAT:
+        try:
+            state, seq = decode(thread.snapshot), thread.snapshot_seq
+        except Exception:  # an unreadable snapshot is rebuilt, never fatal
+            log.warning("thread %s: snapshot unreadable, rebuilding from its log", thread.key)
+    for logged in repo.events_after(thread.id, seq):
+        state, _ = step(state, to_event(logged), dice=dice, now=logged.at)
+    return state
+
+
+def new_thread_state(campaign: Campaign, *, bot: str, ack: str) -> EngineState:
+    """The state of a thread before its first post."""
+    return initial_state(campaign, bot=bot, ack=ack)
+
+
+def save_snapshot(thread: ThreadRow, state: EngineState) -> None:
+    """Write the state as the thread's snapshot, current at its last event."""
+    thread.snapshot = encode(state)
+    thread.snapshot_seq = thread.last_seq
+    thread.snapshot_format = SNAPSHOT_FORMAT

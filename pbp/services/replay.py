@@ -1,0 +1,138 @@
+"""`pbp replay` and `pbp demo`: a whole thread played through the bot's own services, on the
+local forum, in a throw-away SQLite database. What it prints is what the bot would post."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.forums.local import LocalForum
+from pbp.services.bot import Bot, BotOptions, WatchedThread
+from pbp.services.export import thread_ledger
+from pbp.services.outbox import Delivered, forum_key
+from pbp.services.thread import round_seeds
+from pbp.store.database import Store
+from pbp.store.local_posts import SqlLocalStorage
+from pbp.store.repository import Repository
+
+THREAD = "replay"
+BOT = "pbp_bot"
+
+
+@dataclass(slots=True)
+class _Clock:
+    now: datetime | None = None
+
+    def __call__(self) -> datetime:
+        assert self.now is not None
+        return self.now
+
+
+@dataclass(slots=True)
+class ReplayRun:
+    """A thread being replayed: the bot, its forum, and what each event made it post."""
+
+    bot: Bot
+    forum: LocalForum
+    clock: _Clock
+    log: list[tuple[Event, list[Delivered]]] = field(default_factory=list)
+
+    def feed(self, event: Event) -> list[Delivered]:
+        """Put one event on the forum, then poll as the bot would at that moment."""
+        self.put(event)
+        return self.poll(event)
+
+    def put(self, event: Event) -> None:
+        """Put one event on the forum without polling."""
+        self.clock.now = event.at
+        match event:
+            case PostArrived():
+                self.forum.post(thread=THREAD, author=event.author, body=event.body,
+                                at=event.at, post_id=event.post_id)
+            case PostEdited():
+                self.forum.edit(event.post_id, body=event.body, at=event.at)
+            case PostDeleted():
+                self.forum.delete(event.post_id, at=event.at)
+            case Tick():
+                pass
+
+    def poll(self, event: Event) -> list[Delivered]:
+        """Poll at the time of ``event`` (the last one put on the forum)."""
+        self.clock.now = event.at
+        report = self.bot.poll_once(event.at)
+        done = report.delivered.get(THREAD, [])
+        self.log.append((event, done))
+        return done
+
+    def ledger(self) -> dict[str, Any]:
+        """The ledger of SPEC §5."""
+        return thread_ledger(self.bot, THREAD)
+
+    def transcript(self) -> str:
+        """Every reply the bot posted, in order, each under a line saying what it answers."""
+        with self.bot.store.session() as s:
+            rows = [r for r in Repository(s).replies(_thread_id(s)) if r.status == "posted"]
+            blocks = []
+            for row in rows:
+                where = f"reply to {row.to_post}" if row.to_post else "in the thread"
+                edited = f" (edited {row.edits}x)" if row.edits else ""
+                blocks.append(
+                    f"--- pbp, {where}{edited} [{forum_key(row)}]\n{row.text.rstrip()}\n"
+                )
+        return "\n".join(blocks)
+
+
+def _thread_id(session: Any) -> int:
+    row = Repository(session).thread("local", THREAD)
+    assert row is not None
+    return row.id
+
+
+@contextmanager
+def replay_run(campaign: Path, *, seed: str, bot: str = BOT) -> Iterator[ReplayRun]:
+    """A replay in a throw-away database, removed when the block ends."""
+    with tempfile.TemporaryDirectory(prefix="pbp-replay-") as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'replay.db'}", durable=False)
+        store.upgrade()
+        clock = _Clock()
+        forum = LocalForum(SqlLocalStorage(store), bot=bot, clock=clock)
+        seeds = round_seeds(seed)
+        runner = Bot(
+            store=store, forum=forum,
+            threads=[WatchedThread(key=THREAD, campaign=campaign)],
+            options=BotOptions(username=bot, owner="replay"),
+            seed_maker=lambda _thread, number: seeds(number),
+        )
+        try:
+            yield ReplayRun(bot=runner, forum=forum, clock=clock)
+        finally:
+            store.dispose()
+
+
+def feed_all(run: ReplayRun, events: Iterable[Event]) -> ReplayRun:
+    """Feed every event in order, polling as a bot would that polls often: before a post that
+    was put on the forum since the last poll is edited or deleted (so each version is read),
+    and at every tick."""
+    pending: set[str] = set()
+    last: Event | None = None
+    for event in events:
+        if isinstance(event, PostEdited | PostDeleted) and event.post_id in pending:
+            assert last is not None
+            run.poll(last)
+            pending.clear()
+        run.put(event)
+        last = event
+        if isinstance(event, Tick):
+            run.poll(event)
+            pending.clear()
+        elif isinstance(event, PostArrived | PostEdited):
+            pending.add(event.post_id)
+    if pending and last is not None:
+        run.poll(last)
+    return run

@@ -1,0 +1,126 @@
+"""Opening a database, migrating it, and the unit of work."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbp.errors import PbpError
+from pbp.store.schema import Base
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class StoreError(PbpError):
+    """The database cannot be used (unreachable, or not a pbp database)."""
+
+
+class SchemaOutOfDate(StoreError):
+    """The database's schema is older (or newer) than this pbp's."""
+
+    def __init__(self, *, url: str, current: str | None, head: str) -> None:
+        self.url = url
+        self.current = current
+        self.head = head
+        have = f"revision {current}" if current else "no pbp tables"
+        super().__init__(
+            f"the database {url} has {have}, this pbp needs revision {head}: "
+            f"run `pbp db upgrade` first"
+        )
+
+
+def _sqlite_pragmas(durable: bool) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")  # `pbp post` beside a running bot
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # WAL with NORMAL survives the process dying; a throw-away replay needs no syncing
+        cursor.execute(f"PRAGMA synchronous={'NORMAL' if durable else 'OFF'}")
+        cursor.close()
+
+    return on_connect
+
+
+def make_engine(url: str, *, durable: bool = True) -> Engine:
+    """An engine for ``url``; SQLite files get WAL and a busy timeout."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url)
+        event.listen(engine, "connect", _sqlite_pragmas(durable))
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """One database: migrations, schema checks and units of work."""
+
+    def __init__(self, url: str, *, durable: bool = True) -> None:
+        self.url = url
+        self.engine = make_engine(url, durable=durable)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def shown_url(self) -> str:
+        """The URL with any password hidden (for messages and logs)."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    def _alembic(self) -> AlembicConfig:
+        cfg = AlembicConfig()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        cfg.attributes["engine"] = self.engine
+        return cfg
+
+    def head(self) -> str:
+        """The newest migration this pbp knows."""
+        head = ScriptDirectory.from_config(self._alembic()).get_current_head()
+        assert head is not None
+        return head
+
+    def current(self) -> str | None:
+        """The migration the database is at (None: no pbp tables yet)."""
+        try:
+            with self.engine.connect() as conn:
+                return MigrationContext.configure(conn).get_current_revision()
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot open the database {self.shown_url}: {exc}") from exc
+
+    def upgrade(self) -> tuple[str | None, str]:
+        """Migrate to the newest schema; return (revision before, revision after)."""
+        before = self.current()
+        command.upgrade(self._alembic(), "head")
+        return before, self.head()
+
+    def check(self) -> None:
+        """Raise ``SchemaOutOfDate`` unless the schema is the newest."""
+        current, head = self.current(), self.head()
+        if current != head:
+            raise SchemaOutOfDate(url=self.shown_url, current=current, head=head)
+
+    def create_for_tests(self) -> None:
+        """Every table at once, without Alembic (fast fixtures; the contract suite migrates)."""
+        Base.metadata.create_all(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A unit of work: commits when the block ends, rolls back if it raises."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

@@ -1,0 +1,108 @@
+"""The local forum's posts, kept in the bot's database (implements ``LocalStorage``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from pbp.forums.base import ForumPost
+from pbp.store.database import Store
+from pbp.store.schema import LocalPostRow
+
+
+def _post(row: LocalPostRow) -> ForumPost:
+    return ForumPost(
+        id=row.id,
+        thread=row.thread,
+        author=row.author,
+        body=row.body,
+        created_at=row.created_at,
+        edited_at=row.edited_at,
+        deleted_at=row.deleted_at,
+        reply_to=row.reply_to,
+        reply_key=row.reply_key,
+    )
+
+
+class SqlLocalStorage:
+    """Each call is its own short transaction, as a web forum's would be."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def add_post(self, post: ForumPost) -> ForumPost:
+        """Store a new post; an empty id gets ``p<n>`` (a bot reply ``pbp-<n>``), n the post's
+        number in the forum."""
+        with self._store.session() as s:
+            seq = (s.scalar(select(func.max(LocalPostRow.seq))) or 0) + 1
+            order = (s.scalar(select(func.max(LocalPostRow.order))) or 0) + 1
+            prefix = "p" if post.reply_key is None else "pbp-"  # the bot's replies stand apart
+            post_id = post.id or self._free_id(s, prefix, order)
+            s.add(
+                LocalPostRow(
+                    id=post_id, seq=seq, thread=post.thread, author=post.author,
+                    body=post.body, created_at=post.created_at, edited_at=post.edited_at,
+                    deleted_at=post.deleted_at, reply_to=post.reply_to,
+                    reply_key=post.reply_key, order=order,
+                )
+            )
+        return ForumPost(
+            id=post_id, thread=post.thread, author=post.author, body=post.body,
+            created_at=post.created_at, edited_at=post.edited_at, deleted_at=post.deleted_at,
+            reply_to=post.reply_to, reply_key=post.reply_key,
+        )
+
+    @staticmethod
+    def _free_id(s: Session, prefix: str, order: int) -> str:
+        n = order
+        while s.get(LocalPostRow, f"{prefix}{n}") is not None:
+            n += 1
+        return f"{prefix}{n}"
+
+    def save_post(self, post: ForumPost) -> None:
+        """A new version of a post: its text, edit and delete times, and a new change number."""
+        with self._store.session() as s:
+            row = s.get(LocalPostRow, post.id)
+            if row is None:
+                raise KeyError(post.id)
+            row.seq = (s.scalar(select(func.max(LocalPostRow.seq))) or 0) + 1
+            row.body, row.edited_at, row.deleted_at = post.body, post.edited_at, post.deleted_at
+
+    def get_post(self, post_id: str) -> ForumPost | None:
+        """One post by id."""
+        with self._store.session() as s:
+            row = s.get(LocalPostRow, post_id)
+            return None if row is None else _post(row)
+
+    def changed_since(self, threads: Sequence[str], *, seq: int) -> tuple[list[ForumPost], int]:
+        """Posts of ``threads`` changed after ``seq``, oldest change first."""
+        with self._store.session() as s:
+            rows = s.scalars(
+                select(LocalPostRow)
+                .where(LocalPostRow.seq > seq, LocalPostRow.thread.in_(list(threads)))
+                .order_by(LocalPostRow.seq)
+            ).all()
+            last = s.scalar(select(func.max(LocalPostRow.seq))) or 0
+            return [_post(r) for r in rows], max(last, seq)
+
+    def thread_posts(self, thread: str) -> list[ForumPost]:
+        """Every post of a thread in the order they were made."""
+        with self._store.session() as s:
+            rows = s.scalars(
+                select(LocalPostRow)
+                .where(LocalPostRow.thread == thread)
+                .order_by(LocalPostRow.order)
+            ).all()
+            return [_post(r) for r in rows]
+
+    def find_key(self, thread: str, key: str) -> ForumPost | None:
+        """The reply with ``key`` in a thread."""
+        with self._store.session() as s:
+            row = s.scalars(
+                select(LocalPostRow).where(
+                    LocalPostRow.thread == thread, LocalPostRow.reply_key == key
+                )
+            ).first()
+            return None if row is None else _post(row)

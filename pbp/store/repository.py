@@ -1,0 +1,443 @@
+"""The repository: what the services read and write, in plain values, inside one session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.orm import Session
+
+from pbp.store.schema import (
+    CampaignRow,
+    CharacterRow,
+    EventRow,
+    PollCursorRow,
+    PostVersionRow,
+    ProcessedPostRow,
+    ReplyRow,
+    RoundRow,
+    SceneRow,
+    ThreadRow,
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KnownPost:
+    """The newest version of a post the bot has seen."""
+
+    post_id: str
+    version: int
+    author: str
+    body_hash: str
+    deleted: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoggedEvent:
+    """One event of a thread's log, with the post text it carried (None when purged)."""
+
+    seq: int
+    kind: str
+    post_id: str | None
+    author: str | None
+    body: str | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CharacterState:
+    """A character row of the projection."""
+
+    name: str
+    side: str
+    group: str
+    status: str
+    data: str
+
+
+class Repository:
+    """Every query the services make, on one session (one unit of work)."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    # -- campaigns and threads ----------------------------------------------------------------
+
+    def campaign(self, path: str) -> CampaignRow | None:
+        """The campaign row for a file path."""
+        return self.s.scalars(select(CampaignRow).where(CampaignRow.path == path)).first()
+
+    def save_campaign(self, *, path: str, name: str, file_hash: str, at: datetime) -> CampaignRow:
+        """Create or update the row of a campaign file."""
+        row = self.campaign(path)
+        if row is None:
+            row = CampaignRow(path=path, name=name, file_hash=file_hash, loaded_at=at)
+            self.s.add(row)
+        else:
+            row.name, row.file_hash, row.loaded_at = name, file_hash, at
+        self.s.flush()
+        return row
+
+    def campaign_by_id(self, campaign_id: int) -> CampaignRow:
+        """A campaign row by id."""
+        row = self.s.get(CampaignRow, campaign_id)
+        if row is None:
+            raise KeyError(campaign_id)
+        return row
+
+    def thread(self, forum: str, key: str) -> ThreadRow | None:
+        """A watched thread by forum and key."""
+        return self.s.scalars(
+            select(ThreadRow).where(ThreadRow.forum == forum, ThreadRow.key == key)
+        ).first()
+
+    def threads(self) -> Sequence[ThreadRow]:
+        """Every watched thread."""
+        return self.s.scalars(select(ThreadRow).order_by(ThreadRow.id)).all()
+
+    def add_thread(
+        self, *, forum: str, key: str, campaign_id: int, campaign_hash: str, at: datetime
+    ) -> ThreadRow:
+        """Start watching a thread."""
+        row = ThreadRow(
+            forum=forum, key=key, campaign_id=campaign_id, campaign_hash=campaign_hash,
+            created_at=at, last_seq=0,
+            snapshot_seq=0, snapshot_format=0, polls=0,
+        )
+        self.s.add(row)
+        self.s.flush()
+        return row
+
+    def take_lease(
+        self, thread_id: int, *, owner: str, now: datetime, ttl: timedelta
+    ) -> tuple[bool, str | None]:
+        """Own the thread until ``now + ttl`` unless another live worker owns it (SPEC §9).
+
+        Returns whether the lease is ours, and who held it before (None: nobody).
+        """
+        before = self.s.scalar(select(ThreadRow.lease_owner).where(ThreadRow.id == thread_id))
+        result = self.s.execute(
+            update(ThreadRow)
+            .where(
+                ThreadRow.id == thread_id,
+                or_(
+                    ThreadRow.lease_owner.is_(None),
+                    ThreadRow.lease_owner == owner,
+                    ThreadRow.lease_expires < now,
+                ),
+            )
+            .values(lease_owner=owner, lease_expires=now + ttl)
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount), before  # type: ignore[attr-defined]
+
+    def next_due(self, forum: str, keys: Sequence[str]) -> datetime | None:
+        """The earliest due time among these threads."""
+        dues = [
+            d
+            for d in self.s.scalars(
+                select(ThreadRow.next_due_at).where(
+                    ThreadRow.forum == forum, ThreadRow.key.in_(list(keys))
+                )
+            )
+            if d is not None
+        ]
+        return min(dues, default=None)
+
+    def release_lease(self, thread_id: int, *, owner: str) -> None:
+        """Give the thread up (a clean stop)."""
+        self.s.execute(
+            update(ThreadRow)
+            .where(ThreadRow.id == thread_id, ThreadRow.lease_owner == owner)
+            .values(lease_owner=None, lease_expires=None)
+            .execution_options(synchronize_session=False)
+        )
+
+    # -- posts, events, processed records -----------------------------------------------------
+
+    def known_posts(self, thread_id: int, post_ids: Iterable[str]) -> dict[str, KnownPost]:
+        """The newest version seen of each of these posts (those never seen are left out)."""
+        wanted = list(dict.fromkeys(post_ids))
+        if not wanted:
+            return {}
+        rows: list[Any] = []
+        for i in range(0, len(wanted), 500):  # stay under every database's parameter limit
+            rows += self.s.execute(
+                select(
+                    PostVersionRow.post_id, PostVersionRow.version, PostVersionRow.author,
+                    PostVersionRow.body_hash, PostVersionRow.deleted,
+                )
+                .where(PostVersionRow.thread_id == thread_id,
+                       PostVersionRow.post_id.in_(wanted[i : i + 500]))
+                .order_by(PostVersionRow.version)
+            ).all()
+        return {
+            r.post_id: KnownPost(
+                post_id=r.post_id, version=r.version, author=r.author, body_hash=r.body_hash,
+                deleted=r.deleted,
+            )
+            for r in rows
+        }
+
+    def add_version(
+        self, *, thread_id: int, post_id: str, version: int, author: str, body: str | None,
+        body_hash: str, written_at: datetime, seen_at: datetime, deleted: bool,
+    ) -> None:
+        """Record a version of a post as seen."""
+        self.s.add(
+            PostVersionRow(
+                thread_id=thread_id, post_id=post_id, version=version, author=author,
+                body=body, body_hash=body_hash, written_at=written_at, seen_at=seen_at,
+                deleted=deleted, purged=body is None,
+            )
+        )
+
+    def purge(self, thread_id: int, post_id: str) -> None:
+        """Forget every text of a deleted post; its hashes stay."""
+        self.s.execute(
+            update(PostVersionRow)
+            .where(PostVersionRow.thread_id == thread_id, PostVersionRow.post_id == post_id)
+            .values(body=None, purged=True)
+            .execution_options(synchronize_session=False)
+        )
+
+    def processed(self, thread_id: int, post_id: str, version: int) -> bool:
+        """Whether that version of the post was handled already."""
+        return (
+            self.s.scalars(
+                select(ProcessedPostRow.id).where(
+                    ProcessedPostRow.thread_id == thread_id,
+                    ProcessedPostRow.post_id == post_id,
+                    ProcessedPostRow.version == version,
+                )
+            ).first()
+            is not None
+        )
+
+    def mark_processed(
+        self, *, thread_id: int, post_id: str, version: int, outcome: str, at: datetime,
+        detail: str | None = None,
+    ) -> None:
+        """Record that a post version was handled (or failed, or was skipped)."""
+        self.s.add(
+            ProcessedPostRow(
+                thread_id=thread_id, post_id=post_id, version=version, outcome=outcome,
+                detail=detail, handled_at=at,
+            )
+        )
+
+    def failed_posts(self, thread_id: int) -> Sequence[ProcessedPostRow]:
+        """Post versions whose handling failed (for `pbp export` and the logs)."""
+        return self.s.scalars(
+            select(ProcessedPostRow).where(
+                ProcessedPostRow.thread_id == thread_id, ProcessedPostRow.outcome == "failed"
+            )
+        ).all()
+
+    def log_event(
+        self, thread: ThreadRow, *, kind: str, post_id: str | None, version: int | None,
+        at: datetime,
+    ) -> int:
+        """Append an event to the thread's log; return its number."""
+        thread.last_seq += 1
+        self.s.add(
+            EventRow(
+                thread_id=thread.id, seq=thread.last_seq, kind=kind, post_id=post_id,
+                version=version, at=at,
+            )
+        )
+        return thread.last_seq
+
+    def events_after(self, thread_id: int, seq: int) -> list[LoggedEvent]:
+        """The logged events after ``seq``, each with its post's author and text."""
+        rows = self.s.execute(
+            select(EventRow, PostVersionRow.author, PostVersionRow.body)
+            .outerjoin(
+                PostVersionRow,
+                (PostVersionRow.thread_id == EventRow.thread_id)
+                & (PostVersionRow.post_id == EventRow.post_id)
+                & (PostVersionRow.version == EventRow.version),
+            )
+            .where(EventRow.thread_id == thread_id, EventRow.seq > seq)
+            .order_by(EventRow.seq)
+        ).all()
+        return [
+            LoggedEvent(
+                seq=e.seq, kind=e.kind, post_id=e.post_id, author=author, body=body, at=e.at
+            )
+            for e, author, body in rows
+        ]
+
+    # -- rounds and seeds ---------------------------------------------------------------------
+
+    def seeds(self, thread_id: int) -> dict[int, str]:
+        """Each round's seed, by round number."""
+        rows = self.s.execute(
+            select(RoundRow.number, RoundRow.seed).where(RoundRow.thread_id == thread_id)
+        ).all()
+        return {r.number: r.seed for r in rows}
+
+    def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
+        """A round's seed, chosen before anything is published about it."""
+        self.s.add(RoundRow(thread_id=thread_id, number=number, seed=seed))
+
+    def close_round(
+        self, *, thread_id: int, number: int, closed_by: str | None, closed_at: datetime | None,
+        summary: str,
+    ) -> None:
+        """Record how a round closed and the summary posted (its ledger entry comes after)."""
+        row = self.s.scalars(
+            select(RoundRow).where(RoundRow.thread_id == thread_id, RoundRow.number == number)
+        ).first()
+        if row is None:
+            raise KeyError(number)
+        row.closed_by, row.closed_at, row.summary = closed_by, closed_at, summary
+
+    def summaries(self, thread_id: int) -> dict[int, str]:
+        """The summary of every closed round, by number."""
+        rows = self.s.execute(
+            select(RoundRow.number, RoundRow.summary).where(
+                RoundRow.thread_id == thread_id, RoundRow.summary.is_not(None)
+            )
+        ).all()
+        return {r.number: r.summary for r in rows if r.summary is not None}
+
+    # -- the outbox ---------------------------------------------------------------------------
+
+    def latest_reply(self, thread_id: int, key: str) -> ReplyRow | None:
+        """The newest revision of a reply (queued in this unit of work or stored)."""
+        queued = [
+            r for r in self.s.new
+            if isinstance(r, ReplyRow) and r.thread_id == thread_id and r.key == key
+        ]
+        with self.s.no_autoflush:  # nothing pending changes the answer: save the flush
+            stored = self.s.scalars(
+                select(ReplyRow)
+                .where(ReplyRow.thread_id == thread_id, ReplyRow.key == key)
+                .order_by(ReplyRow.revision.desc())
+            ).first()
+        candidates = [r for r in (*queued, stored) if r is not None]
+        return max(candidates, key=lambda r: r.revision, default=None)
+
+    def queue_reply(
+        self, *, thread_id: int, key: str, to: str | None, text: str, at: datetime
+    ) -> ReplyRow:
+        """A new reply to post (a key posted before gets its next revision)."""
+        old = self.latest_reply(thread_id, key)
+        row = ReplyRow(
+            thread_id=thread_id, key=key, revision=1 if old is None else old.revision + 1,
+            to_post=to, text=text, status="pending", attempts=0, edits=0, created_at=at,
+        )
+        self.s.add(row)
+        return row
+
+    def queue_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> ReplyRow:
+        """New text for a reply: edited in place if posted, else posted with the new text."""
+        row = self.latest_reply(thread_id, key)
+        if row is None:  # nothing to edit: post it, so nothing is lost
+            return self.queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
+        row.text = text
+        row.edits += 1
+        if row.status == "posted":
+            row.status = "edit-pending"
+        return row
+
+    def undelivered(self, thread_id: int) -> Sequence[ReplyRow]:
+        """Replies still to post or edit, oldest first."""
+        return self.s.scalars(
+            select(ReplyRow)
+            .where(ReplyRow.thread_id == thread_id, ReplyRow.status != "posted")
+            .order_by(ReplyRow.id)
+        ).all()
+
+    def replies(self, thread_id: int) -> Sequence[ReplyRow]:
+        """Every reply of a thread, in the order they were queued."""
+        return self.s.scalars(
+            select(ReplyRow).where(ReplyRow.thread_id == thread_id).order_by(ReplyRow.id)
+        ).all()
+
+    def count_attempts(self, reply_ids: Sequence[int]) -> None:
+        """Record that these replies are about to be sent (before the forum is asked)."""
+        if reply_ids:
+            self.s.execute(
+                update(ReplyRow)
+                .where(ReplyRow.id.in_(list(reply_ids)))
+                .values(attempts=ReplyRow.attempts + 1)
+                .execution_options(synchronize_session=False)
+            )
+
+    def reply(self, reply_id: int) -> ReplyRow | None:
+        """One outbox row."""
+        return self.s.get(ReplyRow, reply_id)
+
+    # -- cursors ------------------------------------------------------------------------------
+
+    def cursor(self, forum: str, scope: str) -> str | None:
+        """Where the forum's listing stopped."""
+        row = self.s.get(PollCursorRow, (forum, scope))
+        return None if row is None else row.cursor
+
+    def save_cursor(self, forum: str, scope: str, cursor: str | None, *, at: datetime) -> None:
+        """Remember where the listing stopped."""
+        row = self.s.get(PollCursorRow, (forum, scope))
+        if row is None:
+            self.s.add(PollCursorRow(forum=forum, scope=scope, cursor=cursor, updated_at=at))
+        else:
+            row.cursor, row.updated_at = cursor, at
+
+    # -- projections --------------------------------------------------------------------------
+
+    def save_characters(self, thread_id: int, characters: Iterable[CharacterState]) -> None:
+        """Replace the thread's character rows."""
+        self.s.execute(delete(CharacterRow).where(CharacterRow.thread_id == thread_id))
+        self.s.add_all(
+            CharacterRow(
+                thread_id=thread_id, name=c.name, side=c.side, group=c.group, status=c.status,
+                data=c.data,
+            )
+            for c in characters
+        )
+
+    def characters(self, thread_id: int) -> Sequence[CharacterRow]:
+        """The thread's character rows."""
+        return self.s.scalars(
+            select(CharacterRow)
+            .where(CharacterRow.thread_id == thread_id)
+            .order_by(CharacterRow.id)
+        ).all()
+
+    def save_scene(
+        self, thread_id: int, *, kind: str, round_number: int | None, deadline: datetime | None
+    ) -> None:
+        """The thread's scene row."""
+        row = self.s.get(SceneRow, thread_id)
+        if row is None:
+            self.s.add(
+                SceneRow(thread_id=thread_id, kind=kind, round_number=round_number,
+                         deadline=deadline)
+            )
+        else:
+            row.kind, row.round_number, row.deadline = kind, round_number, deadline
+
+    def save_round_ledger(self, thread_id: int, number: int, data: str) -> None:
+        """A closed round's entry of the ledger (SPEC §5), as JSON."""
+        row = self.s.scalars(
+            select(RoundRow).where(RoundRow.thread_id == thread_id, RoundRow.number == number)
+        ).first()
+        if row is not None:
+            row.ledger = data
+
+    def round_ledgers(self, thread_id: int) -> list[str]:
+        """The stored ledger entries of the closed rounds, in round order."""
+        return [
+            d
+            for d in self.s.scalars(
+                select(RoundRow.ledger)
+                .where(RoundRow.thread_id == thread_id, RoundRow.ledger.is_not(None))
+                .order_by(RoundRow.number)
+            )
+            if d is not None
+        ]

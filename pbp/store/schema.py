@@ -1,0 +1,220 @@
+"""The tables. Times are stored as naive UTC and read back as aware UTC on every database."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """An aware UTC datetime, whatever the database keeps."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("pbp stores aware datetimes only")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class CampaignRow(Base):
+    """A campaign file the bot runs, and the hash of the version last loaded."""
+
+    __tablename__ = "campaigns"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    path: Mapped[str] = mapped_column(String(1000), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    file_hash: Mapped[str] = mapped_column(String(64))
+    loaded_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ThreadRow(Base):
+    """A thread the bot watches: its campaign, the engine snapshot, its lease and what is due.
+
+    ``last_seq`` is the number of the thread's newest event; ``snapshot`` is the engine state
+    after event ``snapshot_seq`` (the events after it are replayed on load).
+    """
+
+    __tablename__ = "threads"
+    __table_args__ = (UniqueConstraint("forum", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    forum: Mapped[str] = mapped_column(String(20))
+    key: Mapped[str] = mapped_column(String(200))
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
+    campaign_hash: Mapped[str] = mapped_column(String(64))  # the file version the state has
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+    snapshot: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    snapshot_seq: Mapped[int] = mapped_column(Integer, default=0)
+    snapshot_format: Mapped[int] = mapped_column(Integer, default=0)
+    next_due_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    polls: Mapped[int] = mapped_column(Integer, default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    lease_expires: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class PostVersionRow(Base):
+    """Every version of a post the bot has seen, with its body hash (text purged on delete)."""
+
+    __tablename__ = "post_versions"
+    __table_args__ = (UniqueConstraint("thread_id", "post_id", "version"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"), index=True)
+    post_id: Mapped[str] = mapped_column(String(100))
+    version: Mapped[int] = mapped_column(Integer)
+    author: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str | None] = mapped_column(Text, nullable=True)
+    body_hash: Mapped[str] = mapped_column(String(64))
+    written_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    seen_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    deleted: Mapped[bool] = mapped_column(default=False)
+    purged: Mapped[bool] = mapped_column(default=False)
+
+
+class EventRow(Base):
+    """The thread's events in the order the engine took them (what a reload replays)."""
+
+    __tablename__ = "thread_events"
+    __table_args__ = (UniqueConstraint("thread_id", "seq"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10))  # post | edit | delete | tick
+    post_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ProcessedPostRow(Base):
+    """One post version handled: the guard that makes every version count once."""
+
+    __tablename__ = "processed_posts"
+    __table_args__ = (UniqueConstraint("thread_id", "post_id", "version"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
+    post_id: Mapped[str] = mapped_column(String(100))
+    version: Mapped[int] = mapped_column(Integer)
+    outcome: Mapped[str] = mapped_column(String(20))  # handled | failed | skipped
+    detail: Mapped[str | None] = mapped_column(Text, nullable=True)
+    handled_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class RoundRow(Base):
+    """A round: its secret seed (revealed in its summary), and once closed, how and the text."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("thread_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(128))
+    closed_by: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    summary: Mapped[str | None] = mapped_column(Text, nullable=True)
+    ledger: Mapped[str | None] = mapped_column(Text, nullable=True)  # this round's ledger JSON
+
+
+class CharacterRow(Base):
+    """A character's state after the last poll (a projection; the ledger has the same)."""
+
+    __tablename__ = "characters"
+    __table_args__ = (UniqueConstraint("thread_id", "name"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
+    name: Mapped[str] = mapped_column(String(200))
+    side: Mapped[str] = mapped_column(String(100))
+    group: Mapped[str] = mapped_column(String(50))
+    status: Mapped[str] = mapped_column(String(20))
+    data: Mapped[str] = mapped_column(Text)  # the ledger's JSON for this character
+
+
+class SceneRow(Base):
+    """The thread's scene after the last poll: its kind, the open round and its deadline."""
+
+    __tablename__ = "scenes"
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    round_number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class ReplyRow(Base):
+    """The outbox: every reply the bot owes or has posted. A reply posted again under the same
+    key (a summary after ``!undo``) gets the next ``revision``."""
+
+    __tablename__ = "replies"
+    __table_args__ = (
+        UniqueConstraint("thread_id", "key", "revision"),
+        Index("ix_replies_status", "status"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
+    key: Mapped[str] = mapped_column(String(200))
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    to_post: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(20))  # pending | posted | edit-pending
+    forum_reply_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    edits: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    posted_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class PollCursorRow(Base):
+    """Where a forum's listing stopped last time."""
+
+    __tablename__ = "poll_cursors"
+    forum: Mapped[str] = mapped_column(String(20), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)
+    cursor: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class LocalPostRow(Base):
+    """A post of the local forum. ``seq`` is its last change number (for the listing)."""
+
+    __tablename__ = "local_posts"
+    id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, index=True)
+    thread: Mapped[str] = mapped_column(String(200), index=True)
+    author: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    edited_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    reply_to: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    reply_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    order: Mapped[int] = mapped_column(Integer, index=True)  # creation order
