@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import CAMPAIGN_TOML, at, event_of, ledger, make_campaign, play, thread
+from engine_helpers import CAMPAIGN_TOML, at, event_of, ledger, make_campaign, play, thread
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import (

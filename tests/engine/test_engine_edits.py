@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ledger, play, thread
+from engine_helpers import ledger, play, thread
 
 from pbp.engine.effects import EditReply, FixedContent, ProblemsContent, Reply
 

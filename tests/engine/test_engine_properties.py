@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ledger, thread
+from engine_helpers import ledger, thread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

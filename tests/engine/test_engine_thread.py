@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import BOT, ledger, make_campaign, play, thread
+from engine_helpers import BOT, ledger, make_campaign, play, thread
 
 from pbp.engine.effects import AckContent, CheatSheetContent, ProblemsContent, Reply
 from pbp.render.replies import seal_of

@@ -1,0 +1,93 @@
+"""What survives a restart: deadlines, reminders, the state itself (snapshot and log)."""
+
+from __future__ import annotations
+
+import pytest
+from service_table import SETUP, Table
+
+from pbp.services import bot as bot_module
+from pbp.store.schema import ThreadRow
+
+
+def test_a_deadline_that_passes_while_the_bot_is_stopped_closes_the_round_on_start(
+    table: Table,
+) -> None:
+    table.post("gm_sam", SETUP + "\n!deadline 2h", 0)
+    table.post("alice", "Aria swings. [physical: attack Goblin]", 1)
+    table.poll(2)
+    del table.bot  # the process stops; two hours and more pass
+    restarted = table.restart()
+    table.poll(300, bot=restarted)
+    [closed, reopened] = table.ledger()["rounds"]
+    assert closed["closed_by"] == "deadline"
+    assert closed["closed_at"] == "2026-11-29T12:00:00+00:00"  # at the deadline, not the poll
+    assert [a["actor"] for a in closed["actions"]] == ["Aria"]
+    assert reopened["closed_by"] is None
+    summaries = [r for r in table.replies() if "Round 1: results" in r.body]
+    assert len(summaries) == 1
+
+
+def test_the_half_time_reminder_is_sent_once_even_across_a_restart(table: Table) -> None:
+    table.post("gm_sam", SETUP + "\n!deadline 4h", 0)
+    table.post("alice", "[physical: attack Goblin]", 1)
+    table.poll(2)
+    table.poll(125)  # past half time (2 h)
+    reminders = [r for r in table.replies() if (r.reply_key or "").startswith("reminder")]
+    assert len(reminders) == 1 and "bob" in reminders[0].body and "alice" not in reminders[0].body
+    table.restart()
+    table.poll(130)
+    table.poll(200)
+    assert [r for r in table.replies() if (r.reply_key or "").startswith("reminder")] == reminders
+
+
+def test_the_bot_knows_when_the_next_deadline_or_reminder_falls_due(table: Table) -> None:
+    table.post("gm_sam", SETUP + "\n!deadline 4h", 0)
+    table.poll(1)
+    due = table.bot.next_due()
+    assert due is not None and due.isoformat() == "2026-11-29T12:00:00+00:00"  # half time
+    table.poll(121)
+    due = table.bot.next_due()
+    assert due is not None and due.isoformat() == "2026-11-29T14:00:00+00:00"  # the deadline
+
+
+def test_a_restarted_bot_rebuilds_the_same_state_from_snapshot_and_log(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot_module, "SNAPSHOT_EVERY", 3)
+    table.post("gm_sam", SETUP, 0)
+    for minute in range(1, 8):
+        table.post("alice" if minute % 2 else "bob", "[mental: attack Goblin]", minute)
+        table.poll(minute + 0.5)
+        if minute % 3 == 0:
+            table.post("gm_sam", "!close", minute + 0.6)
+            table.poll(minute + 0.7)
+    before = table.ledger_json()
+    with table.store.session() as s:
+        thread = s.query(ThreadRow).one()
+        assert thread.snapshot is not None and 0 < thread.snapshot_seq <= thread.last_seq
+    assert table.ledger_json(table.restart()) == before
+
+
+def test_an_unreadable_snapshot_is_rebuilt_from_the_whole_log(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot_module, "SNAPSHOT_EVERY", 2)
+    table.post("gm_sam", SETUP, 0)
+    table.post("alice", "[physical: attack Goblin]", 1)
+    table.post("bob", "[mental: attack Goblin]", 2)
+    table.post("gm_sam", "!close", 3)
+    table.poll(4)
+    before = table.ledger_json()
+    with table.store.session() as s:
+        s.query(ThreadRow).one().snapshot = b"not a snapshot"
+    assert table.ledger_json(table.restart()) == before
+
+
+def test_a_restarted_bot_posts_nothing_twice(table: Table) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.post("bob", "[phisical: attack Goblin]", 1)
+    table.poll(2)
+    count = len(table.replies())
+    table.restart()
+    table.poll(3)
+    assert len(table.replies()) == count
