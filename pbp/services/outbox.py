@@ -37,6 +37,19 @@ def forum_key(row: ReplyRow) -> str:
     return row.key if row.revision == 1 else f"{row.key}~{row.revision}"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Owed:
+    """A reply to send, as read before the forum is asked."""
+
+    id: int
+    key: str
+    status: str
+    to: str | None
+    text: str
+    forum_id: str | None
+    tried_before: bool
+
+
 def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
             now: datetime) -> list[Delivered]:
     """Post or edit every undelivered reply of a thread, oldest first.
@@ -47,51 +60,40 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
     """
     with store.session() as s:
         repo = Repository(s)
-        rows = [r for r in repo.undelivered(thread_id) if r.status != "failed"]
-        tried = {r.id: r.attempts > 0 for r in rows}
-        repo.count_attempts(list(tried))  # committed before the forum is asked
+        owed = [
+            _Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
+                  forum_id=r.forum_reply_id, tried_before=r.attempts > 0)
+            for r in repo.undelivered(thread_id)
+            if r.status != "failed"
+        ]
+        repo.count_attempts([o.id for o in owed])  # committed before the forum is asked
     done: list[Delivered] = []
-    for reply_id, tried_before in tried.items():
+    for reply in owed:
         try:
-            delivered = _deliver_one(store, forum, reply_id=reply_id, thread=thread, now=now,
-                                     tried_before=tried_before)
+            done.append(_deliver_one(store, forum, reply, thread=thread, now=now))
         except ForumError as exc:
-            _record_error(store, reply_id, exc)
+            _record_error(store, reply.id, exc)
             if exc.temporary:
                 log.warning("thread %s: the forum failed (%s); retrying next poll", thread, exc)
                 break
             log.error("thread %s: a reply could not be posted: %s", thread, exc)
-            continue
-        if delivered is not None:
-            done.append(delivered)
     return done
 
 
-def _deliver_one(store: Store, forum: Forum, *, reply_id: int, thread: str, now: datetime,
-                 tried_before: bool) -> Delivered | None:
-    with store.session() as s:
-        row = Repository(s).reply(reply_id)
-        if row is None or row.status == "posted":
-            return None
-        key, status, to, text = forum_key(row), row.status, row.to_post, row.text
-        forum_id = row.forum_reply_id
-    if status == "edit-pending":
-        assert forum_id is not None
-        forum.edit_reply(thread=thread, reply_id=forum_id, text=text)
+def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str,
+                 now: datetime) -> Delivered:
+    if reply.status == "edit-pending":
+        assert reply.forum_id is not None
+        forum.edit_reply(thread=thread, reply_id=reply.forum_id, text=reply.text)
+        forum_id = reply.forum_id
     else:
-        found = forum.find_reply(thread=thread, key=key) if tried_before else None
-        forum_id = found or forum.reply(thread=thread, to=to, text=text, key=key)
+        found = forum.find_reply(thread=thread, key=reply.key) if reply.tried_before else None
+        forum_id = found or forum.reply(thread=thread, to=reply.to, text=reply.text,
+                                        key=reply.key)
     with store.session() as s:
-        row = Repository(s).reply(reply_id)
-        assert row is not None
-        if row.text != text:  # edited again meanwhile: the new text still has to go out
-            row.status, row.forum_reply_id = "edit-pending", forum_id
-        else:
-            row.status, row.forum_reply_id = "posted", forum_id
-        row.posted_at = row.posted_at or now
-        row.last_error = None
-    return Delivered(key=key, forum_id=forum_id, to=to, text=text,
-                     edited=status == "edit-pending")
+        Repository(s).mark_sent(reply.id, forum_id=forum_id, text=reply.text, at=now)
+    return Delivered(key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
+                     edited=reply.status == "edit-pending")
 
 
 def _record_error(store: Store, reply_id: int, exc: ForumError) -> None:

@@ -11,10 +11,12 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 from pbp.errors import PbpError
 from pbp.store.schema import Base
@@ -60,7 +62,10 @@ def make_engine(url: str, *, durable: bool = True) -> Engine:
         database = parsed.database or ""
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url)
+            engine = create_engine(url)
+        else:  # one connection for the whole process, or every session sees a new database
+            engine = create_engine(url, poolclass=StaticPool,
+                                   connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas(durable))
         return engine
     return create_engine(url, pool_pre_ping=True)
@@ -102,7 +107,14 @@ class Store:
     def upgrade(self) -> tuple[str | None, str]:
         """Migrate to the newest schema; return (revision before, revision after)."""
         before = self.current()
-        command.upgrade(self._alembic(), "head")
+        try:
+            command.upgrade(self._alembic(), "head")
+        except CommandError as exc:  # a revision this pbp does not know: no traceback
+            raise StoreError(
+                f"cannot upgrade the database {self.shown_url}: it is at revision {before}, "
+                f"which this pbp does not know (its newest is {self.head()}); the database "
+                f"was made by a newer pbp, or is not a pbp database ({exc})"
+            ) from exc
         return before, self.head()
 
     def check(self) -> None:
