@@ -2,45 +2,80 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import InputError
 from pbp.services.bot import Bot
 from pbp.services.projection import ledger_of
 from pbp.store.repository import Repository
 
 
-def thread_ledger(bot: Bot, thread: str) -> dict[str, Any]:
-    """The ledger of a thread as the bot holds it now."""
+@dataclass(frozen=True, slots=True)
+class _Thread:
+    state: EngineState
+    ledger: dict[str, Any]
+
+
+def _load(bot: Bot, thread: str) -> _Thread:
     with bot.store.session() as s:
         repo = Repository(s)
         row = repo.thread(bot.forum.kind, thread)
         if row is None:
-            raise InputError(f"the bot has not read a thread called {thread!r} yet")
-        campaign = bot.campaign_of(repo, row)
-        state = bot.state(repo, row, campaign)
-        seeds = repo.seeds(row.id)
-        replies = bot.replies_for(state.campaign, seeds.get)
-        return ledger_of(repo, row.id, state, replies)
+            raise InputError(
+                f"the bot has not read a thread called {thread!r} yet "
+                "(is it listed under [[threads]], and has `pbp poll --once` run since?)"
+            )
+        state = bot.state(repo, row, bot.campaign_of(repo, row))
+        replies = bot.replies_for(state.campaign, repo.seeds(row.id).get)
+        return _Thread(state=state, ledger=ledger_of(repo, row.id, state, replies))
+
+
+def thread_ledger(bot: Bot, thread: str) -> dict[str, Any]:
+    """The ledger of a thread as the bot holds it now."""
+    return _load(bot, thread).ledger
+
+
+def _post_lines(posts: tuple[PostRecord, ...]) -> list[str]:
+    out: list[str] = []
+    for post in posts:
+        when = post.at.strftime("%Y-%m-%d %H:%M UTC")
+        if post.deleted:
+            out += [f"**{post.post_id}**, {post.author}, {when}: *deleted*", ""]
+            continue
+        edited = " (edited)" if post.edited else ""
+        out += [f"**{post.post_id}**, {post.author}, {when}{edited}:", ""]
+        out += [f"> {line}" if line else ">" for line in post.body.rstrip().splitlines()]
+        out.append("")
+    return out
 
 
 def thread_markdown(bot: Bot, thread: str) -> str:
-    """A readable transcript: every round with its posts, its results and the replies."""
-    ledger = thread_ledger(bot, thread)
+    """A readable transcript: every round with its posts and its results."""
+    loaded = _load(bot, thread)
+    ledger, state = loaded.ledger, loaded.state
+    posts = {c.report.number: c.reopen.posts for c in state.closed}
+    if state.round is not None:
+        posts[state.round.number] = state.round.posts
     out = [f"# {ledger['campaign']}: thread {thread}", ""]
     for rnd in ledger["rounds"]:
         closed = rnd["closed_by"]
         how = "open" if closed is None else (
             "closed by its deadline" if closed == "deadline" else f"closed by post {closed}"
         )
-        out += [f"## Round {rnd['number']} ({how})", ""]
-        if rnd.get("summary"):
-            out += [rnd["summary"].rstrip(), ""]
-        elif closed is None:
+        out += [f"## Round {rnd['number']} ({how})", "", "### Posts", ""]
+        out += _post_lines(posts.get(rnd["number"], ())) or ["*No posts.*", ""]
+        out += ["### Results", ""]
+        if rnd.get("summary"):  # the summary as posted, its headings under this one
+            out += [f"##{line}" if line.startswith("#") else line
+                    for line in rnd["summary"].rstrip().splitlines()]
+            out.append("")
+        else:
             out += ["*This round is still open.*", ""]
     if ledger["rejected"]:
         out += ["## Rejected tags", ""]
-        out += [f"- post {r['post']} (round {r['round']}): `{r['tag']}`: {r['error']}"
-                for r in ledger["rejected"]]
+        out += [f"- post {r['post']} (round {r['round']}): `{r['tag']}`: "
+                + " ".join(r["error"].split()) for r in ledger["rejected"]]
         out.append("")
     return "\n".join(out).rstrip() + "\n"
