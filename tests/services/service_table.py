@@ -7,6 +7,7 @@ database, as a restarted process would (nothing kept in memory).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -67,14 +68,21 @@ class Clock:
 class Table:
     """A thread on the local forum and the bot that runs it."""
 
-    def __init__(self, folder: Path, *, campaign: str = CAMPAIGN, ack: str = "errors") -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        campaign: str = CAMPAIGN,
+        ack: str = "errors",
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         self.folder = folder
         self.campaign = folder / "campaign.toml"
         self.campaign.write_text(campaign, encoding="utf-8")
         self.store = Store(f"sqlite:///{folder / 'pbp.db'}")
         self.store.upgrade()
         self.clock = Clock()
-        self.forum = LocalForum(SqlLocalStorage(self.store), bot=BOT, clock=self.clock)
+        self.forum = LocalForum(SqlLocalStorage(self.store), bot=BOT, clock=clock or self.clock)
         self.ack = ack
         self.bot = self.restart()
 
