@@ -20,6 +20,9 @@ def app(verbose: bool) -> None:
     GM closes the round, resolves it and replies with one summary.
     """
     logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.WARNING,
+        level=logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # --verbose: pbp says what it does; the libraries under it keep to their warnings (their
+    # debug output would show SQL parameters and HTTP headers)
+    logging.getLogger("pbp").setLevel(logging.DEBUG if verbose else logging.WARNING)

@@ -186,6 +186,9 @@ class Bot:
         for watched in self._threads:
             if not self._stopping:
                 self._deliver(watched, now, report)
+        log.info("poll at %s: %d post versions read, %d replies sent, %d errors",
+                 now.isoformat(timespec="seconds"), report.events,
+                 sum(len(d) for d in report.delivered.values()), len(report.errors))
         return report
 
     def _deliver(self, watched: WatchedThread, now: datetime, report: PollReport) -> None:
@@ -312,7 +315,7 @@ class _Cycle:
             return older, False
         if loaded.file_hash == self.thread.campaign_hash:
             return loaded.campaign, False
-        log.info("thread %s: campaign file changed, reloading", self.key)
+        log.info("thread %s: the campaign file changed; reloading it", self.key)
         self.thread.campaign_hash = loaded.file_hash
         return loaded.campaign, True
 
