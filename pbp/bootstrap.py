@@ -28,6 +28,22 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def worker_alive(owner: str) -> bool:
+    """Whether the worker named ``owner`` may still be running: always, unless it ran on this
+    host and its process is gone (a crashed `pbp run` must not block its threads for the whole
+    lease)."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def open_store(config: Config, *, migrate_empty: bool = True) -> Store:
     """The configured database, checked to hold the newest schema.
 
@@ -67,5 +83,5 @@ def make_bot(config: Config, *, store: Store | None = None, clock: Clock = utc_n
         forum=make_forum(config, store, clock=clock),
         threads=[WatchedThread(key=t.id, campaign=t.campaign) for t in config.threads],
         options=BotOptions(username=config.bot.username, ack=config.bot.ack,
-                           owner=worker_name(), lease=lease),
+                           owner=worker_name(), lease=lease, owner_alive=worker_alive),
     )

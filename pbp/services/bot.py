@@ -68,6 +68,8 @@ class BotOptions:
     owner: str = "pbp"  # this worker's name in the thread leases
     lease: timedelta = timedelta(minutes=10)
     reread_every: int = 5  # polls between re-reads of the posts that got an error reply
+    # whether the worker holding a lease is alive; a dead one's threads are taken at once
+    owner_alive: Callable[[str], bool] = lambda _owner: True
 
 
 @dataclass(slots=True)
@@ -208,8 +210,10 @@ class Bot:
         with self._store.session() as s:
             repo = Repository(s)
             thread, backfill = self._thread(repo, watched, now)
+            holder = repo.lease_owner(thread.id)
+            dead = holder if holder and not self.options.owner_alive(holder) else None
             ours, before = repo.take_lease(thread.id, owner=self.options.owner, now=now,
-                                           ttl=self.options.lease)
+                                           ttl=self.options.lease, dead=dead)
             if not ours:
                 report.skipped.append(f"{watched.key} (run by {before})")
                 return 0

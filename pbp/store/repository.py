@@ -111,24 +111,30 @@ class Repository:
         self.s.flush()
         return row
 
+    def lease_owner(self, thread_id: int) -> str | None:
+        """Who holds the thread's lease (expired or not)."""
+        return self.s.scalar(select(ThreadRow.lease_owner).where(ThreadRow.id == thread_id))
+
     def take_lease(
-        self, thread_id: int, *, owner: str, now: datetime, ttl: timedelta
+        self, thread_id: int, *, owner: str, now: datetime, ttl: timedelta,
+        dead: str | None = None,
     ) -> tuple[bool, str | None]:
         """Own the thread until ``now + ttl`` unless another live worker owns it (SPEC §9).
 
-        Returns whether the lease is ours, and who held it before (None: nobody).
+        ``dead`` names a holder known to have died (its lease is taken at once). Returns whether
+        the lease is ours, and who held it before (None: nobody).
         """
-        before = self.s.scalar(select(ThreadRow.lease_owner).where(ThreadRow.id == thread_id))
+        before = self.lease_owner(thread_id)
+        takeable = [
+            ThreadRow.lease_owner.is_(None),
+            ThreadRow.lease_owner == owner,
+            ThreadRow.lease_expires < now,
+        ]
+        if dead is not None:
+            takeable.append(ThreadRow.lease_owner == dead)
         result = self.s.execute(
             update(ThreadRow)
-            .where(
-                ThreadRow.id == thread_id,
-                or_(
-                    ThreadRow.lease_owner.is_(None),
-                    ThreadRow.lease_owner == owner,
-                    ThreadRow.lease_expires < now,
-                ),
-            )
+            .where(ThreadRow.id == thread_id, or_(*takeable))
             .values(lease_owner=owner, lease_expires=now + ttl)
             .execution_options(synchronize_session=False)
         )

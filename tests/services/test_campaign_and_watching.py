@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from service_table import CAMPAIGN, SETUP, THREAD, Table, at
@@ -84,3 +85,15 @@ def test_a_thread_leased_by_a_live_worker_is_left_alone_until_the_lease_expires(
     assert report.skipped == []
     [closed, _open] = table.ledger(other)["rounds"]
     assert [a["actor"] for a in closed["actions"]] == ["Aria"]  # caught up on what it skipped
+
+
+def test_a_lease_held_by_a_worker_known_dead_is_taken_at_once(table: Table) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)  # w1 holds the thread, then dies
+    other = table.restart(owner="w2")
+    other.options = replace(other.options, owner_alive=lambda owner: owner != "w1")
+    table.post("alice", "[physical: attack Goblin]", 2)
+    table.post("gm_sam", "!close", 3)
+    report = other.poll_once(at(4))  # well inside w1's lease
+    assert report.skipped == []
+    assert [a["actor"] for a in table.ledger(other)["rounds"][0]["actions"]] == ["Aria"]
