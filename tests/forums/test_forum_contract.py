@@ -1,0 +1,299 @@
+"""The Forum contract: what every forum does for the services, run on each implementation.
+
+The harness (conftest.py) acts as the forum's users; the tests use the forum itself only
+through the ``Forum`` protocol, as the bot does. ``FlakyForum`` (tests/fakes.py) is one of the
+implementations: with no failures asked for it must pass everything on; the last tests check
+the failures it makes on request.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FlakyLocalHarness, ForumHarness
+
+from pbp.errors import ForumError
+from pbp.forums.base import ForumPost
+from pbp.forums.local import POST_LIMIT
+
+
+def ids(posts: tuple[ForumPost, ...] | list[ForumPost]) -> list[str]:
+    return [p.id for p in posts]
+
+
+def by_id(posts: tuple[ForumPost, ...]) -> dict[str, ForumPost]:
+    return {p.id: p for p in posts}
+
+
+@pytest.fixture
+def changing(harness: ForumHarness) -> ForumHarness:
+    """The forums whose listing shows edits and deletes."""
+    if not harness.forum.lists_changes:
+        pytest.skip(f"the {harness.kind} forum does not list edits and deletes")
+    return harness
+
+
+def test_forum_reports_its_kind_and_whether_it_lists_changes(harness: ForumHarness) -> None:
+    assert harness.forum.kind == harness.kind
+    assert isinstance(harness.forum.lists_changes, bool)
+
+
+def test_first_listing_holds_every_post_of_the_asked_threads_oldest_first(
+    harness: ForumHarness,
+) -> None:
+    a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
+    a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    b1 = harness.post(thread=b, author="bob", body="b one")
+    a2 = harness.post(thread=a, author="cara", body="a two")
+    b2 = harness.post(thread=b, author="alice", body="b two")
+
+    listing = harness.forum.listing([a, b], cursor=None)
+
+    assert ids(listing.posts) == [a1, b1, a2, b2]
+    created = [p.created_at for p in listing.posts]
+    assert created == sorted(created)
+    first = listing.posts[0]
+    assert (first.thread, first.author, first.body) == (a, "alice", "[physical: attack Goblin]")
+    assert (first.reply_to, first.reply_key, first.deleted) == (None, None, False)
+
+
+def test_listing_never_shows_posts_of_threads_not_asked_for(harness: ForumHarness) -> None:
+    a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
+    a1 = harness.post(thread=a, author="alice", body="in a")
+    b1 = harness.post(thread=b, author="bob", body="in b")
+    harness.forum.reply(thread=b, to=b1, text="noted", key="b-k1")
+    a2 = harness.post(thread=a, author="alice", body="in a again")
+
+    assert ids(harness.forum.listing([a], cursor=None).posts) == [a1, a2]
+    assert {p.thread for p in harness.forum.listing([b], cursor=None).posts} == {b}
+
+
+def test_listing_from_its_cursor_shows_only_what_is_new_since(harness: ForumHarness) -> None:
+    a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
+    harness.post(thread=a, author="alice", body="before")
+    first = harness.forum.listing([a], cursor=None)
+    a2 = harness.post(thread=a, author="bob", body="after one")
+    harness.post(thread=b, author="cara", body="elsewhere")
+    a3 = harness.post(thread=a, author="cara", body="after two")
+
+    second = harness.forum.listing([a], cursor=first.cursor)
+    third = harness.forum.listing([a], cursor=second.cursor)
+
+    assert ids(second.posts) == [a2, a3]
+    assert third.posts == ()
+
+
+def test_cursor_of_an_empty_listing_leads_to_the_posts_made_after_it(
+    harness: ForumHarness,
+) -> None:
+    a = harness.new_thread("keep-a")
+    empty = harness.forum.listing([a], cursor=None)
+    a1 = harness.post(thread=a, author="alice", body="first")
+
+    assert empty.posts == ()
+    assert ids(harness.forum.listing([a], cursor=empty.cursor).posts) == [a1]
+
+
+def test_a_post_and_the_bots_reply_to_it_both_show_up(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    reply = harness.forum.reply(thread=a, to=a1, text="Aria attacks the Goblin.", key="r1")
+
+    posts = harness.forum.listing([a], cursor=None).posts
+
+    assert ids(posts) == [a1, reply]
+    answer = posts[1]
+    assert (answer.thread, answer.author, answer.body) == (a, harness.bot,
+                                                           "Aria attacks the Goblin.")
+    assert (answer.reply_to, answer.reply_key) == (a1, "r1")
+
+
+def test_a_reply_to_the_thread_answers_no_post(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    harness.post(thread=a, author="gm_sam", body="Round 1 begins.")
+    reply = harness.forum.reply(thread=a, to=None, text="Round 1 summary", key="summary-1")
+
+    (post,) = harness.forum.reread(a, [reply])
+
+    assert (post.reply_to, post.reply_key, post.body) == (None, "summary-1", "Round 1 summary")
+
+
+def test_find_reply_finds_each_reply_by_its_key(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    first = harness.forum.reply(thread=a, to=a1, text="one", key="k1")
+    second = harness.forum.reply(thread=a, to=None, text="two", key="k2")
+
+    assert first != second
+    assert harness.forum.find_reply(thread=a, key="k1") == first
+    assert harness.forum.find_reply(thread=a, key="k2") == second
+    assert harness.forum.find_reply(thread=a, key="k3") is None
+
+
+def test_find_reply_looks_only_in_the_given_thread(harness: ForumHarness) -> None:
+    a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
+    a1 = harness.post(thread=a, author="alice", body="in a")
+    harness.post(thread=b, author="bob", body="in b")
+    harness.forum.reply(thread=a, to=a1, text="noted", key="k1")
+
+    assert harness.forum.find_reply(thread=b, key="k1") is None
+
+
+def test_edit_reply_changes_the_text_and_keeps_the_reply_found_by_key(
+    harness: ForumHarness,
+) -> None:
+    a = harness.new_thread("keep-a")
+    a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    reply = harness.forum.reply(thread=a, to=a1, text="Aria misses.", key="k1")
+
+    harness.forum.edit_reply(thread=a, reply_id=reply, text="Aria hits.")
+    (after,) = harness.forum.reread(a, [reply])
+
+    assert after.body == "Aria hits."
+    assert (after.reply_to, after.reply_key, after.deleted) == (a1, "k1", False)
+    assert harness.forum.find_reply(thread=a, key="k1") == reply
+
+
+def test_reread_gives_current_versions_and_flags_deleted_posts(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    edited = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    deleted = harness.post(thread=a, author="bob", body="[physical: attack Ogre]")
+    kept = harness.post(thread=a, author="cara", body="[move: Goblin]")
+    harness.edit(edited, body="[physical: attack Ogre]")
+    harness.delete(deleted)
+
+    got = by_id(harness.forum.reread(a, [edited, deleted, kept]))
+
+    assert set(got) == {edited, deleted, kept}
+    assert got[edited].body == "[physical: attack Ogre]"
+    assert got[edited].edited_at is not None
+    assert not got[edited].deleted
+    assert got[deleted].deleted
+    assert got[deleted].body == ""
+    assert got[deleted].deleted_at is not None
+    assert (got[kept].body, got[kept].edited_at, got[kept].deleted_at) == (
+        "[move: Goblin]", None, None,
+    )
+
+
+def test_reread_of_a_reply_carries_its_target_and_key(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    reply = harness.forum.reply(thread=a, to=a1, text="noted", key="k1")
+
+    (post,) = harness.forum.reread(a, [reply])
+
+    assert (post.id, post.author, post.reply_to, post.reply_key) == (reply, harness.bot, a1,
+                                                                     "k1")
+
+
+def test_an_edit_shows_up_in_the_next_listing(changing: ForumHarness) -> None:
+    a = changing.new_thread("keep-a")
+    a1 = changing.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    changing.post(thread=a, author="bob", body="[physical: attack Ogre]")
+    before = changing.forum.listing([a], cursor=None)
+
+    changing.edit(a1, body="[physical: attack Ogre]")
+    (post,) = changing.forum.listing([a], cursor=before.cursor).posts
+
+    assert (post.id, post.body) == (a1, "[physical: attack Ogre]")
+    assert post.edited_at is not None
+
+
+def test_a_delete_shows_up_in_the_next_listing(changing: ForumHarness) -> None:
+    a = changing.new_thread("keep-a")
+    changing.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    a2 = changing.post(thread=a, author="bob", body="[physical: attack Ogre]")
+    before = changing.forum.listing([a], cursor=None)
+
+    changing.delete(a2)
+    (post,) = changing.forum.listing([a], cursor=before.cursor).posts
+
+    assert (post.id, post.deleted, post.body) == (a2, True, "")
+
+
+def test_an_edited_reply_shows_up_in_the_next_listing(changing: ForumHarness) -> None:
+    a = changing.new_thread("keep-a")
+    a1 = changing.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    reply = changing.forum.reply(thread=a, to=a1, text="Aria misses.", key="k1")
+    before = changing.forum.listing([a], cursor=None)
+
+    changing.forum.edit_reply(thread=a, reply_id=reply, text="Aria hits.")
+    (post,) = changing.forum.listing([a], cursor=before.cursor).posts
+
+    assert (post.id, post.body, post.reply_key) == (reply, "Aria hits.", "k1")
+
+
+# -- FlakyForum: the failures it makes on request ---------------------------------------------
+
+
+def test_flaky_forum_fails_the_next_calls_before_they_reach_the_forum(
+    flaky: FlakyLocalHarness,
+) -> None:
+    a1 = flaky.post(thread="keep", author="alice", body="[physical: attack Goblin]")
+    flaky.flaky.fail_next("reply", 2)
+
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ForumError) as caught:
+            flaky.forum.reply(thread="keep", to=a1, text="noted", key="k1")
+        errors.append(caught.value.temporary)
+    reply = flaky.forum.reply(thread="keep", to=a1, text="noted", key="k1")
+
+    assert errors == [True, True]
+    assert [p.id for p in flaky.local.thread("keep")] == [a1, reply]
+    calls = flaky.flaky.calls_to("reply")
+    assert [(c.reached, c.error is not None, c.result) for c in calls] == [
+        (False, True, None), (False, True, None), (True, False, reply),
+    ]
+    assert calls[0].args == {"thread": "keep", "to": a1, "text": "noted", "key": "k1"}
+
+
+def test_flaky_forum_fails_permanently_and_only_the_method_asked(
+    flaky: FlakyLocalHarness,
+) -> None:
+    a1 = flaky.post(thread="keep", author="alice", body="hello")
+    flaky.flaky.fail_next("listing", temporary=False, message="banned")
+
+    with pytest.raises(ForumError) as caught:
+        flaky.forum.listing(["keep"], cursor=None)
+    reread = flaky.forum.reread("keep", [a1])
+    listing = flaky.forum.listing(["keep"], cursor=None)
+
+    assert (caught.value.temporary, str(caught.value)) == (False, "banned")
+    assert [p.id for p in reread] == [a1]
+    assert [p.id for p in listing.posts] == [a1]
+    assert [c.method for c in flaky.flaky.calls] == ["listing", "reread", "listing"]
+
+
+def test_flaky_forum_can_commit_a_reply_and_still_answer_with_an_error(
+    flaky: FlakyLocalHarness,
+) -> None:
+    a1 = flaky.post(thread="keep", author="alice", body="[physical: attack Goblin]")
+    flaky.flaky.commit_then_fail()
+
+    with pytest.raises(ForumError) as caught:
+        flaky.forum.reply(thread="keep", to=a1, text="noted", key="k1")
+    found = flaky.forum.find_reply(thread="keep", key="k1")
+    again = flaky.forum.reply(thread="keep", to=a1, text="other", key="k2")
+
+    assert caught.value.temporary
+    (committed,) = [p for p in flaky.local.thread("keep") if p.reply_key == "k1"]
+    assert found == committed.id
+    (failed, _find, ok) = flaky.flaky.calls
+    assert (failed.reached, failed.result, failed.error) == (True, committed.id, caught.value)
+    assert (ok.result, ok.error) == (again, None)
+
+
+def test_flaky_forum_records_the_forums_own_refusals(flaky: FlakyLocalHarness) -> None:
+    with pytest.raises(ForumError) as caught:
+        flaky.forum.reply(thread="keep", to=None, text="x" * (POST_LIMIT + 1), key="k1")
+
+    (call,) = flaky.flaky.calls
+    assert (call.method, call.reached, call.error) == ("reply", True, caught.value)
+
+
+def test_flaky_forum_refuses_to_fail_a_method_forums_do_not_have(
+    flaky: FlakyLocalHarness,
+) -> None:
+    with pytest.raises(ValueError, match="no method 'post'"):
+        flaky.flaky.fail_next("post")
