@@ -51,6 +51,12 @@ def _post_lines(posts: tuple[PostRecord, ...]) -> list[str]:
     return out
 
 
+def _one_line(error: str) -> str:
+    """An error reply as one line: without the quote of the tag it answers."""
+    lines = [line for line in error.splitlines() if line.strip() and not line.startswith(">")]
+    return " ".join(" ".join(lines).split())
+
+
 def thread_markdown(bot: Bot, thread: str) -> str:
     """A readable transcript: every round with its posts and its results."""
     loaded = _load(bot, thread)
@@ -75,7 +81,7 @@ def thread_markdown(bot: Bot, thread: str) -> str:
             out += ["*This round is still open.*", ""]
     if ledger["rejected"]:
         out += ["## Rejected tags", ""]
-        out += [f"- post {r['post']} (round {r['round']}): `{r['tag']}`: "
-                + " ".join(r["error"].split()) for r in ledger["rejected"]]
+        out += [f"- post {r['post']} (round {r['round']}): `{r['tag']}`: {_one_line(r['error'])}"
+                for r in ledger["rejected"]]
         out.append("")
     return "\n".join(out).rstrip() + "\n"

@@ -7,12 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config as AlembicConfig
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util import CommandError
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -22,6 +17,12 @@ from pbp.errors import PbpError
 from pbp.store.schema import Base
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SCHEMA_REVISION = "0001"  # the newest migration; a test checks it against Alembic's head
+
+
+def known_revisions() -> frozenset[str]:
+    """Every migration this pbp ships (each file is named after its revision: 0001_….py)."""
+    return frozenset(p.name.split("_", 1)[0] for p in (MIGRATIONS / "versions").glob("*_*.py"))
 
 
 class StoreError(PbpError):
@@ -35,11 +36,18 @@ class SchemaOutOfDate(StoreError):
         self.url = url
         self.current = current
         self.head = head
-        have = f"revision {current}" if current else "no pbp tables"
-        super().__init__(
-            f"the database {url} has {have}, this pbp needs revision {head}: "
-            f"run `pbp db upgrade` first"
-        )
+        if current is not None and current not in known_revisions():
+            message = (
+                f"the database {url} is at revision {current}, which this pbp does not know "
+                f"(its newest is {head}): it was made by a newer pbp, or is not a pbp database"
+            )
+        else:
+            have = f"revision {current}" if current else "no pbp tables"
+            message = (
+                f"the database {url} has {have}, this pbp needs revision {head}: "
+                f"run `pbp db upgrade` first"
+            )
+        super().__init__(message)
 
 
 def _sqlite_pragmas(durable: bool) -> Callable[[Any, Any], None]:
@@ -84,7 +92,9 @@ class Store:
         """The URL with any password hidden (for messages and logs)."""
         return make_url(self.url).render_as_string(hide_password=True)
 
-    def _alembic(self) -> AlembicConfig:
+    def _alembic(self) -> Any:
+        from alembic.config import Config as AlembicConfig  # only migrations need Alembic
+
         cfg = AlembicConfig()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         cfg.attributes["engine"] = self.engine
@@ -92,20 +102,23 @@ class Store:
 
     def head(self) -> str:
         """The newest migration this pbp knows."""
-        head = ScriptDirectory.from_config(self._alembic()).get_current_head()
-        assert head is not None
-        return head
+        return SCHEMA_REVISION
 
     def current(self) -> str | None:
         """The migration the database is at (None: no pbp tables yet)."""
         try:
             with self.engine.connect() as conn:
-                return MigrationContext.configure(conn).get_current_revision()
+                if not inspect(conn).has_table("alembic_version"):
+                    return None
+                return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open the database {self.shown_url}: {exc}") from exc
 
     def upgrade(self) -> tuple[str | None, str]:
         """Migrate to the newest schema; return (revision before, revision after)."""
+        from alembic import command
+        from alembic.util import CommandError
+
         before = self.current()
         try:
             command.upgrade(self._alembic(), "head")
