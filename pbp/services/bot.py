@@ -352,7 +352,10 @@ class _Cycle:
         else:
             self._tick()
         self._flush_held()
-        if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= SNAPSHOT_EVERY:
+        # a snapshot every SNAPSHOT_EVERY events, spaced out as the thread grows (a tenth of
+        # its length), so a long thread neither pickles itself all the time nor replays much
+        spacing = max(SNAPSHOT_EVERY, self.thread.last_seq // 10)
+        if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= spacing:
             save_snapshot(self.thread, self.state)
         save_projections(self.repo, self.thread, self.state, self.replies,
                          closed=self.closed, now=self.now)

@@ -44,7 +44,8 @@ def save_projections(repo: Repository, thread: ThreadRow, state: EngineState, re
     reports = list(closed)
     if not reports:
         return
-    builder = LedgerBuilder(replies=replies, summaries=repo.summaries(thread.id))
+    texts = repo.summaries(thread.id, numbers=[r.number for r in reports])
+    builder = LedgerBuilder(replies=replies, summaries=texts)
     for report in reports:
         repo.save_round_ledger(thread.id, report.number,
                                json.dumps(builder.closed_round(report), ensure_ascii=False))

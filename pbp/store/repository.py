@@ -302,13 +302,16 @@ class Repository:
             raise KeyError(number)
         row.closed_by, row.closed_at, row.summary = closed_by, closed_at, summary
 
-    def summaries(self, thread_id: int) -> dict[int, str]:
-        """The summary of every closed round, by number."""
-        rows = self.s.execute(
-            select(RoundRow.number, RoundRow.summary).where(
-                RoundRow.thread_id == thread_id, RoundRow.summary.is_not(None)
-            )
-        ).all()
+    def summaries(
+        self, thread_id: int, *, numbers: Sequence[int] | None = None
+    ) -> dict[int, str]:
+        """The summary of every closed round (or of the rounds ``numbers``), by number."""
+        query = select(RoundRow.number, RoundRow.summary).where(
+            RoundRow.thread_id == thread_id, RoundRow.summary.is_not(None)
+        )
+        if numbers is not None:
+            query = query.where(RoundRow.number.in_(list(numbers)))
+        rows = self.s.execute(query).all()
         return {r.number: r.summary for r in rows if r.summary is not None}
 
     # -- the outbox ---------------------------------------------------------------------------
