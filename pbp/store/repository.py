@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import delete, func, literal, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.schema import (
@@ -381,11 +381,12 @@ class Repository:
     def mark_sent(self, reply_id: int, *, forum_id: str, text: str, at: datetime) -> None:
         """The forum holds the reply with ``text``: posted, unless the text changed meanwhile
         (then the new text still has to go out, as an edit)."""
+        at_utc = literal(at, ReplyRow.posted_at.type)  # through UtcDateTime, as a column value
         sent = self.s.execute(
             update(ReplyRow)
             .where(ReplyRow.id == reply_id, ReplyRow.text == text)
             .values(status="posted", forum_reply_id=forum_id, last_error=None,
-                    posted_at=func.coalesce(ReplyRow.posted_at, at))
+                    posted_at=func.coalesce(ReplyRow.posted_at, at_utc))
             .execution_options(synchronize_session=False)
         )
         if not sent.rowcount:  # type: ignore[attr-defined]
@@ -393,7 +394,7 @@ class Repository:
                 update(ReplyRow)
                 .where(ReplyRow.id == reply_id)
                 .values(status="edit-pending", forum_reply_id=forum_id,
-                        posted_at=func.coalesce(ReplyRow.posted_at, at))
+                        posted_at=func.coalesce(ReplyRow.posted_at, at_utc))
                 .execution_options(synchronize_session=False)
             )
 

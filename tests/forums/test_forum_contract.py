@@ -9,7 +9,7 @@ the failures it makes on request.
 from __future__ import annotations
 
 import pytest
-from conftest import FlakyLocalHarness, ForumHarness
+from forum_harness import FlakyLocalHarness, ForumHarness
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost

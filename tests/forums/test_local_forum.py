@@ -7,8 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from conftest import START, LocalHarness, local_harness
 from fakes import MemoryLocalStorage
+from forum_harness import START, LocalHarness, local_harness
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -1,0 +1,373 @@
+"""The store contract, part 2: the repository (leases, post versions, the event log, rounds,
+the outbox, cursors and projections). Each test runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from pbp.store import Store
+from pbp.store.repository import CharacterState, Repository
+from pbp.store.schema import PostVersionRow, SceneRow, ThreadRow
+
+T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+TTL = timedelta(minutes=5)
+NewThread = Callable[..., int]
+
+
+def minutes(n: float) -> datetime:
+    return T0 + timedelta(minutes=n)
+
+
+def add_version(
+    repo: Repository, thread_id: int, post_id: str, version: int, *, author: str = "alice",
+    body: str | None = "text", deleted: bool = False,
+) -> None:
+    repo.add_version(
+        thread_id=thread_id, post_id=post_id, version=version, author=author, body=body,
+        body_hash=f"hash-{post_id}-{version}", written_at=T0, seen_at=T0, deleted=deleted,
+    )
+
+
+# -- leases -----------------------------------------------------------------------------------
+
+
+def take(
+    store: Store, thread_id: int, owner: str, now: datetime, *, dead: str | None = None
+) -> tuple[bool, str | None]:
+    with store.session() as s:
+        return Repository(s).take_lease(thread_id, owner=owner, now=now, ttl=TTL, dead=dead)
+
+
+def test_a_live_lease_keeps_other_workers_out_until_it_expires(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+
+    assert take(store, tid, "A", T0) == (True, None)
+    assert take(store, tid, "B", minutes(4)) == (False, "A")
+    assert take(store, tid, "B", minutes(6)) == (True, "A")
+    assert take(store, tid, "A", minutes(7)) == (False, "B")
+
+
+def test_a_lease_expiry_is_compared_in_utc(store: Store, new_thread: NewThread) -> None:
+    tid = new_thread()
+    take(store, tid, "A", T0)
+    new_york = timezone(timedelta(hours=-5))
+
+    assert take(store, tid, "B", minutes(4).astimezone(new_york)) == (False, "A")
+    assert take(store, tid, "B", minutes(6).astimezone(new_york)) == (True, "A")
+
+
+def test_a_released_lease_is_free_and_an_owner_can_renew_its_own(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    take(store, tid, "A", T0)
+
+    assert take(store, tid, "A", minutes(1)) == (True, "A")
+    with store.session() as s:
+        Repository(s).release_lease(tid, owner="B")  # not B's to give up
+    assert take(store, tid, "B", minutes(2)) == (False, "A")
+    with store.session() as s:
+        Repository(s).release_lease(tid, owner="A")
+    assert take(store, tid, "B", minutes(3)) == (True, None)
+
+
+def test_a_live_lease_of_a_worker_known_dead_is_taken_at_once(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    take(store, tid, "A", T0)
+
+    assert take(store, tid, "B", minutes(1), dead="C") == (False, "A")
+    assert take(store, tid, "B", minutes(1), dead="A") == (True, "A")
+    with store.session() as s:
+        assert Repository(s).lease_owner(tid) == "B"
+
+
+# -- post versions and processed posts --------------------------------------------------------
+
+
+def test_known_posts_gives_the_newest_version_of_the_posts_asked(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid, other = new_thread("keep-1"), new_thread("keep-2")
+    with store.session() as s:
+        repo = Repository(s)
+        add_version(repo, tid, "p1", 2, body="second")
+        add_version(repo, tid, "p1", 1, body="first")
+        add_version(repo, tid, "p1", 3, body=None, deleted=True)
+        add_version(repo, tid, "p2", 1, author="bob")
+        add_version(repo, tid, "p3", 1)
+        add_version(repo, other, "p4", 1)
+
+    with store.session() as s:
+        known = Repository(s).known_posts(tid, ["p1", "p2", "p2", "p4", "never"])
+
+    assert sorted(known) == ["p1", "p2"]
+    assert (known["p1"].version, known["p1"].body_hash, known["p1"].deleted) == (
+        3, "hash-p1-3", True,
+    )
+    assert (known["p2"].version, known["p2"].author) == (1, "bob")
+
+
+def test_known_posts_answers_for_more_ids_than_one_batch(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        repo = Repository(s)
+        for n in range(1, 1201):
+            add_version(repo, tid, f"p{n}", 1)
+        for n in range(2, 1201, 2):
+            add_version(repo, tid, f"p{n}", 2)
+    asked = [f"p{n}" for n in range(200, 1301)]  # 1101 ids: three batches; 100 never seen
+
+    with store.session() as s:
+        known = Repository(s).known_posts(tid, asked)
+        assert Repository(s).known_posts(tid, []) == {}
+
+    assert set(known) == {f"p{n}" for n in range(200, 1201)}
+    assert all(k.version == (2 if int(k.post_id[1:]) % 2 == 0 else 1) for k in known.values())
+
+
+def test_purge_forgets_every_text_of_a_post_and_keeps_its_hashes(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        repo = Repository(s)
+        add_version(repo, tid, "p1", 1, body="first")
+        add_version(repo, tid, "p1", 2, body="second")
+        add_version(repo, tid, "p2", 1, body="kept")
+
+    with store.session() as s:
+        Repository(s).purge(tid, "p1")
+
+    with store.session() as s:
+        rows = s.scalars(select(PostVersionRow).order_by(PostVersionRow.id)).all()
+        assert [(r.post_id, r.version, r.body, r.body_hash, r.purged) for r in rows] == [
+            ("p1", 1, None, "hash-p1-1", True),
+            ("p1", 2, None, "hash-p1-2", True),
+            ("p2", 1, "kept", "hash-p2-1", False),
+        ]
+
+
+def test_the_database_refuses_a_second_version_row_with_the_same_number(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        add_version(Repository(s), tid, "p1", 1)
+
+    with pytest.raises(IntegrityError), store.session() as s:
+        add_version(Repository(s), tid, "p1", 1)
+
+
+def test_a_post_version_counts_as_processed_once_marked(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid, other = new_thread("keep-1"), new_thread("keep-2")
+    with store.session() as s:
+        repo = Repository(s)
+        assert not repo.processed(tid, "p1", 1)
+        repo.mark_processed(thread_id=tid, post_id="p1", version=1, outcome="handled", at=T0)
+        repo.mark_processed(
+            thread_id=tid, post_id="p2", version=1, outcome="failed", at=T0, detail="bad tag"
+        )
+
+    with store.session() as s:
+        repo = Repository(s)
+        assert repo.processed(tid, "p1", 1)
+        assert not repo.processed(tid, "p1", 2)
+        assert not repo.processed(other, "p1", 1)
+        assert [(r.post_id, r.detail) for r in repo.failed_posts(tid)] == [("p2", "bad tag")]
+
+
+def test_the_database_refuses_to_process_a_version_twice(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        Repository(s).mark_processed(
+            thread_id=tid, post_id="p1", version=1, outcome="handled", at=T0
+        )
+
+    with pytest.raises(IntegrityError), store.session() as s:
+        repo = Repository(s)
+        repo.mark_processed(thread_id=tid, post_id="p1", version=1, outcome="handled", at=T0)
+        s.flush()
+
+    with store.session() as s:
+        assert Repository(s).processed(tid, "p1", 1)
+
+
+# -- the event log ----------------------------------------------------------------------------
+
+
+def log(store: Store, key: str, kind: str, post_id: str | None, version: int | None) -> int:
+    with store.session() as s:
+        repo = Repository(s)
+        thread = repo.thread("local", key)
+        assert thread is not None
+        return repo.log_event(thread, kind=kind, post_id=post_id, version=version, at=minutes(1))
+
+
+def test_events_are_numbered_per_thread(store: Store, new_thread: NewThread) -> None:
+    new_thread("keep-1")
+    new_thread("keep-2")
+
+    numbers = [
+        log(store, "keep-1", "post", "p1", 1),
+        log(store, "keep-2", "post", "q1", 1),
+        log(store, "keep-1", "tick", None, None),
+        log(store, "keep-1", "edit", "p1", 2),
+        log(store, "keep-2", "tick", None, None),
+    ]
+
+    assert numbers == [1, 1, 2, 3, 2]
+
+
+def test_events_after_come_in_order_with_their_post_text(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread("keep-1")
+    other = new_thread("keep-2")
+    with store.session() as s:
+        repo = Repository(s)
+        add_version(repo, tid, "p1", 1, author="alice", body="[physical: attack Goblin]")
+        add_version(repo, tid, "p1", 2, author="alice", body="[mental: study Ogre]")
+        add_version(repo, tid, "p2", 1, author="bob", body="secret")
+        add_version(repo, other, "p1", 1, author="cara", body="elsewhere")
+    log(store, "keep-1", "post", "p1", 1)
+    log(store, "keep-1", "post", "p2", 1)
+    log(store, "keep-1", "tick", None, None)
+    log(store, "keep-1", "edit", "p1", 2)
+    log(store, "keep-2", "post", "p1", 1)
+    with store.session() as s:
+        Repository(s).purge(tid, "p2")
+
+    with store.session() as s:
+        events = Repository(s).events_after(tid, 1)
+
+    assert [(e.seq, e.kind, e.post_id, e.author, e.body) for e in events] == [
+        (2, "post", "p2", "bob", None),
+        (3, "tick", None, None, None),
+        (4, "edit", "p1", "alice", "[mental: study Ogre]"),
+    ]
+    assert all(e.at == minutes(1) and e.at.tzinfo is UTC for e in events)
+
+
+# -- rounds and seeds -------------------------------------------------------------------------
+
+
+def test_rounds_keep_their_seeds_summaries_and_ledgers(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid, other = new_thread("keep-1"), new_thread("keep-2")
+    with store.session() as s:
+        repo = Repository(s)
+        for number in (2, 1, 3):  # stored out of order: the answers go by round number
+            repo.add_round(thread_id=tid, number=number, seed=f"seed-{number}")
+        repo.add_round(thread_id=other, number=1, seed="other-seed")
+
+    with store.session() as s:
+        repo = Repository(s)
+        repo.close_round(thread_id=tid, number=2, closed_by="deadline", closed_at=minutes(90),
+                         summary="round 2")
+        repo.close_round(thread_id=tid, number=1, closed_by="gm_sam", closed_at=None,
+                         summary="round 1")
+        repo.save_round_ledger(tid, 2, '{"round": 2}')
+        repo.save_round_ledger(tid, 1, '{"round": 1}')
+        repo.save_round_ledger(tid, 9, '{"round": 9}')  # no such round: nothing kept
+        with pytest.raises(KeyError):
+            repo.close_round(thread_id=tid, number=9, closed_by=None, closed_at=None,
+                             summary="x")
+
+    with store.session() as s:
+        repo = Repository(s)
+        assert repo.seeds(tid) == {1: "seed-1", 2: "seed-2", 3: "seed-3"}
+        assert repo.seeds(other) == {1: "other-seed"}
+        assert repo.summaries(tid) == {1: "round 1", 2: "round 2"}
+        assert repo.summaries(other) == {}
+        assert repo.summaries(tid, numbers=[2, 3]) == {2: "round 2"}
+        assert repo.round_ledgers(tid) == ['{"round": 1}', '{"round": 2}']
+
+
+# -- cursors and projections ------------------------------------------------------------------
+
+
+def test_a_cursor_is_saved_and_updated_per_forum_and_scope(store: Store) -> None:
+    with store.session() as s:
+        repo = Repository(s)
+        assert repo.cursor("local", "all") is None
+        repo.save_cursor("local", "all", "c-1", at=T0)
+        repo.save_cursor("reddit", "all", "r-1", at=T0)
+
+    with store.session() as s:
+        Repository(s).save_cursor("local", "all", "c-2", at=minutes(1))
+
+    with store.session() as s:
+        repo = Repository(s)
+        assert (repo.cursor("local", "all"), repo.cursor("reddit", "all")) == ("c-2", "r-1")
+        assert repo.cursor("local", "other") is None
+
+
+def test_saving_characters_replaces_the_rows(store: Store, new_thread: NewThread) -> None:
+    tid, other = new_thread("keep-1"), new_thread("keep-2")
+    aria = CharacterState(name="Aria", side="players", group="1", status="ok", data="{}")
+    goblin = CharacterState(name="Goblin", side="npcs", group="1", status="ok", data="{}")
+    with store.session() as s:
+        Repository(s).save_characters(tid, [aria, goblin])
+        Repository(s).save_characters(other, [aria])
+
+    with store.session() as s:
+        Repository(s).save_characters(tid, [
+            CharacterState(name="Goblin", side="npcs", group="2", status="down", data='{"hp":0}')
+        ])
+
+    with store.session() as s:
+        rows = Repository(s).characters(tid)
+        assert [(r.name, r.group, r.status, r.data) for r in rows] == [
+            ("Goblin", "2", "down", '{"hp":0}')
+        ]
+        assert [r.name for r in Repository(s).characters(other)] == ["Aria"]
+
+
+def test_the_scene_row_is_created_then_updated(store: Store, new_thread: NewThread) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        Repository(s).save_scene(tid, kind="combat", round_number=1, deadline=minutes(60))
+    with store.session() as s:
+        Repository(s).save_scene(tid, kind="free", round_number=None, deadline=None)
+
+    with store.session() as s:
+        row = s.get(SceneRow, tid)
+        assert row is not None
+        assert (row.kind, row.round_number, row.deadline) == ("free", None, None)
+
+
+def test_next_due_is_the_earliest_among_the_threads_asked(
+    store: Store, new_thread: NewThread
+) -> None:
+    dues = {"t1": minutes(30), "t2": minutes(10), "t3": None, "t4": minutes(5)}
+    for key in dues:
+        new_thread(key)
+    new_thread("t1", forum="reddit")
+    with store.session() as s:
+        for row in s.scalars(select(ThreadRow).where(ThreadRow.forum == "local")):
+            row.next_due_at = dues[row.key]
+        s.scalars(select(ThreadRow).where(ThreadRow.forum == "reddit")).one().next_due_at = T0
+
+    with store.session() as s:
+        repo = Repository(s)
+        assert repo.next_due("local", ["t1", "t2", "t3"]) == minutes(10)
+        assert repo.next_due("local", ["t1"]) == minutes(30)
+        assert repo.next_due("local", ["t3"]) is None
+        assert repo.next_due("local", []) is None
+        assert repo.next_due("reddit", ["t1", "t2"]) == T0

@@ -1,0 +1,149 @@
+"""The store contract, part 1: migrations, schema checks, times and the unit of work.
+
+Each test runs on SQLite and on PostgreSQL (see conftest.py).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, select, text
+from sqlalchemy.exc import StatementError
+
+from pbp.store import SchemaOutOfDate, Store
+from pbp.store.database import StoreError
+from pbp.store.repository import Repository
+from pbp.store.schema import Base, CampaignRow, LocalPostRow
+
+T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+PBP_TABLES = set(Base.metadata.tables)
+
+
+def schema_differences(store: Store) -> list[Any]:
+    """What Alembic's autogenerate would change to make the database match the models."""
+    with store.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        return list(compare_metadata(context, Base.metadata))
+
+
+def test_an_empty_database_has_no_revision_and_fails_the_check(empty_store: Store) -> None:
+    assert empty_store.current() is None
+    with pytest.raises(SchemaOutOfDate) as caught:
+        empty_store.check()
+    assert caught.value.current is None
+    assert caught.value.head == empty_store.head()
+    assert "pbp db upgrade" in str(caught.value)
+
+
+def test_upgrade_reaches_head_and_creates_every_table(empty_store: Store) -> None:
+    before, after = empty_store.upgrade()
+
+    assert (before, after) == (None, empty_store.head())
+    assert empty_store.current() == empty_store.head()
+    empty_store.check()
+    tables = set(inspect(empty_store.engine).get_table_names())
+    assert tables == PBP_TABLES | {"alembic_version"}
+
+
+def test_a_second_upgrade_changes_nothing(store: Store) -> None:
+    with store.session() as s:
+        Repository(s).save_cursor("local", "all", "c-7", at=T0)
+
+    before, after = store.upgrade()
+
+    assert before == after == store.head()
+    store.check()
+    with store.session() as s:
+        assert Repository(s).cursor("local", "all") == "c-7"
+
+
+def test_a_revision_this_pbp_does_not_know_is_refused(store: Store) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '0000'"))
+
+    assert store.current() == "0000"
+    with pytest.raises(SchemaOutOfDate, match="revision 0000, which this pbp does not know"):
+        store.check()
+    with pytest.raises(StoreError, match="does not know"):
+        store.upgrade()
+
+
+def test_the_migrated_schema_matches_the_models(store: Store) -> None:
+    # compare_type is on: UtcDateTime is compared through its DateTime impl, so a migration
+    # that wrote another column type would show here (it reports nothing for the decorator)
+    assert schema_differences(store) == []
+
+
+def test_the_model_comparison_notices_a_drifted_schema(store: Store) -> None:
+    # guards the test above: the comparison does look at the database
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_replies_status"))
+
+    differences = schema_differences(store)
+
+    assert [(d[0], d[1].name) for d in differences] == [("add_index", "ix_replies_status")]
+
+
+def test_times_come_back_aware_utc_and_equal(store: Store) -> None:
+    paris_winter = timezone(timedelta(hours=1))
+    loaded = datetime(2026, 11, 29, 11, 30, 15, 123456, tzinfo=paris_winter)
+    with store.session() as s:
+        Repository(s).save_campaign(path="/c.toml", name="Keep", file_hash="h", at=loaded)
+
+    with store.session() as s:
+        row = Repository(s).campaign("/c.toml")
+        assert row is not None
+        assert row.loaded_at == loaded
+        assert row.loaded_at.tzinfo is UTC
+        assert row.loaded_at == datetime(2026, 11, 29, 10, 30, 15, 123456, tzinfo=UTC)
+
+
+def test_times_are_stored_as_naive_utc(store: Store) -> None:
+    loaded = datetime(2026, 11, 29, 23, 30, tzinfo=timezone(timedelta(hours=-5)))
+    with store.session() as s:
+        Repository(s).save_campaign(path="/c.toml", name="Keep", file_hash="h", at=loaded)
+
+    with store.engine.connect() as conn:
+        raw = conn.execute(text("SELECT loaded_at FROM campaigns")).scalar_one()
+
+    stored = raw if isinstance(raw, datetime) else datetime.fromisoformat(raw)
+    assert stored == datetime(2026, 11, 30, 4, 30)  # naive, in UTC
+
+
+def test_a_naive_time_is_refused(store: Store) -> None:
+    with pytest.raises(StatementError, match="aware datetimes only"), store.session() as s:
+        Repository(s).save_campaign(
+            path="/c.toml", name="Keep", file_hash="h", at=datetime(2026, 11, 29, 10, 0)
+        )
+
+
+def test_an_exception_in_a_unit_of_work_writes_nothing(store: Store) -> None:
+    with pytest.raises(RuntimeError, match="boom"), store.session() as s:
+        repo = Repository(s)
+        repo.save_campaign(path="/c.toml", name="Keep", file_hash="h", at=T0)  # flushed
+        repo.save_cursor("local", "all", "c-1", at=T0)
+        s.add(
+            LocalPostRow(
+                id="p1", seq=1, thread="keep-1", author="alice", body="hi", created_at=T0,
+                order=1,
+            )
+        )
+        s.flush()
+        raise RuntimeError("boom")
+
+    with store.session() as s:
+        assert s.scalars(select(CampaignRow)).all() == []
+        assert s.scalars(select(LocalPostRow)).all() == []
+        assert Repository(s).cursor("local", "all") is None
+
+
+def test_a_unit_of_work_commits_when_it_ends(store: Store) -> None:
+    with store.session() as s:
+        Repository(s).save_cursor("local", "all", "c-1", at=T0)
+
+    with store.session() as s:
+        assert Repository(s).cursor("local", "all") == "c-1"
