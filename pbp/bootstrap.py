@@ -52,7 +52,12 @@ def open_store(config: Config, *, migrate_empty: bool = True) -> Store:
     """
     store = Store(config.database.url)
     if migrate_empty and store.current() is None:
-        store.upgrade()
+        try:
+            store.upgrade()
+        except Exception:
+            if store.current() != store.head():
+                raise
+            # another pbp command set the same new database up at the same moment
     store.check()
     return store
 
