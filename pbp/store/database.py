@@ -59,12 +59,27 @@ def _sqlite_pragmas(durable: bool) -> Callable[[Any, Any], None]:
         # WAL with NORMAL survives the process dying; a throw-away replay needs no syncing
         cursor.execute(f"PRAGMA synchronous={'NORMAL' if durable else 'OFF'}")
         cursor.close()
+        # pysqlite would start a transaction only at the first write, so what a unit of work
+        # read before it could be stale by then; pbp begins every one itself (below)
+        dbapi_connection.isolation_level = None
 
     return on_connect
 
 
-def make_engine(url: str, *, durable: bool = True) -> Engine:
-    """An engine for ``url``; SQLite files get WAL and a busy timeout."""
+def _begin_immediate(conn: Any) -> None:
+    """Every unit of work on SQLite takes the write lock at once: two processes (the bot and
+    `pbp post`) never read the same state and then both write from it."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _begin_deferred(conn: Any) -> None:
+    """A read-only unit of work: a consistent snapshot that never waits for a writer (WAL)."""
+    conn.exec_driver_sql("BEGIN")
+
+
+def make_engine(url: str, *, durable: bool = True, readonly: bool = False) -> Engine:
+    """An engine for ``url``; SQLite files get WAL, a busy timeout and transactions that
+    take the write lock when they begin (``readonly``: that never write, and never wait)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
@@ -75,6 +90,7 @@ def make_engine(url: str, *, durable: bool = True) -> Engine:
             engine = create_engine(url, poolclass=StaticPool,
                                    connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas(durable))
+        event.listen(engine, "begin", _begin_deferred if readonly else _begin_immediate)
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -86,6 +102,15 @@ class Store:
         self.url = url
         self.engine = make_engine(url, durable=durable)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        memory = make_url(url).get_backend_name() == "sqlite" and make_url(url).database in (
+            None, "", ":memory:",
+        )
+        self._reader = (
+            make_engine(url, durable=durable, readonly=True)
+            if make_url(url).get_backend_name() == "sqlite" and not memory
+            else self.engine  # one in-memory database, or a server that needs no such care
+        )
+        self._read_sessions = sessionmaker(self._reader, expire_on_commit=False)
 
     @property
     def shown_url(self) -> str:
@@ -146,6 +171,15 @@ class Store:
         with self._sessions() as session, session.begin():
             yield session
 
+    @contextmanager
+    def read_session(self) -> Iterator[Session]:
+        """A unit of work that only reads (it may run inside another one's write)."""
+        with self._read_sessions() as session, session.begin():
+            yield session
+            session.rollback()
+
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+        if self._reader is not self.engine:
+            self._reader.dispose()

@@ -74,13 +74,13 @@ class SqlLocalStorage:
 
     def get_post(self, post_id: str) -> ForumPost | None:
         """One post by id."""
-        with self._store.session() as s:
+        with self._store.read_session() as s:
             row = s.get(LocalPostRow, post_id)
             return None if row is None else _post(row)
 
     def changed_since(self, threads: Sequence[str], *, seq: int) -> tuple[list[ForumPost], int]:
         """Posts of ``threads`` changed after ``seq``, oldest change first."""
-        with self._store.session() as s:
+        with self._store.read_session() as s:
             rows = s.scalars(
                 select(LocalPostRow)
                 .where(LocalPostRow.seq > seq, LocalPostRow.thread.in_(list(threads)))
@@ -91,7 +91,7 @@ class SqlLocalStorage:
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
         """Every post of a thread in the order they were made."""
-        with self._store.session() as s:
+        with self._store.read_session() as s:
             rows = s.scalars(
                 select(LocalPostRow)
                 .where(LocalPostRow.thread == thread)
@@ -101,7 +101,7 @@ class SqlLocalStorage:
 
     def find_key(self, thread: str, key: str) -> ForumPost | None:
         """The reply with ``key`` in a thread."""
-        with self._store.session() as s:
+        with self._store.read_session() as s:
             row = s.scalars(
                 select(LocalPostRow).where(
                     LocalPostRow.thread == thread, LocalPostRow.reply_key == key
