@@ -299,7 +299,7 @@ class _Cycle:
         self.closed_any = False
         self.closed: list[RoundReport] = []  # rounds closed in this poll (for the projections)
         self.barrier = False  # an event the log cannot replay alone: snapshot now
-        self.seeds = repo.seeds(thread.id)
+        self.seeds: dict[int, str] = {}  # read from the store as needed
         campaign, reloaded = self._campaign(watched)
         self.state = bot.state(repo, thread, campaign)
         if reloaded:
@@ -327,10 +327,11 @@ class _Cycle:
 
     def seed_for(self, number: int) -> str:
         """A round's seed: stored, or chosen now and stored before anything shows its seal."""
-        seed = self.seeds.get(number)
+        seed = self.seeds.get(number) or self.repo.seed(self.thread_id, number)
         if seed is None:
-            seed = self.seeds[number] = self.bot.seed_maker(self.key, number)
+            seed = self.bot.seed_maker(self.key, number)
             self.repo.add_round(thread_id=self.thread_id, number=number, seed=seed)
+        self.seeds[number] = seed
         return seed
 
     def dice(self, number: int) -> Dice:

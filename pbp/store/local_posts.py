@@ -36,10 +36,9 @@ class SqlLocalStorage:
         """Store a new post; an empty id gets ``p<n>`` (a bot reply ``pbp-<n>``), n the post's
         number in the forum."""
         with self._store.session() as s:
-            last_seq, last_order = s.execute(
-                select(func.max(LocalPostRow.seq), func.max(LocalPostRow.order))
-            ).one()
-            seq, order = (last_seq or 0) + 1, (last_order or 0) + 1
+            # two queries: SQLite answers a lone max() from its index, two at once by a scan
+            seq = (s.scalar(select(func.max(LocalPostRow.seq))) or 0) + 1
+            order = (s.scalar(select(func.max(LocalPostRow.order))) or 0) + 1
             prefix = "p" if post.reply_key is None else "pbp-"  # the bot's replies stand apart
             post_id = post.id or self._free_id(s, prefix, order)
             s.add(

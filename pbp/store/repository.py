@@ -286,6 +286,12 @@ class Repository:
         ).all()
         return {r.number: r.seed for r in rows}
 
+    def seed(self, thread_id: int, number: int) -> str | None:
+        """One round's seed, if chosen."""
+        return self.s.scalar(
+            select(RoundRow.seed).where(RoundRow.thread_id == thread_id, RoundRow.number == number)
+        )
+
     def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
         """A round's seed, chosen before anything is published about it."""
         self.s.add(RoundRow(thread_id=thread_id, number=number, seed=seed))
