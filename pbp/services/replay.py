@@ -95,7 +95,9 @@ def _thread_id(session: Any) -> int:
 
 
 @contextmanager
-def replay_run(campaign: Path, *, seed: str, bot: str = BOT) -> Iterator[ReplayRun]:
+def replay_run(
+    campaign: Path, *, seed: str, bot: str = BOT, ack: str = "errors"
+) -> Iterator[ReplayRun]:
     """A replay in a throw-away database, removed when the block ends."""
     with tempfile.TemporaryDirectory(prefix="pbp-replay-") as folder:
         store = Store(f"sqlite:///{Path(folder) / 'replay.db'}", durable=False)
@@ -106,7 +108,7 @@ def replay_run(campaign: Path, *, seed: str, bot: str = BOT) -> Iterator[ReplayR
         runner = Bot(
             store=store, forum=forum,
             threads=[WatchedThread(key=THREAD, campaign=campaign)],
-            options=BotOptions(username=bot, owner="replay"),
+            options=BotOptions(username=bot, ack=ack, owner="replay"),
             seed_maker=lambda _thread, number: seeds(number),
         )
         try:
