@@ -67,11 +67,14 @@ def make_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> Forum
     match config.forum.kind:
         case "local":
             return local_forum(config, store, clock=clock)
+        case "reddit":
+            from pbp.forums.reddit import RedditForum, open_reddit  # praw loads only for Reddit
+
+            reddit = config.forum.reddit
+            return RedditForum(open_reddit(site=reddit.site), subreddits=reddit.subreddits,
+                               bot=config.bot.username)
         case _:
-            raise PbpError(
-                f"forum kind {config.forum.kind!r} cannot be used by this version of pbp yet; "
-                'use kind = "local" in [forum]'
-            )
+            raise PbpError(f"unknown forum kind {config.forum.kind!r}")
 
 
 def local_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> LocalForum:

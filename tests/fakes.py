@@ -219,11 +219,12 @@ class FlakyForum:
                           lambda: self.inner.reply(thread=thread, to=to, text=text, key=key),
                           then_fail=then_fail)
 
-    def edit_reply(self, *, thread: str, reply_id: str, text: str) -> None:
+    def edit_reply(self, *, thread: str, reply_id: str, text: str, key: str) -> None:
         """The inner forum's edit_reply, unless told to fail."""
         args = {"thread": thread, "reply_id": reply_id, "text": text}
         self._call("edit_reply", args,
-                   lambda: self.inner.edit_reply(thread=thread, reply_id=reply_id, text=text))
+                   lambda: self.inner.edit_reply(thread=thread, reply_id=reply_id, text=text,
+                                                 key=key))
 
     def find_reply(self, *, thread: str, key: str) -> str | None:
         """The inner forum's find_reply, unless told to fail."""

@@ -75,8 +75,9 @@ class Forum(Protocol):
         """Post a reply (to a post, or in the thread when ``to`` is None); return its id."""
         ...
 
-    def edit_reply(self, *, thread: str, reply_id: str, text: str) -> None:
-        """Replace the text of one of the bot's replies."""
+    def edit_reply(self, *, thread: str, reply_id: str, text: str, key: str) -> None:
+        """Replace the text of one of the bot's replies (``key`` is the one it was posted
+        with, for forums that keep it in the text)."""
         ...
 
     def find_reply(self, *, thread: str, key: str) -> str | None:

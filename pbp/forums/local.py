@@ -117,9 +117,9 @@ class LocalForum:
         )
         return self._storage.add_post(new).id
 
-    def edit_reply(self, *, thread: str, reply_id: str, text: str) -> None:
-        """Replace the text of one of the bot's replies."""
-        del thread
+    def edit_reply(self, *, thread: str, reply_id: str, text: str, key: str) -> None:
+        """Replace the text of one of the bot's replies (the key stays in its own column)."""
+        del thread, key
         old = self._existing(reply_id)
         self._storage.save_post(replace(old, body=text, edited_at=self._clock()))
 

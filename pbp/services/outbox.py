@@ -84,7 +84,8 @@ def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str,
                  now: datetime) -> Delivered:
     if reply.status == "edit-pending":
         assert reply.forum_id is not None
-        forum.edit_reply(thread=thread, reply_id=reply.forum_id, text=reply.text)
+        forum.edit_reply(thread=thread, reply_id=reply.forum_id, text=reply.text,
+                          key=reply.key)
         forum_id = reply.forum_id
     else:
         found = forum.find_reply(thread=thread, key=reply.key) if reply.tried_before else None

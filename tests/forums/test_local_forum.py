@@ -93,8 +93,12 @@ def test_editing_a_reply_that_is_missing_or_deleted_is_refused(local: LocalHarne
     reply = local.local.reply(thread="keep", to=None, text="summary", key="k1")
     local.local.delete(reply, at=local.clock.advance(minutes=1))
 
-    missing = refusal(lambda: local.local.edit_reply(thread="keep", reply_id="pbp-9", text="x"))
-    deleted = refusal(lambda: local.local.edit_reply(thread="keep", reply_id=reply, text="x"))
+    missing = refusal(
+        lambda: local.local.edit_reply(thread="keep", reply_id="pbp-9", text="x", key="k")
+    )
+    deleted = refusal(
+        lambda: local.local.edit_reply(thread="keep", reply_id=reply, text="x", key="k")
+    )
 
     assert str(missing) == "there is no post pbp-9"
     assert str(deleted) == f"post {reply} was deleted"
@@ -153,7 +157,7 @@ def test_replies_are_stamped_with_the_injected_clock(local: LocalHarness) -> Non
     reply = local.local.reply(thread="keep", to=first, text="noted", key="k1")
     posted = local.local.get(reply)
     local.clock.now = START + timedelta(hours=6, seconds=7)
-    local.local.edit_reply(thread="keep", reply_id=reply, text="noted again")
+    local.local.edit_reply(thread="keep", reply_id=reply, text="noted again", key="k")
     edited = local.local.get(reply)
 
     assert posted is not None and edited is not None
@@ -228,7 +232,7 @@ def _apply(local: LocalHarness, op: Op, made: list[str], cursors: list[str | Non
             case ("delete", target):
                 result = forum.delete(pick(target), at=at)
             case ("edit_reply", target):
-                forum.edit_reply(thread="keep", reply_id=pick(target), text=f"er{at}")
+                forum.edit_reply(thread="keep", reply_id=pick(target), text=f"er{at}", key="k")
                 result = None
             case ("listing", threads):
                 listing = forum.listing(list(threads), cursor=cursors[-1])

@@ -1,0 +1,269 @@
+"""The Reddit forum, through praw: the only module that imports praw and prawcore.
+
+- One ``r/<sub>/comments`` listing per subreddit per poll, whatever the number of threads
+  watched; comments are told apart by id (the cursor remembers the ids seen lately), never by
+  ``before=`` paging, which misses comments when one is removed.
+- A thread read from its start (first seen, or after a gap longer than the listing reaches) is
+  read from its comment tree, ``replace_more`` included, once.
+- Re-reads go through ``/api/info``, 100 at a time (praw batches them).
+- Every reply carries its key in an invisible link, ``[](#pbp:KEY)``; comment POSTs go out
+  without prawcore's own retry (a comment that committed but answered 502 would be posted
+  twice), and ``find_reply`` looks for the key among the bot's comments before a retry,
+  deleting any duplicate it finds.
+- praw and prawcore errors become ``ForumError`` in one table: temporary ones are tried again
+  on a later poll, permanent ones are reported.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import praw
+import prawcore
+from praw.exceptions import PRAWException, RedditAPIException
+from prawcore.sessions import RetryStrategy
+
+from pbp.errors import ForumError
+from pbp.forums.base import ForumPost, Listing
+
+log = logging.getLogger(__name__)
+
+LISTING_LIMIT = 100  # Reddit's page size for r/<sub>/comments
+SEEN_LIMIT = 2000  # comment ids remembered between polls
+_MARKER = re.compile(r"\[\]\(#pbp:([^)\s]+)\)")
+# Reddit's answers that no retry will change (RedditAPIException error types)
+_PERMANENT_API_ERRORS = frozenset({
+    "THREAD_LOCKED", "TOO_OLD", "DELETED_COMMENT", "DELETED_LINK", "NOT_AUTHOR",
+    "USER_REQUIRED", "SUBREDDIT_NOEXIST", "BANNED_FROM_SUBREDDIT", "TOO_LONG",
+    "COMMENT_UNREPLIABLE", "INVALID_PARENT",
+})
+
+
+class _NoRetry(RetryStrategy):
+    """prawcore's retry, switched off (for comment POSTs)."""
+
+    def _sleep_seconds(self) -> float | None:
+        return None
+
+    def consume_available_retry(self) -> _NoRetry:
+        return self
+
+    def should_retry_on_failure(self) -> bool:
+        return False
+
+
+def marked(text: str, key: str) -> str:
+    """A reply's text with its key, invisible on Reddit."""
+    return f"{text.rstrip()}\n\n[](#pbp:{key})"
+
+
+def key_of(body: str) -> str | None:
+    """The key a reply carries, if any."""
+    found = _MARKER.search(body)
+    return found.group(1) if found else None
+
+
+def translate(exc: Exception) -> ForumError:
+    """A praw or prawcore error as a ForumError: temporary or permanent (one table)."""
+    match exc:
+        case RedditAPIException():
+            kinds = {item.error_type for item in exc.items}
+            if kinds & _PERMANENT_API_ERRORS:
+                return ForumError(f"Reddit refused: {exc}", temporary=False)
+            return ForumError(f"Reddit said: {exc}", temporary=True)  # RATELIMIT and the like
+        case prawcore.TooManyRequests():
+            return ForumError("Reddit is rate-limiting the bot (429)", temporary=True)
+        case prawcore.ServerError() | prawcore.RequestException():
+            return ForumError(f"Reddit did not answer properly: {exc}", temporary=True)
+        case prawcore.NotFound() | prawcore.Forbidden() | prawcore.BadRequest():
+            return ForumError(f"Reddit refused: {exc}", temporary=False)
+        case prawcore.OAuthException() | prawcore.InvalidToken() | prawcore.ResponseException():
+            status = getattr(getattr(exc, "response", None), "status_code", None)
+            temporary = status is not None and status >= 500
+            return ForumError(f"Reddit refused the bot's credentials or request: {exc}",
+                              temporary=temporary)
+        case _:
+            return ForumError(f"Reddit failed: {type(exc).__name__}: {exc}", temporary=True)
+
+
+@contextmanager
+def _reddit_errors() -> Iterator[None]:
+    try:
+        yield
+    except (PRAWException, prawcore.PrawcoreException) as exc:
+        raise translate(exc) from exc
+
+
+def _when(stamp: float) -> datetime:
+    return datetime.fromtimestamp(stamp, UTC)
+
+
+def open_reddit(*, site: str | None) -> praw.Reddit:
+    """A praw session configured the praw way: the praw.ini ``site`` (praw's DEFAULT when
+    None) and praw_* environment variables. praw's update check is always off."""
+    with _reddit_errors():
+        try:
+            return praw.Reddit(site or "DEFAULT", check_for_updates=False)
+        except Exception as exc:  # praw's own configuration errors (a missing client_id...)
+            if isinstance(exc, PRAWException | prawcore.PrawcoreException):
+                raise
+            raise ForumError(
+                f"praw could not be configured from site {site or 'DEFAULT'!r}: {exc} "
+                "(see praw.ini in the README)", temporary=False,
+            ) from exc
+
+
+class RedditForum:
+    """Threads are submissions of the configured subreddits; posts are their comments."""
+
+    kind = "reddit"
+    lists_changes = False  # a listing shows new comments only: edits need re-reads
+
+    def __init__(self, reddit: praw.Reddit, *, subreddits: Sequence[str], bot: str) -> None:
+        self._reddit = reddit
+        self._subreddits = tuple(subreddits)
+        self._bot = bot
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
+        """New comments of ``threads``: one listing per subreddit; from the comment trees when
+        there is no cursor, or when the listing no longer reaches the last comment seen."""
+        wanted = set(threads)
+        seen = list(json.loads(cursor)["seen"]) if cursor else []
+        known = set(seen)
+        posts: list[ForumPost] = []
+        backfill = cursor is None
+        with _reddit_errors():
+            for sub in self._subreddits:
+                page = list(self._reddit.subreddit(sub).comments(limit=LISTING_LIMIT))
+                if known and len(page) >= LISTING_LIMIT and not any(c.id in known for c in page):
+                    backfill = True  # a gap: more came than one listing shows
+                for comment in page:
+                    if comment.link_id[3:] in wanted and comment.id not in known:
+                        posts.append(self._post(comment))
+            if backfill:
+                posts = [p for thread in threads for p in self._whole(thread)]
+        posts = _unique_oldest_first(posts)
+        seen = [*seen, *(p.id for p in posts if p.id not in known)][-SEEN_LIMIT:]
+        return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen}))
+
+    def _whole(self, thread: str) -> list[ForumPost]:
+        submission = self._reddit.submission(thread)
+        submission.comments.replace_more(limit=None)
+        out = [self._submission_post(submission)]
+        out += [self._post(c) for c in submission.comments.list()]
+        return out
+
+    def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
+        """The current version of each post, through ``/api/info`` (100 per request)."""
+        names = [f"t3_{i}" if i == thread else f"t1_{i}" for i in post_ids]
+        with _reddit_errors():
+            found = {
+                thing.id: thing for thing in self._reddit.info(fullnames=names) if thing
+            }
+        out = []
+        now = datetime.now(UTC)
+        for post_id in post_ids:
+            thing = found.get(post_id)
+            if thing is None:  # gone without a trace
+                out.append(ForumPost(id=post_id, thread=thread, author="[deleted]", body="",
+                                     created_at=now, deleted_at=now))
+            elif isinstance(thing, praw.models.Submission):
+                out.append(self._submission_post(thing))
+            else:
+                out.append(self._post(thing))
+        return tuple(out)
+
+    def _post(self, comment: Any) -> ForumPost:
+        deleted = comment.author is None and comment.body in ("[deleted]", "[removed]")
+        author = comment.author.name if comment.author is not None else "[deleted]"
+        created = _when(comment.created_utc)
+        edited = _when(comment.edited) if comment.edited else None
+        parent = comment.parent_id
+        return ForumPost(
+            id=comment.id,
+            thread=comment.link_id[3:],
+            author=author,
+            body="" if deleted else comment.body,
+            created_at=created,
+            edited_at=edited,
+            deleted_at=(edited or created) if deleted else None,
+            reply_to=parent[3:] if parent.startswith("t1_") else None,
+            reply_key=key_of(comment.body) if author.casefold() == self._bot.casefold() else None,
+        )
+
+    def _submission_post(self, submission: Any) -> ForumPost:
+        deleted = submission.author is None and submission.selftext in ("[deleted]", "[removed]")
+        created = _when(submission.created_utc)
+        edited = _when(submission.edited) if submission.edited else None
+        return ForumPost(
+            id=submission.id,
+            thread=submission.id,
+            author=submission.author.name if submission.author is not None else "[deleted]",
+            body="" if deleted else submission.selftext,
+            created_at=created,
+            edited_at=edited,
+            deleted_at=(edited or created) if deleted else None,
+        )
+
+    # -- writing ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _without_retry(self) -> Iterator[None]:
+        reddit: Any = self._reddit  # prawcore's sessions: private, pinned by the version range
+        cores = [c for c in (reddit._core, reddit._authorized_core) if c is not None]
+        saved = [c._retry_strategy_class for c in cores]
+        for core in cores:
+            core._retry_strategy_class = _NoRetry
+        try:
+            yield
+        finally:
+            for core, strategy in zip(cores, saved, strict=True):
+                core._retry_strategy_class = strategy
+
+    def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
+        """A comment on the post it answers (or on the submission); sent once, no retry."""
+        with _reddit_errors(), self._without_retry():
+            parent = (self._reddit.comment(to) if to and to != thread
+                      else self._reddit.submission(thread))
+            comment = parent.reply(marked(text, key))
+        if comment is None:
+            raise ForumError("Reddit accepted the reply but returned no comment", temporary=True)
+        return str(comment.id)
+
+    def edit_reply(self, *, thread: str, reply_id: str, text: str, key: str) -> None:
+        """Replace the text of one of the bot's comments (its key kept)."""
+        del thread
+        with _reddit_errors(), self._without_retry():
+            self._reddit.comment(reply_id).edit(marked(text, key))
+
+    def find_reply(self, *, thread: str, key: str) -> str | None:
+        """The bot's comment in ``thread`` carrying ``key`` (among its newest 100); any
+        duplicate is deleted, the oldest kept."""
+        with _reddit_errors():
+            mine = [
+                c for c in self._reddit.redditor(self._bot).comments.new(limit=100)
+                if c.link_id == f"t3_{thread}" and key_of(c.body) == key
+            ]
+            if not mine:
+                return None
+            mine.sort(key=lambda c: (c.created_utc, c.id))
+            for duplicate in mine[1:]:
+                log.warning("thread %s: deleting a duplicate reply %s (%s)", thread,
+                            duplicate.id, key)
+                duplicate.delete()
+            return str(mine[0].id)
+
+
+def _unique_oldest_first(posts: Iterable[ForumPost]) -> list[ForumPost]:
+    by_id: dict[str, ForumPost] = {}
+    for post in posts:
+        by_id[post.id] = post
+    return sorted(by_id.values(), key=lambda p: (p.created_at, p.id))
