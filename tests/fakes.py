@@ -127,7 +127,7 @@ def _utc(moment: datetime) -> datetime:
 
 # -- a forum that fails on request ------------------------------------------------------------
 
-METHODS = ("listing", "reread", "reply", "edit_reply", "find_reply")
+METHODS = ("listing", "backfill", "reread", "reply", "edit_reply", "find_reply")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,6 +205,10 @@ class FlakyForum:
         """The inner forum's listing, unless told to fail."""
         args = {"threads": list(threads), "cursor": cursor}
         return self._call("listing", args, lambda: self.inner.listing(threads, cursor=cursor))
+
+    def backfill(self, thread: str) -> tuple[ForumPost, ...]:
+        """The inner forum's backfill, unless told to fail."""
+        return self._call("backfill", {"thread": thread}, lambda: self.inner.backfill(thread))
 
     def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
         """The inner forum's reread, unless told to fail."""

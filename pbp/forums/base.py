@@ -66,6 +66,10 @@ class Forum(Protocol):
         ``cursor``; None reads every thread from its start."""
         ...
 
+    def backfill(self, thread: str) -> tuple[ForumPost, ...]:
+        """Every post of a thread from its start (a thread read for the first time)."""
+        ...
+
     def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
         """The current version of each post (a post that no longer exists comes back
         deleted)."""

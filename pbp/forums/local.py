@@ -103,6 +103,10 @@ class LocalForum:
         posts, last = self._storage.changed_since(threads, seq=seq)
         return Listing(posts=tuple(posts), cursor=str(last))
 
+    def backfill(self, thread: str) -> tuple[ForumPost, ...]:
+        """Every post of a thread, the bot's replies included."""
+        return tuple(self._storage.thread_posts(thread))
+
     def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
         """The current version of each post."""
         del thread

@@ -133,13 +133,15 @@ class RedditForum:
     # -- reading ------------------------------------------------------------------------------
 
     def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
-        """New comments of ``threads``: one listing per subreddit; from the comment trees when
-        there is no cursor, or when the listing no longer reaches the last comment seen."""
+        """New comments of ``threads``: one listing per subreddit. When the listing no longer
+        reaches the last comment seen (a long downtime), the threads are read from their
+        comment trees instead. (A thread seen for the first time is the caller's to
+        ``backfill``.)"""
         wanted = set(threads)
         seen = list(json.loads(cursor)["seen"]) if cursor else []
         known = set(seen)
         posts: list[ForumPost] = []
-        backfill = cursor is None
+        backfill = False
         with _reddit_errors():
             for sub in self._subreddits:
                 page = list(self._reddit.subreddit(sub).comments(limit=LISTING_LIMIT))
@@ -150,9 +152,16 @@ class RedditForum:
                         posts.append(self._post(comment))
             if backfill:
                 posts = [p for thread in threads for p in self._whole(thread)]
+                log.info("the listing did not reach the last comment seen: %d threads read "
+                         "from their comment trees", len(threads))
         posts = _unique_oldest_first(posts)
         seen = [*seen, *(p.id for p in posts if p.id not in known)][-SEEN_LIMIT:]
         return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen}))
+
+    def backfill(self, thread: str) -> tuple[ForumPost, ...]:
+        """The submission and every comment of a thread (``replace_more`` included)."""
+        with _reddit_errors():
+            return tuple(_unique_oldest_first(self._whole(thread)))
 
     def _whole(self, thread: str) -> list[ForumPost]:
         submission = self._reddit.submission(thread)

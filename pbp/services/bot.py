@@ -221,7 +221,7 @@ class Bot:
                 # a new thread is read from its start (SPEC §4); a thread taken over from
                 # another worker, or from this bot before a restart, is read again in full:
                 # whatever the shared listing moved past meanwhile is caught up, once
-                posts = [*self._forum.listing([watched.key], cursor=None).posts, *posts]
+                posts = [*self._forum.backfill(watched.key), *posts]
             cycle = _Cycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
                            silent=backfill)
             count = cycle.run(posts, report)

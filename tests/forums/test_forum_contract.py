@@ -297,3 +297,14 @@ def test_flaky_forum_refuses_to_fail_a_method_forums_do_not_have(
 ) -> None:
     with pytest.raises(ValueError, match="no method 'post'"):
         flaky.flaky.fail_next("post")
+
+
+def test_backfill_gives_every_post_of_one_thread_from_its_start(harness: ForumHarness) -> None:
+    a, b = harness.new_thread("keep"), harness.new_thread("tower")
+    first = harness.post(thread=a, author="alice", body="Aria looks around.")
+    harness.post(thread=b, author="bob", body="Elsewhere.")
+    second = harness.post(thread=a, author="bob", body="[physical: attack Goblin]")
+    reply = harness.forum.reply(thread=a, to=second, text="Noted.", key="k1")
+    got = harness.forum.backfill(a)
+    assert [p.id for p in got] == [first, second, reply]
+    assert {p.thread for p in got} == {a}
