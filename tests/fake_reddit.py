@@ -787,13 +787,13 @@ def _post_comment(
     if submission.deleted:
         raise RedditError(
             errors=[["DELETED_LINK", "the link you are commenting on has been deleted", "parent"]]
-        )  # noqa: E501
+        )
     if submission.archived:
         raise RedditError(
             errors=[
                 ["TOO_OLD", "that's a piece of history now; it's too late to reply to it", "parent"]
             ]
-        )  # noqa: E501
+        )
     if submission.locked:
         raise RedditError(errors=[["THREAD_LOCKED", "Comments are locked.", "parent"]])
     if parent.startswith("t1_") and fake._comments[parent[3:]].gone:
