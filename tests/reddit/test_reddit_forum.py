@@ -1,0 +1,128 @@
+"""pbp's Reddit forum, through real praw, against the fake Reddit."""
+
+from __future__ import annotations
+
+import praw
+import pytest
+from fake_reddit import FakeReddit, SleepRecorder
+
+from pbp.errors import ForumError
+from pbp.forums.reddit import RedditForum, key_of
+
+SUB = "MyPbPGame"
+
+
+@pytest.fixture
+def forum(reddit: praw.Reddit, fake_reddit: FakeReddit) -> RedditForum:
+    fake_reddit.add_subreddit(SUB)
+    return RedditForum(reddit, subreddits=[SUB], bot="pbp_bot")
+
+
+def _thread(fake: FakeReddit, title: str = "Round one", body: str = "") -> str:
+    return fake.add_submission(SUB, "gm_sam", title, body)
+
+
+def test_an_idle_poll_costs_one_listing_per_subreddit_however_many_threads(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    threads = [_thread(fake_reddit, f"thread {i}") for i in range(300)]
+    cursor = forum.listing(threads, cursor=None).cursor
+    fake_reddit.clear_log()
+    listing = forum.listing(threads, cursor=cursor)
+    assert listing.posts == ()
+    assert fake_reddit.requests_to("/r/") == 1
+    assert len(fake_reddit.requests) == 1
+
+
+def test_the_listing_shows_each_new_comment_once_and_only_of_watched_threads(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    watched, other = _thread(fake_reddit), _thread(fake_reddit, "off topic")
+    first = fake_reddit.add_comment("alice", f"t3_{watched}", "[physical: attack Goblin]")
+    fake_reddit.add_comment("bob", f"t3_{other}", "chatter")
+    listing = forum.listing([watched], cursor=None)
+    assert [p.id for p in listing.posts] == [first]
+    second = fake_reddit.add_comment("bob", f"t1_{first}", "[mental: attack Goblin]")
+    again = forum.listing([watched], cursor=listing.cursor)
+    assert [(p.id, p.author, p.reply_to) for p in again.posts] == [(second, "bob", first)]
+    assert forum.listing([watched], cursor=again.cursor).posts == ()
+
+
+def test_a_thread_is_back_filled_from_its_whole_comment_tree(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    fake_reddit.tree_limit = 3  # more comments than one page of the tree shows
+    thread = _thread(fake_reddit, body="!group Aria, Goblin")
+    ids = [fake_reddit.add_comment("alice", f"t3_{thread}", f"post {i}") for i in range(8)]
+    posts = forum.backfill(thread)
+    assert [p.id for p in posts] == [thread, *ids]  # the submission opens the thread
+    assert posts[0].body == "!group Aria, Goblin" and posts[0].author == "gm_sam"
+
+
+def test_rereads_show_edits_and_deletes_in_batches_of_a_hundred(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    thread = _thread(fake_reddit)
+    ids = [fake_reddit.add_comment("alice", f"t3_{thread}", f"post {i}") for i in range(250)]
+    fake_reddit.edit_comment(ids[0], "[physical: attack Goblin]")
+    fake_reddit.delete_comment(ids[1])
+    fake_reddit.clear_log()
+    posts = forum.reread(thread, ids)
+    assert fake_reddit.requests_to("/api/info") == 3
+    assert posts[0].body == "[physical: attack Goblin]" and posts[0].edited_at is not None
+    assert posts[1].deleted and posts[1].body == ""
+    assert not posts[2].deleted
+
+
+def test_a_reply_carries_its_key_and_is_found_by_it(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    thread = _thread(fake_reddit)
+    typo = fake_reddit.add_comment("bob", f"t3_{thread}", "[phisical: attack Goblin]")
+    reply = forum.reply(thread=thread, to=typo, text="Did you mean physical?", key="problems-x")
+    posted = fake_reddit.comment(reply)
+    assert posted.author == "pbp_bot" and posted.parent_id == f"t1_{typo}"
+    assert key_of(posted.body) == "problems-x"
+    assert forum.find_reply(thread=thread, key="problems-x") == reply
+    assert forum.find_reply(thread=thread, key="summary-1") is None
+    forum.edit_reply(thread=thread, reply_id=reply, text="Fixed.", key="problems-x")
+    assert key_of(fake_reddit.comment(reply).body) == "problems-x"
+    in_thread = forum.reply(thread=thread, to=None, text="Round 1 is open", key="cheatsheet")
+    assert fake_reddit.comment(in_thread).parent_id == f"t3_{thread}"
+
+
+def test_a_reply_committed_then_answered_502_is_not_sent_twice_and_is_found(
+    forum: RedditForum, fake_reddit: FakeReddit, no_sleep: SleepRecorder
+) -> None:
+    thread = _thread(fake_reddit)
+    fake_reddit.inject("POST", "/api/comment", "commit_then_502")
+    with pytest.raises(ForumError) as failed:
+        forum.reply(thread=thread, to=None, text="Summary", key="summary-1")
+    assert failed.value.temporary
+    assert len(fake_reddit.comments_by("pbp_bot")) == 1  # prawcore did not post it again
+    assert forum.find_reply(thread=thread, key="summary-1") is not None
+
+
+def test_a_duplicate_reply_found_by_its_key_is_deleted(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    thread = _thread(fake_reddit)
+    first = forum.reply(thread=thread, to=None, text="Summary", key="summary-1")
+    fake_reddit.add_comment("pbp_bot", f"t3_{thread}", "Summary\n\n[](#pbp:summary-1)")
+    assert forum.find_reply(thread=thread, key="summary-1") == first
+    live = [c for c in fake_reddit.comments_by("pbp_bot") if not c.gone]
+    assert [c.id for c in live] == [first]
+
+
+def test_a_locked_thread_is_a_permanent_error_and_a_429_a_temporary_one(
+    forum: RedditForum, fake_reddit: FakeReddit, no_sleep: SleepRecorder
+) -> None:
+    thread = _thread(fake_reddit)
+    fake_reddit.lock(thread)
+    with pytest.raises(ForumError) as locked:
+        forum.reply(thread=thread, to=None, text="x", key="k")
+    assert not locked.value.temporary
+    fake_reddit.inject("GET", "/r/", "429")
+    with pytest.raises(ForumError) as limited:
+        forum.listing([thread], cursor=None)
+    assert limited.value.temporary
