@@ -69,6 +69,11 @@ def key_of(body: str) -> str | None:
     return found.group(1) if found else None
 
 
+def unmarked(body: str) -> str:
+    """A reply's text without its key."""
+    return _MARKER.sub("", body).rstrip()
+
+
 def translate(exc: Exception) -> ForumError:
     """A praw or prawcore error as a ForumError: temporary or permanent (one table)."""
     match exc:
@@ -196,16 +201,18 @@ class RedditForum:
         created = _when(comment.created_utc)
         edited = _when(comment.edited) if comment.edited else None
         parent = comment.parent_id
+        key = key_of(comment.body) if author.casefold() == self._bot.casefold() else None
+        body = "" if deleted else unmarked(comment.body) if key else comment.body
         return ForumPost(
             id=comment.id,
             thread=comment.link_id[3:],
             author=author,
-            body="" if deleted else comment.body,
+            body=body,
             created_at=created,
             edited_at=edited,
             deleted_at=(edited or created) if deleted else None,
             reply_to=parent[3:] if parent.startswith("t1_") else None,
-            reply_key=key_of(comment.body) if author.casefold() == self._bot.casefold() else None,
+            reply_key=key,
         )
 
     def _submission_post(self, submission: Any) -> ForumPost:

@@ -3,8 +3,7 @@
 The contract suite asks a ``ForumHarness`` for everything users do (start a thread, post, edit,
 delete) and talks to ``harness.forum`` only through the ``Forum`` protocol, as the services do.
 Each entry of ``IMPLEMENTATIONS`` builds one forum (with whatever it stands on) and tears it
-down; adding a forum to the suite is adding one entry (the Reddit forum on its fake HTTP
-server, when it comes).
+down; adding a forum to the suite is adding one entry.
 """
 
 from __future__ import annotations
@@ -16,10 +15,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
+import praw
+from fake_reddit import FakeReddit, praw_settings
 from fakes import FlakyForum, ManualClock, MemoryLocalStorage
 
 from pbp.forums.base import Forum
 from pbp.forums.local import LocalForum, LocalStorage
+from pbp.forums.reddit import RedditForum
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
 
@@ -155,10 +157,57 @@ def local_on(name: str) -> Callable[[Path], AbstractContextManager[ForumHarness]
     return make
 
 
+# -- the Reddit forum, through real praw, on the fake Reddit -----------------------------------
+
+SUBREDDIT = "MyPbPGame"
+
+
+@dataclass
+class RedditHarness:
+    """The Reddit forum; users act on the fake Reddit directly, a minute apart."""
+
+    fake: FakeReddit
+    reddit: RedditForum
+    bot: str = BOT
+    kind: str = "reddit"
+
+    @property
+    def forum(self) -> Forum:
+        return self.reddit
+
+    def new_thread(self, name: str) -> str:
+        return self.fake.add_submission(SUBREDDIT, "gm_sam", name)
+
+    def post(self, *, thread: str, author: str, body: str) -> str:
+        self.fake.advance(60)
+        return self.fake.add_comment(author, f"t3_{thread}", body)
+
+    def edit(self, post_id: str, *, body: str) -> None:
+        self.fake.advance(60)
+        self.fake.edit_comment(post_id, body)
+
+    def delete(self, post_id: str) -> None:
+        self.fake.advance(60)
+        self.fake.delete_comment(post_id)
+
+
+@contextmanager
+def reddit_harness(folder: Path) -> Iterator[ForumHarness]:
+    """The Reddit forum on a fake Reddit started for the test."""
+    del folder
+    with FakeReddit() as fake:
+        fake.add_subreddit(SUBREDDIT)
+        reddit = praw.Reddit(**praw_settings(fake))
+        yield RedditHarness(fake=fake, reddit=RedditForum(reddit, subreddits=[SUBREDDIT],
+                                                          bot=BOT))
+    assert not fake.internal_errors, "the fake Reddit failed inside"
+
+
 # -- the implementations the contract suite runs on -------------------------------------------
 
 IMPLEMENTATIONS: dict[str, Callable[[Path], AbstractContextManager[ForumHarness]]] = {
     "local-sqlite": local_on("sql"),
     "local-memory": local_on("memory"),
     "flaky-over-local": lambda folder: nullcontext(flaky_harness()),  # passes everything on
+    "reddit": reddit_harness,
 }
