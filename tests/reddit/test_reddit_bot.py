@@ -1,0 +1,143 @@
+"""The bot on Reddit, end to end: real praw, the fake Reddit, the real store."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import praw
+import pytest
+from fake_reddit import FakeReddit, SleepRecorder, praw_settings
+from sqlalchemy import select
+
+from pbp.forums.reddit import RedditForum, key_of
+from pbp.services.bot import Bot, BotOptions, PollReport, WatchedThread
+from pbp.services.export import thread_ledger
+from pbp.store.database import Store
+from pbp.store.schema import ReplyRow
+
+SUB = "MyPbPGame"
+CAMPAIGN = """
+[campaign]
+name = "Test Keep"
+gms = ["gm_sam"]
+visibility = "open"
+
+[[characters]]
+name = "Aria"
+player = "alice"
+body = 5
+mind = 3
+
+[[characters]]
+name = "Bram"
+player = "bob"
+body = 3
+mind = 4
+
+[[characters]]
+name = "Goblin"
+body = 3
+mind = 1
+"""
+
+
+class RedditTable:
+    """A submission on the fake Reddit run by a bot with its own SQLite store."""
+
+    def __init__(self, folder: Path, fake: FakeReddit) -> None:
+        self.fake = fake
+        fake.add_subreddit(SUB)
+        self.thread = fake.add_submission(SUB, "gm_sam", "The Sunken Keep, scene 1")
+        campaign = folder / "campaign.toml"
+        campaign.write_text(CAMPAIGN, encoding="utf-8")
+        self.store = Store(f"sqlite:///{folder / 'pbp.db'}")
+        self.store.upgrade()
+        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot="pbp_bot")
+        self.bot = Bot(store=self.store, forum=forum,
+                       threads=[WatchedThread(key=self.thread, campaign=campaign)],
+                       options=BotOptions(username="pbp_bot", owner="w1"))
+
+    def comment(self, author: str, body: str, parent: str | None = None) -> str:
+        self.fake.advance(60)
+        return self.fake.add_comment(author, parent or f"t3_{self.thread}", body)
+
+    def poll(self) -> PollReport:
+        self.fake.advance(60)
+        return self.bot.poll_once(datetime.fromtimestamp(self.fake.now(), UTC))
+
+    def replies(self) -> list[str]:
+        """The keys of the bot's live comments, in posting order."""
+        return [key_of(c.body) or "" for c in self.fake.comments_by("pbp_bot") if not c.gone]
+
+
+@pytest.fixture
+def table(tmp_path: Path, fake_reddit: FakeReddit) -> RedditTable:
+    return RedditTable(tmp_path, fake_reddit)
+
+
+def test_a_round_on_reddit_typo_reply_an_edit_before_the_close_and_nothing_twice(
+    table: RedditTable,
+) -> None:
+    table.comment("gm_sam", "Goblins!\n!group Aria, Bram, Goblin")
+    attack = table.comment("alice", "Aria swings. [physical: attack Goblin]")
+    typo = table.comment("bob", "Bram thinks. [mentl: attack Goblin]")
+    table.poll()
+    [reply] = [c for c in table.fake.comments_by("pbp_bot") if c.parent_id == f"t1_{typo}"]
+    assert "mentl" in reply.body
+    table.fake.edit_comment(typo, "Bram thinks. [mental: attack Goblin]")  # fixed on Reddit
+    close = table.comment("gm_sam", "!close")
+    table.poll()
+    ledger = thread_ledger(table.bot, table.thread)
+    round_one = ledger["rounds"][0]
+    assert round_one["closed_by"] == close
+    assert [(a["post"], a["actor"]) for a in round_one["actions"]] == [
+        (attack, "Aria"), (typo, "Bram"),
+    ]
+    assert ledger["rejected"] == []
+    summaries = [c for c in table.fake.comments_by("pbp_bot") if c.parent_id == f"t1_{close}"]
+    assert len(summaries) == 1 and "Round 1: results" in summaries[0].body
+    before = table.replies()
+    for _ in range(3):
+        table.poll()
+    assert table.replies() == before
+    assert all(n == 1 for n in Counter(before).values())
+
+
+def test_an_idle_poll_is_one_listing_request(table: RedditTable) -> None:
+    table.comment("alice", "[pass]")
+    table.poll()
+    table.poll()
+    table.fake.clear_log()
+    table.poll()
+    assert [r.path.split("?")[0] for r in table.fake.requests] == [f"/r/{SUB}/comments/"]
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+def test_under_chaos_every_reply_is_posted_once(
+    table: RedditTable, no_sleep: SleepRecorder, seed: int
+) -> None:
+    table.comment("gm_sam", "!group Aria, Bram, Goblin")
+    table.poll()
+    table.fake.chaos(seed=seed, rates={"500": 0.2, "429": 0.05, "commit_then_502": 0.1})
+    for round_number in range(4):
+        table.comment("alice", "[physical: attack Goblin]")
+        table.comment("bob", f"round {round_number} [mentl: attack Goblin]")
+        table.comment("bob", "!status")
+        table.comment("gm_sam", "!close")
+        for _ in range(4):
+            table.poll()
+    faults = Counter(r.fault for r in table.fake.requests if r.fault)
+    assert faults["commit_then_502"] and faults["500"] and faults["429"]  # chaos did strike
+    table.fake.calm()
+    for _ in range(3):
+        table.poll()
+    keys = table.replies()
+    doubled = [k for k, n in Counter(keys).items() if n > 1]
+    assert doubled == []
+    assert sum(k.startswith("summary") for k in keys) == 4
+    with table.store.session() as s:
+        statuses = Counter(s.scalars(select(ReplyRow.status)).all())
+    assert set(statuses) == {"posted"}
+    assert len(keys) == statuses["posted"]
