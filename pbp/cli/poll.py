@@ -23,6 +23,8 @@ def _say(report: PollReport) -> None:
         click.echo(f"  error: {line}", err=True)
     for line in report.skipped:
         click.echo(f"  skipped: thread {line}", err=True)
+    for line in report.waiting:
+        click.echo(f"  later: {line}", err=True)
 
 
 @app.command("poll")

@@ -33,7 +33,7 @@ from pbp.engine.step import step
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import Forum, ForumPost
 from pbp.render.environment import shared_environment
-from pbp.render.replies import Replies, split_reply
+from pbp.render.replies import REPLY_LIMIT, Replies, split_reply
 from pbp.rules.dice.seal import new_seed
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
@@ -49,6 +49,7 @@ from pbp.store.schema import ThreadRow
 
 log = logging.getLogger(__name__)
 LISTING_SCOPE = "all"
+MARKER_ROOM = 100  # characters a forum may add to a reply (Reddit's invisible key)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,6 +81,7 @@ class PollReport:
     failed: list[str] = field(default_factory=list)  # "thread/post: why"
     errors: list[str] = field(default_factory=list)  # threads or forum calls that failed
     skipped: list[str] = field(default_factory=list)  # threads another worker holds
+    waiting: list[str] = field(default_factory=list)  # replies a temporary failure held back
     delivered: dict[str, list[Delivered]] = field(default_factory=dict)
 
 
@@ -199,10 +201,13 @@ class Bot:
             if thread is None or thread.lease_owner != self.options.owner:
                 return
             thread_id = thread.id
-        done = deliver(self._store, self._forum, thread_id=thread_id, thread=watched.key,
-                       now=now)
-        if done:
-            report.delivered.setdefault(watched.key, []).extend(done)
+        delivery = deliver(self._store, self._forum, thread_id=thread_id, thread=watched.key,
+                           now=now)
+        if delivery.sent:
+            report.delivered.setdefault(watched.key, []).extend(delivery.sent)
+        report.errors += [f"thread {watched.key}: {line}" for line in delivery.refused]
+        if delivery.waiting:
+            report.waiting.append(f"thread {watched.key}: {delivery.waiting}")
 
     def _poll_thread(
         self, watched: WatchedThread, posts: list[ForumPost], now: datetime, report: PollReport
@@ -466,7 +471,7 @@ class _Cycle:
         self.silent = False
 
     def _queue(self, effect: Effect, text: str) -> None:
-        parts = split_reply(text)
+        parts = split_reply(text, limit=REPLY_LIMIT - MARKER_ROOM)
         for i, part in enumerate(parts):
             key = effect.key if i == 0 else f"{effect.key}/part{i + 1}"
             match effect:

@@ -50,8 +50,18 @@ class _Owed:
     tried_before: bool
 
 
+@dataclass(slots=True)
+class Delivery:
+    """What one delivery did: the replies sent, the ones refused for good (to report to the
+    operator), and the temporary failure that made the rest wait, if any."""
+
+    sent: list[Delivered]
+    refused: list[str]
+    waiting: str | None = None
+
+
 def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
-            now: datetime) -> list[Delivered]:
+            now: datetime) -> Delivery:
     """Post or edit every undelivered reply of a thread, oldest first.
 
     Stops at the first temporary forum error (the rest keep their order and go next poll). A
@@ -67,17 +77,23 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
             if r.status != "failed"
         ]
         repo.count_attempts([o.id for o in owed])  # committed before the forum is asked
-    done: list[Delivered] = []
+    delivery = Delivery(sent=[], refused=[])
     for reply in owed:
         try:
-            done.append(_deliver_one(store, forum, reply, thread=thread, now=now))
+            delivery.sent.append(_deliver_one(store, forum, reply, thread=thread, now=now))
         except ForumError as exc:
-            _record_error(store, reply.id, exc)
+            final = _record_error(store, reply.id, exc)
             if exc.temporary:
                 log.warning("thread %s: the forum failed (%s); retrying next poll", thread, exc)
+                delivery.waiting = f"reply {reply.key} waits for the next poll: {exc}"
                 break
-            log.error("thread %s: a reply could not be posted: %s", thread, exc)
-    return done
+            if final:
+                log.error("thread %s: reply %s refused for good: %s", thread, reply.key, exc)
+                delivery.refused.append(f"reply {reply.key} refused for good: {exc}")
+            else:
+                log.warning("thread %s: reply %s goes in the thread instead: %s", thread,
+                            reply.key, exc)
+    return delivery
 
 
 def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str,
@@ -97,14 +113,17 @@ def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str,
                      edited=reply.status == "edit-pending")
 
 
-def _record_error(store: Store, reply_id: int, exc: ForumError) -> None:
+def _record_error(store: Store, reply_id: int, exc: ForumError) -> bool:
+    """Note the error on the reply; return whether the reply is now given up."""
     with store.session() as s:
         row = Repository(s).reply(reply_id)
-        if row is not None:
-            row.last_error = str(exc)
-            if exc.temporary:
-                return
-            if row.status == "pending" and row.to_post is not None:
-                row.to_post = None  # the post it answers is gone: say it in the thread instead
-            else:
-                row.status = "failed"
+        if row is None:
+            return False
+        row.last_error = str(exc)
+        if exc.temporary:
+            return False
+        if row.status == "pending" and row.to_post is not None:
+            row.to_post = None  # the post it answers is gone: say it in the thread instead
+            return False
+        row.status = "failed"
+        return True

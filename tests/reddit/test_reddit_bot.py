@@ -141,3 +141,31 @@ def test_under_chaos_every_reply_is_posted_once(
         statuses = Counter(s.scalars(select(ReplyRow.status)).all())
     assert set(statuses) == {"posted"}
     assert len(keys) == statuses["posted"]
+
+
+def test_a_summary_over_reddits_limit_goes_out_in_numbered_parts(
+    tmp_path: Path, fake_reddit: FakeReddit
+) -> None:
+    templates = tmp_path / "tpl"
+    templates.mkdir()
+    (templates / "summary.md.j2").write_text(
+        "{% for i in range(40000) %}x\n{% endfor %}",
+        encoding="utf-8",
+    )
+    folder = tmp_path / "site"
+    folder.mkdir()
+    table = RedditTable(folder, fake_reddit)
+    campaign = folder / "campaign.toml"
+    campaign.write_text(CAMPAIGN.replace('visibility = "open"',
+                                         f'visibility = "open"\ntemplates = "{templates}"'))
+    table.comment("gm_sam", "!group Aria, Bram, Goblin")
+    table.comment("alice", "[physical: attack Goblin]")
+    table.poll()
+    table.comment("gm_sam", "!close")
+    report = table.poll()
+    assert report.errors == []
+    parts = [c for c in fake_reddit.comments_by("pbp_bot")
+             if (key_of(c.body) or "").startswith("summary")]
+    assert len(parts) >= 8  # 80,000 characters
+    assert all(len(c.body) <= 10_000 for c in parts), max(len(c.body) for c in parts)
+    assert parts[0].body.startswith(f"*(part 1/{len(parts)})*")

@@ -73,7 +73,10 @@ def test_an_edit_the_forum_refuses_for_good_is_not_retried_forever(
     table.poll(2)
     table.edit(typo, "[physical: attack Goblin]", 3)
     flaky.fail_next("edit_reply", 1, temporary=False, message="the thread is archived")
-    table.poll(4)
+    report = table.bot.poll_once(table.clock.now)
+    assert report.errors == [  # reported to the operator
+        f"thread keep-1: reply problems-{typo} refused for good: the thread is archived"
+    ]
     table.poll(5)
     table.poll(6)
     assert len(flaky.calls_to("edit_reply")) == 1
