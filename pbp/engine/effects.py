@@ -83,6 +83,15 @@ class ReminderContent:
     players: tuple[str, ...]
     characters: tuple[str, ...]
     deadline: datetime
+    owners: tuple[str, ...] = ()  # the player of each of ``characters``, in the same order
+
+    def by_player(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each player with their characters that have not acted."""
+        owners = self.owners or (("",) * len(self.characters))
+        return tuple(
+            (p, tuple(c for c, o in zip(self.characters, owners, strict=True) if o == p))
+            for p in self.players
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

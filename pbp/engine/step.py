@@ -105,11 +105,13 @@ def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
     for i in range(0, len(players), MENTIONS_PER_COMMENT):
         chunk = tuple(players[i : i + MENTIONS_PER_COMMENT])
         names = tuple(n for p, n in missing if p in chunk)
+        owners = tuple(p for p, _n in missing if p in chunk)
         out.append(
             Reply(
                 key=f"reminder-{rnd.number}-{i // MENTIONS_PER_COMMENT + 1}",
                 to=None,
-                content=ReminderContent(players=chunk, characters=names, deadline=rnd.deadline),
+                content=ReminderContent(players=chunk, characters=names, owners=owners,
+                                        deadline=rnd.deadline),
             )
         )
     return out

@@ -94,6 +94,7 @@ class Replies:
                     "number": _round_number(state),
                     "players": content.players,
                     "characters": content.characters,
+                    "missing": content.by_player(),
                     "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC"),
                 }
             case AllActedContent():
