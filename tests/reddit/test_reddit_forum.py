@@ -126,3 +126,19 @@ def test_a_locked_thread_is_a_permanent_error_and_a_429_a_temporary_one(
     with pytest.raises(ForumError) as limited:
         forum.listing([thread], cursor=None)
     assert limited.value.temporary
+
+
+def test_after_a_gap_longer_than_the_listing_the_threads_are_read_whole_once(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    thread = _thread(fake_reddit)
+    fake_reddit.add_comment("alice", f"t3_{thread}", "before the downtime")
+    cursor = forum.listing([thread], cursor=None).cursor
+    missed = [fake_reddit.add_comment("bob", f"t3_{thread}", f"post {i}") for i in range(150)]
+    fake_reddit.clear_log()
+    caught_up = forum.listing([thread], cursor=cursor)
+    assert set(missed) <= {p.id for p in caught_up.posts}
+    assert fake_reddit.requests_to(f"/comments/{thread}") == 1
+    fake_reddit.clear_log()
+    assert forum.listing([thread], cursor=caught_up.cursor).posts == ()
+    assert fake_reddit.requests_to("/comments/") == 0  # once, not every poll
