@@ -92,4 +92,5 @@ def make_bot(config: Config, *, store: Store | None = None, clock: Clock = utc_n
         threads=[WatchedThread(key=t.id, campaign=t.campaign) for t in config.threads],
         options=BotOptions(username=config.bot.username, ack=config.bot.ack,
                            owner=worker_name(), lease=lease, owner_alive=worker_alive),
+        campaigns=config.campaign_files,
     )

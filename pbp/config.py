@@ -25,7 +25,7 @@ DEFAULT_DATABASE_URL = "sqlite:///pbp.db"
 DATABASE_URL_VARIABLE = "PBP_DATABASE_URL"
 MIN_POLL_SECONDS = 5
 
-_TOP_KEYS = ("bot", "database", "forum", "threads")
+_TOP_KEYS = ("bot", "database", "forum", "threads", "campaigns")
 _BOT_KEYS = ("username", "poll_seconds", "ack")
 _FORUM_KEYS = ("kind", "reddit")
 _REDDIT_KEYS = ("site", "subreddits")
@@ -89,6 +89,12 @@ class Config:
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     forum: ForumSettings = field(default_factory=ForumSettings)
     threads: tuple[ThreadBinding, ...] = ()
+    campaigns: tuple[Path, ...] = ()  # campaign files a GM may bind a new thread to
+
+    @property
+    def campaign_files(self) -> tuple[Path, ...]:
+        """Every campaign file the bot knows: those of the threads, then the others listed."""
+        return tuple(dict.fromkeys((*(t.campaign for t in self.threads), *self.campaigns)))
 
 
 def read_text(path: Path) -> str:
@@ -140,6 +146,7 @@ def parse_config(text: str, *, path: Path, environ: Mapping[str, str] | None = N
         database=DatabaseSettings(url=_database_url(reader, base, env)),
         forum=_forum(reader),
         threads=_threads(reader, base),
+        campaigns=_campaigns(reader, base),
     )
 
 
@@ -250,3 +257,10 @@ def _threads(reader: Reader, base: Path) -> tuple[ThreadBinding, ...]:
         campaign = base / (reader.text(table, at, "campaign") or "")
         bindings.append(ThreadBinding(id=thread_id, campaign=campaign.resolve()))
     return tuple(bindings)
+
+
+def _campaigns(reader: Reader, base: Path) -> tuple[Path, ...]:
+    """``campaigns = ["campaigns/tower.toml", ...]``: campaigns a GM may bind a new thread to
+    with ``!campaign NAME`` (the campaigns of ``[[threads]]`` need not be listed again)."""
+    files = reader.strings(reader.doc, (), "campaigns") or ()
+    return tuple((base / f).resolve() for f in files)

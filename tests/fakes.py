@@ -86,11 +86,14 @@ class MemoryLocalStorage:
         """One post by id, deleted or not."""
         return self._posts.get(post_id)
 
-    def changed_since(self, threads: Sequence[str], *, seq: int) -> tuple[list[ForumPost], int]:
-        """Posts of ``threads`` changed after ``seq``, oldest change first, and the newest
-        change number."""
-        asked = set(threads)
-        ids = [i for i, p in self._posts.items() if p.thread in asked and self._seq[i] > seq]
+    def changed_since(
+        self, threads: Sequence[str] | None, *, seq: int
+    ) -> tuple[list[ForumPost], int]:
+        """Posts of ``threads`` (None: of every thread) changed after ``seq``, oldest change
+        first, and the newest change number."""
+        asked = None if threads is None else set(threads)
+        ids = [i for i, p in self._posts.items()
+               if (asked is None or p.thread in asked) and self._seq[i] > seq]
         ids.sort(key=self._seq.__getitem__)
         return [self._posts[i] for i in ids], max(self._last_seq, seq)
 

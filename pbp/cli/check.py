@@ -69,10 +69,10 @@ def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
     click.echo(f"ok: {_shown(path)} ({count} {noun}, forum {config.forum.kind})")
     seen = {p.resolve() for p in already}
     results = [True]
-    for thread in config.threads:
-        if thread.campaign not in seen:  # one campaign may run several threads
-            seen.add(thread.campaign)
-            results.append(_check_campaign(thread.campaign))
+    for campaign in config.campaign_files:
+        if campaign not in seen:  # one campaign may run several threads
+            seen.add(campaign)
+            results.append(_check_campaign(campaign))
     return results
 
 

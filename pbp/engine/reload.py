@@ -30,3 +30,22 @@ def reload_campaign(state: EngineState, campaign: Campaign) -> EngineState:
         rnd = replace(rnd, base=_apply(rnd.base, campaign), start=_apply(rnd.start, campaign))
         state = replace(state, round=rnd)
     return state
+
+
+def carry_over(
+    previous: EngineState, *, campaign: Campaign, bot: str, ack: str
+) -> EngineState:
+    """A new thread of a campaign that ran in ``previous`` (SPEC §1: character state belongs
+    to the campaign): everyone keeps damage, pools and what the party has identified, in a
+    fresh scene (no groups, features or restraints) under the campaign file as it is now.
+    Actions still open in the old thread do not come along."""
+    old = previous.scene
+    fighters = [replace(f, restraint=None) for f in old.fighters]
+    scene = replace(
+        distat.new_scene(fighters, options=old.options),
+        sightings=old.sightings,
+        identified=old.identified,
+    )
+    fresh = EngineState(campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot,
+                        ack=ack)
+    return reload_campaign(fresh, campaign)

@@ -42,10 +42,14 @@ class ForumPost:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Listing:
-    """Posts new or changed since a cursor, oldest first, and the cursor to ask from next."""
+    """Posts new or changed since a cursor, oldest first, and the cursor to ask from next.
+
+    ``others`` are new posts of threads not asked for, that the listing saw anyway (where a GM
+    may bind a new thread with ``!campaign NAME``)."""
 
     posts: tuple[ForumPost, ...]
     cursor: str | None
+    others: tuple[ForumPost, ...] = ()
 
 
 class Forum(Protocol):

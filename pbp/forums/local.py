@@ -33,9 +33,11 @@ class LocalStorage(Protocol):
         """The post with that id, deleted or not."""
         ...
 
-    def changed_since(self, threads: Sequence[str], *, seq: int) -> tuple[list[ForumPost], int]:
-        """Posts of ``threads`` written or changed after change number ``seq``, in the order of
-        their last change, and the newest change number."""
+    def changed_since(
+        self, threads: Sequence[str] | None, *, seq: int
+    ) -> tuple[list[ForumPost], int]:
+        """Posts of ``threads`` (None: of every thread) written or changed after change number
+        ``seq``, in the order of their last change, and the newest change number."""
         ...
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
@@ -100,8 +102,13 @@ class LocalForum:
     def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
         """Posts new, edited or deleted since ``cursor`` (the local forum sees every change)."""
         seq = int(cursor) if cursor else 0
-        posts, last = self._storage.changed_since(threads, seq=seq)
-        return Listing(posts=tuple(posts), cursor=str(last))
+        posts, last = self._storage.changed_since(None, seq=seq)
+        asked = set(threads)
+        return Listing(
+            posts=tuple(p for p in posts if p.thread in asked),
+            cursor=str(last),
+            others=tuple(p for p in posts if p.thread not in asked and p.reply_key is None),
+        )
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """Every post of a thread, the bot's replies included."""

@@ -146,6 +146,7 @@ class RedditForum:
         seen = list(json.loads(cursor)["seen"]) if cursor else []
         known = set(seen)
         posts: list[ForumPost] = []
+        others: list[ForumPost] = []
         backfill = False
         with _reddit_errors():
             for sub in self._subreddits:
@@ -153,15 +154,20 @@ class RedditForum:
                 if known and len(page) >= LISTING_LIMIT and not any(c.id in known for c in page):
                     backfill = True  # a gap: more came than one listing shows
                 for comment in page:
-                    if comment.link_id[3:] in wanted and comment.id not in known:
-                        posts.append(self._post(comment))
+                    if comment.id in known:
+                        continue
+                    (posts if comment.link_id[3:] in wanted else others).append(
+                        self._post(comment)
+                    )
             if backfill:
                 posts = [p for thread in threads for p in self._whole(thread)]
                 log.info("the listing did not reach the last comment seen: %d threads read "
                          "from their comment trees", len(threads))
-        posts = _unique_oldest_first(posts)
-        seen = [*seen, *(p.id for p in posts if p.id not in known)][-SEEN_LIMIT:]
-        return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen}))
+        posts, others = _unique_oldest_first(posts), _unique_oldest_first(others)
+        new = [p.id for p in (*posts, *others) if p.id not in known]
+        seen = [*seen, *new][-SEEN_LIMIT:]
+        return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen}),
+                       others=tuple(p for p in others if p.reply_key is None))
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """The submission and every comment of a thread (``replace_more`` included)."""

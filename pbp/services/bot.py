@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -26,7 +27,7 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.events import Tick
-from pbp.engine.reload import reload_campaign
+from pbp.engine.reload import carry_over, reload_campaign
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
 from pbp.engine.step import step
@@ -91,6 +92,15 @@ class _Loaded:
     campaign: Campaign
 
 
+_CAMPAIGN_LINE = re.compile(r"^\s*!campaign\s+(\S.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def campaign_named_in(body: str) -> str | None:
+    """The NAME of a ``!campaign NAME`` line in a post, if it has one."""
+    found = _CAMPAIGN_LINE.search(body)
+    return found.group(1) if found else None
+
+
 def _closing(post: ForumPost) -> bool:
     """Whether a post may close the round (so the open round is re-read first)."""
     lines = (line.strip().casefold() for line in post.body.splitlines())
@@ -108,10 +118,13 @@ class Bot:
         threads: Sequence[WatchedThread],
         options: BotOptions,
         seed_maker: Callable[[str, int], str] | None = None,
+        campaigns: Sequence[Path] = (),
     ) -> None:
         self._store = store
         self._forum = forum
-        self._threads = tuple(threads)
+        self._configured = tuple(threads)
+        self._threads = tuple(threads)  # the configured ones and those bound by `!campaign`
+        self._bindable = tuple(dict.fromkeys((*(t.campaign for t in threads), *campaigns)))
         self.options = options
         self.seed_maker = seed_maker or (lambda _thread, _number: new_seed())
         self._cache: dict[int, Cached] = {}
@@ -158,13 +171,17 @@ class Bot:
         report = PollReport()
         kind = self._forum.kind
         with self._store.session() as s:
-            cursor = Repository(s).cursor(kind, LISTING_SCOPE)
+            repo = Repository(s)
+            cursor = repo.cursor(kind, LISTING_SCOPE)
+            self._threads = self._watch_list(repo)
         try:
             listing = self._forum.listing([t.key for t in self._threads], cursor=cursor)
         except ForumError as exc:
             report.errors.append(f"the forum's listing failed: {exc}")
             log.warning("the forum's listing failed: %s", exc)
             listing = None
+        if listing is not None and listing.others:
+            self._bind(listing.others, now, report)
         posts: dict[str, list[ForumPost]] = {t.key: [] for t in self._threads}
         for post in listing.posts if listing else ():
             if post.thread in posts:
@@ -194,6 +211,65 @@ class Bot:
                  now.isoformat(timespec="seconds"), report.events,
                  sum(len(d) for d in report.delivered.values()), len(report.errors))
         return report
+
+    def _watch_list(self, repo: Repository) -> tuple[WatchedThread, ...]:
+        configured = {t.key for t in self._configured}
+        bound = [
+            WatchedThread(key=key, campaign=Path(path))
+            for key, path in repo.bound_threads(self._forum.kind)
+            if key not in configured
+        ]
+        return (*self._configured, *bound)
+
+    def _bind(self, posts: Sequence[ForumPost], now: datetime, report: PollReport) -> None:
+        """SPEC §2.5: ``!campaign NAME`` by that campaign's GM in a thread not watched yet
+        binds the thread to the campaign; its characters come along from their last thread."""
+        watched = {t.key for t in self._threads}
+        for post in posts:
+            name = campaign_named_in(post.body)
+            if name is None or post.thread in watched:
+                continue
+            path = self._bindable_named(name)
+            if path is None:
+                known = ", ".join(self.campaign(p).campaign.name for p in self._bindable)
+                report.errors.append(f"thread {post.thread}: {post.author} asked for campaign "
+                                     f"{name!r}, which this bot does not run (it runs: {known})")
+                continue
+            campaign = self.campaign(path).campaign
+            if not campaign.is_gm(post.author):
+                report.errors.append(f"thread {post.thread}: {post.author} is not a GM of "
+                                     f"{campaign.name!r} and cannot bind a thread to it")
+                continue
+            with self._store.session() as s:
+                self._bind_thread(Repository(s), post, path, now)
+            watched.add(post.thread)
+            self._threads = (*self._threads, WatchedThread(key=post.thread, campaign=path))
+            log.info("thread %s bound to campaign %s by %s", post.thread, campaign.name,
+                     post.author)
+
+    def _bindable_named(self, name: str) -> Path | None:
+        wanted = name.strip().casefold()
+        for path in self._bindable:
+            try:
+                loaded = self.campaign(path).campaign
+            except ConfigError:
+                continue
+            if wanted in (loaded.name.casefold(), path.stem.casefold()):
+                return path
+        return None
+
+    def _bind_thread(self, repo: Repository, post: ForumPost, path: Path, now: datetime) -> None:
+        loaded = self.campaign(path)
+        row = repo.save_campaign(path=str(path.resolve()), name=loaded.campaign.name,
+                                 file_hash=loaded.file_hash, at=now)
+        thread = repo.add_thread(forum=self._forum.kind, key=post.thread, campaign_id=row.id,
+                                 campaign_hash=loaded.file_hash, at=now, bound_by=post.author)
+        previous = repo.latest_thread_of(row.id, besides=thread.id)
+        if previous is not None:  # the characters come along, as they stand there
+            old = self.state(repo, previous, loaded.campaign)
+            start = carry_over(old, campaign=loaded.campaign, bot=self.options.username,
+                               ack=self.options.ack)
+            save_snapshot(thread, start)
 
     def _deliver(self, watched: WatchedThread, now: datetime, report: PollReport) -> None:
         with self._store.session() as s:
@@ -237,7 +313,7 @@ class Bot:
                 ) -> tuple[ThreadRow, bool]:
         thread = repo.thread(self._forum.kind, watched.key)
         if thread is not None:
-            return thread, False
+            return thread, thread.last_seq == 0 and thread.bound_by is not None
         loaded = self.campaign(watched.campaign)
         row = repo.save_campaign(path=str(watched.campaign.resolve()),
                                  name=loaded.campaign.name, file_hash=loaded.file_hash, at=now)

@@ -77,14 +77,16 @@ class SqlLocalStorage:
             row = s.get(LocalPostRow, post_id)
             return None if row is None else _post(row)
 
-    def changed_since(self, threads: Sequence[str], *, seq: int) -> tuple[list[ForumPost], int]:
-        """Posts of ``threads`` changed after ``seq``, oldest change first."""
+    def changed_since(
+        self, threads: Sequence[str] | None, *, seq: int
+    ) -> tuple[list[ForumPost], int]:
+        """Posts of ``threads`` (None: of every thread) changed after ``seq``, oldest change
+        first."""
+        query = select(LocalPostRow).where(LocalPostRow.seq > seq)
+        if threads is not None:
+            query = query.where(LocalPostRow.thread.in_(list(threads)))
         with self._store.read_session() as s:
-            rows = s.scalars(
-                select(LocalPostRow)
-                .where(LocalPostRow.seq > seq, LocalPostRow.thread.in_(list(threads)))
-                .order_by(LocalPostRow.seq)
-            ).all()
+            rows = s.scalars(query.order_by(LocalPostRow.seq)).all()
             last = s.scalar(select(func.max(LocalPostRow.seq))) or 0
             return [_post(r) for r in rows], max(last, seq)
 

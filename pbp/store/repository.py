@@ -98,13 +98,32 @@ class Repository:
         """Every watched thread."""
         return self.s.scalars(select(ThreadRow).order_by(ThreadRow.id)).all()
 
+    def bound_threads(self, forum: str) -> list[tuple[str, str]]:
+        """(key, campaign file) of the threads GMs bound with ``!campaign``."""
+        rows = self.s.execute(
+            select(ThreadRow.key, CampaignRow.path)
+            .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
+            .where(ThreadRow.forum == forum, ThreadRow.bound_by.is_not(None))
+            .order_by(ThreadRow.id)
+        ).all()
+        return [(r.key, r.path) for r in rows]
+
+    def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRow | None:
+        """The newest other thread of a campaign."""
+        return self.s.scalars(
+            select(ThreadRow)
+            .where(ThreadRow.campaign_id == campaign_id, ThreadRow.id != besides)
+            .order_by(ThreadRow.id.desc())
+        ).first()
+
     def add_thread(
-        self, *, forum: str, key: str, campaign_id: int, campaign_hash: str, at: datetime
+        self, *, forum: str, key: str, campaign_id: int, campaign_hash: str, at: datetime,
+        bound_by: str | None = None,
     ) -> ThreadRow:
-        """Start watching a thread."""
+        """Start watching a thread (``bound_by``: the GM who bound it with ``!campaign``)."""
         row = ThreadRow(
             forum=forum, key=key, campaign_id=campaign_id, campaign_hash=campaign_hash,
-            created_at=at, last_seq=0,
+            created_at=at, last_seq=0, bound_by=bound_by,
             snapshot_seq=0, snapshot_format=0, polls=0,
         )
         self.s.add(row)

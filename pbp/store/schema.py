@@ -82,6 +82,7 @@ class ThreadRow(Base):
     polls: Mapped[int] = mapped_column(Integer, default=0)
     lease_owner: Mapped[str | None] = mapped_column(String(200), nullable=True)
     lease_expires: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    bound_by: Mapped[str | None] = mapped_column(String(200), nullable=True)  # `!campaign` GM
 
 
 class PostVersionRow(Base):

@@ -169,3 +169,17 @@ def test_a_summary_over_reddits_limit_goes_out_in_numbered_parts(
     assert len(parts) >= 8  # 80,000 characters
     assert all(len(c.body) <= 10_000 for c in parts), max(len(c.body) for c in parts)
     assert parts[0].body.startswith(f"*(part 1/{len(parts)})*")
+
+
+def test_a_gm_binds_a_new_submission_with_a_campaign_comment(table: RedditTable) -> None:
+    table.comment("alice", "[pass]")
+    table.poll()
+    fresh = table.fake.add_submission(SUB, "gm_sam", "The Sunken Keep, scene 2")
+    table.fake.advance(60)
+    table.fake.add_comment("gm_sam", f"t3_{fresh}", "!campaign Test Keep")
+    table.fake.advance(60)
+    typo = table.fake.add_comment("bob", f"t3_{fresh}", "[phisical: attack Goblin]")
+    report = table.poll()
+    assert report.errors == []
+    mine = [c for c in table.fake.comments_by("pbp_bot") if c.link_id == f"t3_{fresh}"]
+    assert {key_of(c.body) for c in mine} == {"cheatsheet", f"problems-{typo}"}

@@ -72,6 +72,7 @@ def upgrade() -> None:
         sa.Column("polls", sa.Integer(), nullable=False),
         sa.Column("lease_owner", sa.String(length=200), nullable=True),
         sa.Column("lease_expires", sa.DateTime(), nullable=True),
+        sa.Column("bound_by", sa.String(length=200), nullable=True),
         sa.ForeignKeyConstraint(
             ["campaign_id"], ["campaigns.id"], name=op.f("fk_threads_campaign_id_campaigns")
         ),
