@@ -35,6 +35,8 @@ from pbp.forums.base import ForumPost, Listing
 log = logging.getLogger(__name__)
 
 LISTING_LIMIT = 100  # Reddit's page size for r/<sub>/comments
+LISTING_REACH = 1000  # the furthest back Reddit's listings go
+CLOCK_SLACK = 3600.0  # seconds: comments may show up in the listing a little late
 SEEN_LIMIT = 2000  # comment ids remembered between polls
 _MARKER = re.compile(r"\[\]\(#pbp:([^)\s]+)\)")
 # Reddit's answers that no retry will change (RedditAPIException error types)
@@ -138,24 +140,25 @@ class RedditForum:
     # -- reading ------------------------------------------------------------------------------
 
     def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
-        """New comments of ``threads``: one listing per subreddit. When the listing no longer
-        reaches the last comment seen (a long downtime), the threads are read from their
-        comment trees instead. (A thread seen for the first time is the caller's to
-        ``backfill``.)"""
+        """New comments of ``threads``: one listing request per subreddit when nothing much
+        happened. The listing is followed page by page (``after=``) back to a comment already
+        seen; only when even Reddit's longest listing does not reach one (a long downtime)
+        are the threads read from their comment trees. (A thread seen for the first time is
+        the caller's to ``backfill``.)"""
         wanted = set(threads)
-        seen = list(json.loads(cursor)["seen"]) if cursor else []
+        state: dict[str, Any] = json.loads(cursor) if cursor else {"seen": [], "newest": 0.0}
+        seen: list[str] = list(state["seen"])
         known = set(seen)
+        newest = float(state.get("newest", 0.0))
         posts: list[ForumPost] = []
         others: list[ForumPost] = []
         backfill = False
         with _reddit_errors():
             for sub in self._subreddits:
-                page = list(self._reddit.subreddit(sub).comments(limit=LISTING_LIMIT))
-                if known and len(page) >= LISTING_LIMIT and not any(c.id in known for c in page):
-                    backfill = True  # a gap: more came than one listing shows
+                page, reached = self._since(sub, known=known, newest=newest)
+                backfill = backfill or (bool(known) and not reached)
                 for comment in page:
-                    if comment.id in known:
-                        continue
+                    newest = max(newest, float(comment.created_utc))
                     (posts if comment.link_id[3:] in wanted else others).append(
                         self._post(comment)
                     )
@@ -166,8 +169,21 @@ class RedditForum:
         posts, others = _unique_oldest_first(posts), _unique_oldest_first(others)
         new = [p.id for p in (*posts, *others) if p.id not in known]
         seen = [*seen, *new][-SEEN_LIMIT:]
-        return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen}),
+        return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen, "newest": newest}),
                        others=tuple(p for p in others if p.reply_key is None))
+
+    def _since(self, sub: str, *, known: set[str], newest: float) -> tuple[list[Any], bool]:
+        """The comments of ``sub`` newer than the ones seen, newest first, and whether the
+        listing reached back to those (no gap). Without a cursor: the first page only."""
+        limit = LISTING_LIMIT if not known else LISTING_REACH
+        page: list[Any] = []
+        for comment in self._reddit.subreddit(sub).comments(limit=limit):
+            # a comment seen before, or clearly older than the newest seen (a deleted comment
+            # drops out of the listing, so its id may never come back)
+            if comment.id in known or float(comment.created_utc) < newest - CLOCK_SLACK:
+                return page, True
+            page.append(comment)
+        return page, len(page) < limit
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """The submission and every comment of a thread (``replace_more`` included)."""

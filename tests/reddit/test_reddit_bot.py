@@ -183,3 +183,28 @@ def test_a_gm_binds_a_new_submission_with_a_campaign_comment(table: RedditTable)
     assert report.errors == []
     mine = [c for c in table.fake.comments_by("pbp_bot") if c.link_id == f"t3_{fresh}"]
     assert {key_of(c.body) for c in mine} == {"cheatsheet", f"problems-{typo}"}
+
+
+def test_an_idle_poll_with_three_hundred_threads_is_one_listing_request(
+    tmp_path: Path, fake_reddit: FakeReddit
+) -> None:
+    fake_reddit.add_subreddit(SUB)
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(CAMPAIGN, encoding="utf-8")
+    threads = [fake_reddit.add_submission(SUB, "gm_sam", f"scene {i}") for i in range(300)]
+    for thread in threads[:5]:
+        fake_reddit.add_comment("alice", f"t3_{thread}", "[physical: attack Goblin]")
+    store = Store(f"sqlite:///{tmp_path / 'pbp.db'}")
+    store.upgrade()
+    forum = RedditForum(praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB],
+                        bot="pbp_bot")
+    bot = Bot(store=store, forum=forum,
+              threads=[WatchedThread(key=t, campaign=campaign) for t in threads],
+              options=BotOptions(username="pbp_bot", owner="w1"))
+    first = bot.poll_once(datetime.now(UTC))  # the first poll reads every thread once
+    assert first.errors == []
+    bot.poll_once(datetime.now(UTC))  # pages back through the 300 cheat sheets it posted
+    fake_reddit.clear_log()
+    for _ in range(3):
+        bot.poll_once(datetime.now(UTC))
+    assert [r.path.split("?")[0] for r in fake_reddit.requests] == [f"/r/{SUB}/comments/"] * 3

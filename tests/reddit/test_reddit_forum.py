@@ -7,6 +7,7 @@ import pytest
 from fake_reddit import FakeReddit, SleepRecorder
 
 from pbp.errors import ForumError
+from pbp.forums import reddit as reddit_module
 from pbp.forums.reddit import RedditForum, key_of
 
 SUB = "MyPbPGame"
@@ -128,13 +129,28 @@ def test_a_locked_thread_is_a_permanent_error_and_a_429_a_temporary_one(
     assert limited.value.temporary
 
 
-def test_after_a_gap_longer_than_the_listing_the_threads_are_read_whole_once(
+def test_a_busy_hour_is_caught_up_page_by_page_without_reading_trees(
     forum: RedditForum, fake_reddit: FakeReddit
 ) -> None:
     thread = _thread(fake_reddit)
     fake_reddit.add_comment("alice", f"t3_{thread}", "before the downtime")
     cursor = forum.listing([thread], cursor=None).cursor
     missed = [fake_reddit.add_comment("bob", f"t3_{thread}", f"post {i}") for i in range(150)]
+    fake_reddit.clear_log()
+    caught_up = forum.listing([thread], cursor=cursor)
+    assert [p.id for p in caught_up.posts] == missed
+    assert fake_reddit.requests_to("/r/") == 2  # two pages back to a comment seen
+    assert fake_reddit.requests_to("/comments/") == 0
+
+
+def test_after_a_gap_longer_than_reddits_listing_the_threads_are_read_whole_once(
+    forum: RedditForum, fake_reddit: FakeReddit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reddit_module, "LISTING_REACH", 200)  # Reddit's is 1000
+    thread = _thread(fake_reddit)
+    fake_reddit.add_comment("alice", f"t3_{thread}", "before the downtime")
+    cursor = forum.listing([thread], cursor=None).cursor
+    missed = [fake_reddit.add_comment("bob", f"t3_{thread}", f"post {i}") for i in range(250)]
     fake_reddit.clear_log()
     caught_up = forum.listing([thread], cursor=cursor)
     assert set(missed) <= {p.id for p in caught_up.posts}
