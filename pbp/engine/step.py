@@ -197,7 +197,8 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
             Reply(
                 key=f"all-acted-{rnd.number}",
                 to=post.post_id,
-                content=AllActedContent(gms=state.campaign.gms),
+                # at most three mentions per comment (Reddit drops the notifications past that)
+                content=AllActedContent(gms=state.campaign.gms[:MENTIONS_PER_COMMENT]),
             )
         )
         return replace(state, round=replace(rnd, all_acted_told=True))
