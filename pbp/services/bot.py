@@ -130,6 +130,7 @@ class Bot:
         self._cache: dict[int, Cached] = {}
         self._campaigns: dict[Path, _Loaded] = {}
         self._stopping = False
+        self._looked_at: set[str] = set()  # unwatched threads whose opening post was read
 
     @property
     def store(self) -> Store:
@@ -225,7 +226,7 @@ class Bot:
         """SPEC §2.5: ``!campaign NAME`` by that campaign's GM in a thread not watched yet
         binds the thread to the campaign; its characters come along from their last thread."""
         watched = {t.key for t in self._threads}
-        for post in posts:
+        for post in [*self._openings(posts, watched), *posts]:
             name = campaign_named_in(post.body)
             if name is None or post.thread in watched:
                 continue
@@ -246,6 +247,21 @@ class Bot:
             self._threads = (*self._threads, WatchedThread(key=post.thread, campaign=path))
             log.info("thread %s bound to campaign %s by %s", post.thread, campaign.name,
                      post.author)
+
+    def _openings(self, posts: Sequence[ForumPost], watched: set[str]) -> list[ForumPost]:
+        """The opening posts (a Reddit submission's text) of threads seen for the first time
+        among ``posts``: the GM may have written ``!campaign NAME`` there. Each is read once."""
+        fresh = [t for t in dict.fromkeys(p.thread for p in posts)
+                 if t not in watched and t not in self._looked_at]
+        self._looked_at.update(fresh)
+        found: list[ForumPost] = []
+        for thread in fresh:
+            try:
+                found += [p for p in self._forum.reread(thread, [thread]) if not p.deleted]
+            except ForumError as exc:
+                self._looked_at.discard(thread)  # try again next poll
+                log.warning("thread %s: its opening post could not be read: %s", thread, exc)
+        return found
 
     def _bindable_named(self, name: str) -> Path | None:
         wanted = name.strip().casefold()

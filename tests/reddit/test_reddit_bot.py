@@ -208,3 +208,18 @@ def test_an_idle_poll_with_three_hundred_threads_is_one_listing_request(
     for _ in range(3):
         bot.poll_once(datetime.now(UTC))
     assert [r.path.split("?")[0] for r in fake_reddit.requests] == [f"/r/{SUB}/comments/"] * 3
+
+
+def test_a_gm_binds_a_submission_whose_text_says_campaign(table: RedditTable) -> None:
+    table.comment("alice", "[pass]")
+    table.poll()
+    fresh = table.fake.add_submission(SUB, "gm_sam", "Scene 2", "Onward!\n\n!campaign test keep")
+    table.fake.advance(60)
+    table.fake.add_comment("alice", f"t3_{fresh}", "[mental: attack Goblin]")
+    report = table.poll()
+    assert report.errors == []
+    mine = [c for c in table.fake.comments_by("pbp_bot") if c.link_id == f"t3_{fresh}"]
+    assert [key_of(c.body) for c in mine] == ["cheatsheet"]  # and alice's tag is good
+    table.fake.clear_log()
+    table.poll()
+    assert table.fake.requests_to("/api/info") == 0  # the opening post is read once
