@@ -223,3 +223,16 @@ def test_a_gm_binds_a_submission_whose_text_says_campaign(table: RedditTable) ->
     table.fake.clear_log()
     table.poll()
     assert table.fake.requests_to("/api/info") == 0  # the opening post is read once
+
+
+def test_a_fixed_typo_is_confirmed_before_the_close_by_the_periodic_reread(
+    table: RedditTable,
+) -> None:
+    table.comment("gm_sam", "!group Aria, Bram, Goblin")
+    typo = table.comment("bob", "[phisical: attack Goblin]")
+    table.poll()
+    table.fake.edit_comment(typo, "[physical: attack Goblin]")  # a listing never shows edits
+    for _ in range(5):  # every few polls the posts that got an error reply are read again
+        table.poll()
+    [reply] = [c for c in table.fake.comments_by("pbp_bot") if c.parent_id == f"t1_{typo}"]
+    assert "phisical" not in reply.body and reply.edited
