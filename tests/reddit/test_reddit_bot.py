@@ -9,6 +9,7 @@ from pathlib import Path
 import praw
 import pytest
 from fake_reddit import FakeReddit, SleepRecorder, praw_settings
+from sample_campaigns import TEST_KEEP
 from sqlalchemy import select
 
 from pbp.forums.reddit import RedditForum, key_of
@@ -18,29 +19,7 @@ from pbp.store.database import Store
 from pbp.store.schema import ReplyRow
 
 SUB = "MyPbPGame"
-CAMPAIGN = """
-[campaign]
-name = "Test Keep"
-gms = ["gm_sam"]
-visibility = "open"
-
-[[characters]]
-name = "Aria"
-player = "alice"
-body = 5
-mind = 3
-
-[[characters]]
-name = "Bram"
-player = "bob"
-body = 3
-mind = 4
-
-[[characters]]
-name = "Goblin"
-body = 3
-mind = 1
-"""
+CAMPAIGN = TEST_KEEP
 
 
 class RedditTable:

@@ -13,6 +13,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from sample_campaigns import TEST_KEEP
+
 from pbp.forums.base import ForumPost
 from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, PollReport, WatchedThread
@@ -25,29 +27,7 @@ START = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 BOT = "pbp_bot"
 THREAD = "keep-1"
 
-CAMPAIGN = """
-[campaign]
-name = "Test Keep"
-gms = ["gm_sam"]
-visibility = "open"
-
-[[characters]]
-name = "Aria"
-player = "alice"
-body = 5
-mind = 3
-
-[[characters]]
-name = "Bram"
-player = "bob"
-body = 3
-mind = 4
-
-[[characters]]
-name = "Goblin"
-body = 3
-mind = 1
-"""
+CAMPAIGN = TEST_KEEP
 
 SETUP = "Goblins!\n!group Aria, Bram, Goblin"
 
