@@ -131,6 +131,7 @@ class Bot:
         self._campaigns: dict[Path, _Loaded] = {}
         self._stopping = False
         self._looked_at: set[str] = set()  # unwatched threads whose opening post was read
+        self._catch_up: set[str] = set()  # threads that failed: read whole when they next work
 
     @property
     def store(self) -> Store:
@@ -187,22 +188,23 @@ class Bot:
         for post in listing.posts if listing else ():
             if post.thread in posts:
                 posts[post.thread].append(post)
-        all_handled = listing is not None
         for watched in self._threads:
             if self._stopping:
-                all_handled = False
-                break
+                self._catch_up.add(watched.key)
+                continue
             try:
                 report.events += self._poll_thread(watched, posts[watched.key], now, report)
             except (ConfigError, ForumError) as exc:
-                all_handled = False
+                self._catch_up.add(watched.key)
                 report.errors.append(f"thread {watched.key}: {exc}")
                 log.error("thread %s: %s", watched.key, exc)
             except Exception as exc:  # one broken thread never stops the others
-                all_handled = False
+                self._catch_up.add(watched.key)
                 report.errors.append(f"thread {watched.key}: {type(exc).__name__}: {exc}")
                 log.exception("thread %s failed", watched.key)
-        if listing is not None and all_handled:
+        # the cursor moves on even past a thread that failed: that thread reads itself whole
+        # when it next works (so one broken thread never makes every listing longer)
+        if listing is not None:
             with self._store.session() as s:
                 Repository(s).save_cursor(kind, LISTING_SCOPE, listing.cursor, at=now)
         for watched in self._threads:
@@ -314,15 +316,16 @@ class Bot:
             if not ours:
                 report.skipped.append(f"{watched.key} (run by {before})")
                 return 0
-            if before != self.options.owner:
+            if before != self.options.owner or watched.key in self._catch_up:
                 # a new thread is read from its start (SPEC §4); a thread taken over from
-                # another worker, or from this bot before a restart, is read again in full:
-                # whatever the shared listing moved past meanwhile is caught up, once
+                # another worker, from this bot before a restart, or that failed last time, is
+                # read again in full: whatever the listing moved past meanwhile is caught up
                 posts = [*self._forum.backfill(watched.key), *posts]
             cycle = _Cycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
                            silent=backfill)
             count = cycle.run(posts, report)
         self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
+        self._catch_up.discard(watched.key)
         return count
 
     def _thread(self, repo: Repository, watched: WatchedThread, now: datetime,

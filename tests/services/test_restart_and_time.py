@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from service_table import SETUP, Table
+from service_table import SETUP, Table, at
 
 from pbp.services import bot as bot_module
 from pbp.store.schema import ThreadRow
@@ -92,3 +94,29 @@ def test_a_restarted_bot_posts_nothing_twice(table: Table) -> None:
     table.restart()
     table.poll(3)
     assert len(table.replies()) == count
+
+
+def test_a_thread_that_failed_catches_up_on_the_posts_the_listing_moved_past(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    real_run = bot_module._Cycle.run
+    monkeypatch.setattr(bot_module._Cycle, "run", _raise_once(real_run))
+    typo = table.post("bob", "[phisical: attack Goblin]", 2)
+    report = table.bot.poll_once(at(3))
+    assert report.errors and "database went away" in report.errors[0]
+    table.poll(4)  # the listing has moved on; the thread reads itself whole
+    assert len(table.reply_to(typo)) == 1
+
+
+def _raise_once(real: Any) -> Any:
+    calls = []
+
+    def run(self: Any, posts: Any, report: Any) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("database went away")
+        return int(real(self, posts, report))
+
+    return run
