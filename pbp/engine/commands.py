@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from pbp.engine.d20_model import D20State
 from pbp.engine.effects import (
     EditReply,
     Effect,
@@ -15,6 +16,7 @@ from pbp.engine.effects import (
     StatusContent,
     UndoneContent,
 )
+from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.problems import CannotUndo, RulesetUnavailable
 from pbp.engine.reading import is_command_problem
 from pbp.engine.rounds import close_round, summary_key
@@ -197,17 +199,25 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
         # the flags the undone summary showed wait for the next one
         late_edits=(*last.report.late_edits, *state.late_edits),
         scene_kind=last.scene_kind,
+        d20=last.d20_before,
         closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
     )
 
 
 def _closing(
-    state: EngineState, command: Command, post: PostRecord, at: datetime, effects: list[Effect]
+    state: EngineState,
+    command: Command,
+    post: PostRecord,
+    at: datetime,
+    effects: list[Effect],
+    dice: DiceForRound,
 ) -> EngineState | Problem:
     assert state.round is not None
     match command:
         case CloseCommand():
-            state, more = close_round(state, at=at, closed_by=post.post_id, reply_to=post.post_id)
+            state, more = close_round(
+                state, at=at, closed_by=post.post_id, reply_to=post.post_id, dice=dice
+            )
             effects += more
             return state
         case UndoCommand():
@@ -215,12 +225,14 @@ def _closing(
         case EncounterCommand():
             if state.round is not None and state.round.has_actions:
                 state, more = close_round(
-                    state, at=at, closed_by=post.post_id, reply_to=post.post_id
+                    state, at=at, closed_by=post.post_id, reply_to=post.post_id, dice=dice
                 )
                 effects += more
-            return replace(state, scene_kind=command.kind)
+            # a new scene: pressure as the command says (RULES A4); pools stay spent, aid lapses
+            d20 = D20State(pressure=command.pressure, pool_spent=state.d20.pool_spent)
+            return replace(state, scene_kind=command.kind, d20=d20)
         case EncounterEndCommand():
-            return _end_encounter(state, command, post, at, effects)
+            return _end_encounter(state, command, post, at, effects, dice)
     return state
 
 
@@ -230,6 +242,7 @@ def _end_encounter(
     post: PostRecord,
     at: datetime,
     effects: list[Effect],
+    dice: DiceForRound,
 ) -> EngineState | Problem:
     medic = _names(state, command.medic, command)
     rally = _names(state, command.rally, command)
@@ -248,9 +261,11 @@ def _end_encounter(
         reply_to=post.post_id,
         after=rest,
         notes=("encounter_end",),
+        dice=dice,
     )
     effects += more
-    return replace(state, scene_kind=state.campaign.ruleset)
+    d20 = D20State(pool_spent=state.d20.pool_spent)
+    return replace(state, scene_kind=state.campaign.ruleset, d20=d20)
 
 
 def after_tags(
@@ -260,13 +275,14 @@ def after_tags(
     *,
     at: datetime,
     effects: list[Effect],
+    dice: DiceForRound,
 ) -> EngineState:
     """``!close``, ``!undo`` and ``!encounter …`` act after all the tags of their post."""
     if not closing and post.gm and state.campaign.options.close_on_any_gm_post:
         closing = [CloseCommand(source=Source(index=0, line=1, column=1, text=""))]  # RULES D8
     problems: list[Problem] = []
     for command in closing:
-        done = _closing(state, command, post, at, effects)
+        done = _closing(state, command, post, at, effects, dice)
         if isinstance(done, EngineState):
             state = done
         else:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbp.engine.actors import Actor
+from pbp.engine.d20_model import D20_INTENTS, activity_of
 from pbp.engine.problems import ActionUsed, BonusBudget, RuleBroken
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules import distat
+from pbp.rules.d20.actions import RoundBudget, spend
 from pbp.rules.distat import DistatScene
 from pbp.rules.distat.intents import (
     Attack,
@@ -108,9 +110,16 @@ class Pending:
     slots: dict[str, dict[str, str]] = field(default_factory=dict)  # actor -> slot -> post id
     bonus: dict[str, int] = field(default_factory=dict)
     moves: dict[str, Move] = field(default_factory=dict)
+    d20: dict[str, RoundBudget] = field(default_factory=dict)  # RULES A11, per character
 
     def add(self, accepted: Accepted, post_id: str) -> None:
         """Count an accepted tag."""
+        if isinstance(accepted.intent, D20_INTENTS):
+            activity = activity_of(accepted.intent)
+            if activity is not None:
+                budget = self.d20.get(accepted.actor, RoundBudget())
+                self.d20[accepted.actor] = spend(budget, activity=activity)
+            return
         used = self.slots.setdefault(accepted.actor, {})
         for slot in accepted.slots:
             used.setdefault(slot, post_id)

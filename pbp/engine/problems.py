@@ -96,3 +96,13 @@ class CannotUndo(Problem):
 
     code: ClassVar[str] = "cannot_undo"
     why: str  # "nothing_closed" | "later_actions"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Refused(Problem):
+    """The d20 rules refuse a tag as the scene stands (RULES §3). ``cause`` is the rules' code
+    (``take_10_under_pressure``, ``round_no_actions_left`` …), ``detail`` its plain reading."""
+
+    code: ClassVar[str] = "d20_rule"
+    cause: str
+    detail: str

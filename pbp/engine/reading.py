@@ -7,6 +7,8 @@ from dataclasses import replace
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import choose_actor
+from pbp.engine.d20_model import D20State
+from pbp.engine.d20_tags import D20_TAGS, check_d20_tag
 from pbp.engine.distat_tags import Pending, check_tag
 from pbp.engine.problems import RulesetUnavailable
 from pbp.engine.state import Accepted, PostRecord
@@ -61,13 +63,18 @@ def check_tags(
     scene: DistatScene,
     kind: SceneKind,
     pending: Pending,
+    d20: D20State | None = None,
 ) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
-    """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted."""
+    """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted.
+
+    ``d20`` is the d20 scene's state (pressure, pools), for the tags of a d20 scene.
+    """
     accepted: list[Accepted] = []
     # problems of command lines belong to the first version, read once (SPEC §2.5)
     problems: list[Problem] = [p for p in parsed.problems if not is_command_problem(p)]
     for tag in parsed.tags:
-        if kind is not SceneKind.DISTAT or not isinstance(tag, DISTAT_TAGS):
+        d20_tag = kind is SceneKind.D20 and isinstance(tag, D20_TAGS)
+        if not d20_tag and (kind is not SceneKind.DISTAT or not isinstance(tag, DISTAT_TAGS)):
             problems.append(
                 RulesetUnavailable(
                     tag=tag.source.text,
@@ -87,7 +94,12 @@ def check_tags(
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))
             continue
-        verdict = check_tag(scene=scene, tag=tag, actor=actor, pending=pending)
+        if d20_tag:
+            verdict = check_d20_tag(
+                tag=tag, actor=actor, campaign=campaign, d20=d20 or D20State(), pending=pending
+            )
+        else:
+            verdict = check_tag(scene=scene, tag=tag, actor=actor, pending=pending)
         if isinstance(verdict, Accepted):
             accepted.append(verdict)
             pending.add(verdict, post_id)

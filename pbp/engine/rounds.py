@@ -6,13 +6,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from pbp.campaign.model import Campaign
+from pbp.engine.d20_model import D20_INTENTS, D20Entry, D20Intent, D20State
+from pbp.engine.d20_resolve import D20Context, resolve_d20
+from pbp.engine.d20_tags import pool_size
 from pbp.engine.distat_tags import Pending
 from pbp.engine.effects import EditReply, Effect, FixedContent, Reply, SummaryContent
+from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.reading import check_tags, parse
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
 from pbp.rules import distat
+from pbp.rules.dice.seeded import RecordingDice
+from pbp.rules.dice.source import Dice
 from pbp.rules.distat import DistatScene
 from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand
 
@@ -54,6 +61,7 @@ def recheck(state: EngineState, rnd: OpenRound) -> tuple[OpenRound, list[Effect]
             scene=rnd.base,
             kind=state.scene_kind,
             pending=pending,
+            d20=state.d20,
         )
         if post.error_replied and not problems and post.problems:
             effects.append(
@@ -71,6 +79,36 @@ class _Resolved:
     actions: tuple[ActionEntry, ...]
     corrections: tuple[CorrectionEntry, ...]
     problems: tuple[Rejection, ...]
+    d20: D20State
+    d20_actions: tuple[D20Entry, ...]
+
+
+@dataclass(slots=True)
+class _D20Run:
+    """The d20 side of one round's resolution: its state, its entries, its recorded dice."""
+
+    campaign: Campaign
+    d20: D20State
+    dice: RecordingDice
+    entries: list[D20Entry]
+
+    def resolve(self, post: PostRecord, item: Accepted, intent: D20Intent) -> None:
+        index = item.tag.source.index
+        roller = self.dice.for_key(post.post_id, index)  # SPEC §6: (post id, tag index, roll)
+        seen = len(self.dice.records)
+        ctx = D20Context(d20=self.d20, pool=pool_size(self.campaign, self.d20, item.actor))
+        self.d20, record = resolve_d20(intent, ctx=ctx, roller=roller)
+        record = replace(record, rolls=self.dice.records[seen:])
+        self.entries.append(
+            D20Entry(
+                post_id=post.post_id,
+                author=post.author,
+                tag=item.tag.source.text,
+                record=record,
+                on_behalf=item.on_behalf,
+                order=(post.order, index),
+            )
+        )
 
 
 def _steps(post: PostRecord) -> Iterator[Accepted | Command]:
@@ -85,15 +123,23 @@ def _steps(post: PostRecord) -> Iterator[Accepted | Command]:
         yield item
 
 
-def resolve(rnd: OpenRound) -> _Resolved:
-    """Resolve the round in post order, each action against the state the earlier ones left."""
+def resolve(rnd: OpenRound, *, campaign: Campaign, d20: D20State, dice: Dice) -> _Resolved:
+    """Resolve the round in post order, each action against the state the earlier ones left.
+
+    d20 tags roll with ``dice`` (the round's), keyed by post id and tag index.
+    """
+    run = _D20Run(campaign=campaign, d20=d20, dice=RecordingDice(dice), entries=[])
     scene = rnd.base
     actions: list[ActionEntry] = []
     corrections: list[CorrectionEntry] = []
     problems: list[Rejection] = []
     for post in (p for p in rnd.posts if p.live):
         for item in _steps(post):
+            if isinstance(item, Accepted) and isinstance(item.intent, D20_INTENTS):
+                run.resolve(post, item, item.intent)
+                continue
             if isinstance(item, Accepted):
+                assert not isinstance(item.intent, D20_INTENTS)
                 scene, records = distat.resolve(scene, item.intent)
                 actions += [
                     ActionEntry(
@@ -116,6 +162,8 @@ def resolve(rnd: OpenRound) -> _Resolved:
         actions=tuple(actions),
         corrections=tuple(corrections),
         problems=tuple(problems),
+        d20=run.d20,
+        d20_actions=tuple(run.entries),
     )
 
 
@@ -137,13 +185,17 @@ def close_round(
     at: datetime,
     closed_by: str,
     reply_to: str | None,
+    dice: DiceForRound,
     after: Callable[[DistatScene], DistatScene] | None = None,
     notes: tuple[str, ...] = (),
 ) -> tuple[EngineState, list[Effect]]:
-    """Close the open round: check every post again, resolve, report, open the next round."""
+    """Close the open round: check every post again, resolve, report, open the next round.
+
+    ``dice`` gives a round's dice; this round's are fetched only if a tag rolls.
+    """
     assert state.round is not None
     rnd, effects = recheck(state, state.round)
-    done = resolve(rnd)
+    done = resolve(rnd, campaign=state.campaign, d20=state.d20, dice=LazyDice(dice, rnd.number))
     scene = after(done.scene) if after is not None else done.scene
     rejected = (
         tuple(
@@ -155,7 +207,8 @@ def close_round(
         + done.problems
     )
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
-    state = replace(state, scene=scene)
+    d20_before = state.d20
+    state = replace(state, scene=scene, d20=done.d20)
     nxt = open_round(state, number=rnd.number + 1, at=at)
     report = RoundReport(
         number=rnd.number,
@@ -173,8 +226,11 @@ def close_round(
         next_deadline=nxt.deadline,
         next_round=nxt.number,
         notes=notes,
+        d20=done.d20_actions,
     )
-    closed = ClosedRound(report=report, reopen=rnd, scene_kind=state.scene_kind)
+    closed = ClosedRound(
+        report=report, reopen=rnd, scene_kind=state.scene_kind, d20_before=d20_before
+    )
     state = replace(
         state,
         round=nxt,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
+from pbp.engine.d20_model import D20Intent, D20State
 from pbp.engine.report import RoundReport
 from pbp.errors import Problem
 from pbp.rules.distat import DistatScene
@@ -19,7 +20,7 @@ class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
 
     tag: Tag
-    intent: Intent
+    intent: Intent | D20Intent
     actor: str
     on_behalf: bool
     slots: frozenset[str]
@@ -88,6 +89,8 @@ class ClosedRound:
     report: RoundReport
     reopen: OpenRound
     scene_kind: SceneKind
+    # the d20 scene's state when the round opened
+    d20_before: D20State = field(default_factory=D20State)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,3 +108,5 @@ class EngineState:
     deadline_after: timedelta | None = None
     late_edits: tuple[str, ...] = ()
     posts_seen: int = 0
+    # the d20 scene's state after the last closed round (pressure, pools, aid waiting)
+    d20: D20State = field(default_factory=D20State)

@@ -8,7 +8,6 @@ sends the half-time reminder.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
@@ -26,15 +25,14 @@ from pbp.engine.effects import (
     Reply,
 )
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.reading import check_tags, parse, pending_before
 from pbp.engine.rounds import close_round, open_round, problems_key
 from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
-from pbp.rules.dice.source import Dice
 
-DiceForRound = Callable[[int], Dice]
 Step = tuple[EngineState, tuple[Effect, ...]]
 MENTIONS_PER_COMMENT = 3
 
@@ -52,12 +50,12 @@ def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> 
 
 def step(state: EngineState, event: Event, *, dice: DiceForRound, now: datetime) -> Step:
     """Apply one event; return the new state and what the shell must do."""
-    del dice, now  # Distat rolls nothing; later rulesets roll through `dice`
+    del now  # the events carry their own times
     effects: list[Effect] = []
-    state = _due(state, event.at, effects)
+    state = _due(state, event.at, effects, dice)
     match event:
         case PostArrived():
-            state = _arrive(state, event, effects)
+            state = _arrive(state, event, effects, dice)
         case PostEdited():
             state = _edit(state, event, effects)
         case PostDeleted():
@@ -67,14 +65,18 @@ def step(state: EngineState, event: Event, *, dice: DiceForRound, now: datetime)
     return state, tuple(effects)
 
 
-def _due(state: EngineState, at: datetime, effects: list[Effect]) -> EngineState:
+def _due(
+    state: EngineState, at: datetime, effects: list[Effect], dice: DiceForRound
+) -> EngineState:
     """Close an overdue round (one in which someone acted) and send the half-time reminder."""
     rnd = state.round
     if rnd is None or rnd.deadline is None:
         return state
     if at >= rnd.deadline:
         if rnd.has_actions:  # a round in which no one acted waits for the GM (SPEC §4.4)
-            state, more = close_round(state, at=rnd.deadline, closed_by="deadline", reply_to=None)
+            state, more = close_round(
+                state, at=rnd.deadline, closed_by="deadline", reply_to=None, dice=dice
+            )
             effects += more
         return state
     half = rnd.opened_at + (rnd.deadline - rnd.opened_at) / 2
@@ -130,7 +132,9 @@ def _known(state: EngineState, post_id: str) -> bool:
     )
 
 
-def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> EngineState:
+def _arrive(
+    state: EngineState, event: PostArrived, effects: list[Effect], dice: DiceForRound
+) -> EngineState:
     if state.bot and event.author.casefold() == state.bot.casefold():
         return state  # the bot never acts on its own posts
     if _known(state, event.post_id):
@@ -163,6 +167,7 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
         scene=rnd.base,
         kind=state.scene_kind,
         pending=pending_before(rnd.posts, stop=None),
+        d20=state.d20,
     )
     post = replace(post, accepted=accepted, problems=problems)
     shown = (*post.command_problems, *problems)
@@ -180,7 +185,7 @@ def _arrive(state: EngineState, event: PostArrived, effects: list[Effect]) -> En
         )
     state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
     state = _tell_all_acted(state, post, effects)
-    return after_tags(state, post, closing, at=event.at, effects=effects)
+    return after_tags(state, post, closing, at=event.at, effects=effects, dice=dice)
 
 
 def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState:
@@ -231,6 +236,7 @@ def _edit(state: EngineState, event: PostEdited, effects: list[Effect]) -> Engin
         scene=rnd.base,
         kind=state.scene_kind,
         pending=pending_before(rnd.posts, stop=post.post_id),
+        d20=state.d20,
     )
     new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems)
     shown = (*new.command_problems, *problems)

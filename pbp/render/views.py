@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from pbp.campaign.model import Campaign
+from pbp.engine.d20_model import D20Entry
 from pbp.engine.report import ActionEntry, RoundReport
 from pbp.rules.distat import CharacterView
 
@@ -93,6 +94,49 @@ def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
     }
 
 
+def d20_view(entry: D20Entry) -> dict[str, Any]:
+    """One resolved d20 tag as the summary shows it (its numbers were in the post already)."""
+    r = entry.record
+    return {
+        "post": entry.post_id,
+        "actor": r.actor,
+        "on_behalf": entry.on_behalf,
+        "tag": entry.tag,
+        "verb": r.verb,
+        "skill": r.skill,
+        "target": r.target,
+        "roll": r.roll,
+        "taken": r.taken,
+        "modifier": r.modifier,
+        "total": r.total,
+        "dc": r.dc,
+        "opponent": r.opponent,
+        "opponent_skill": r.opponent_skill,
+        "opponent_roll": r.opponent_roll,
+        "opponent_modifier": r.opponent_modifier,
+        "opponent_total": r.opponent_total,
+        "tie_roll": r.tie_roll,
+        "outcome": r.outcome,
+        "reason": r.reason,
+        "critical_threat": r.critical_threat,
+        "aid_bonus": r.aid_bonus,
+        "first_roll": r.first_roll,
+        "pool_dice": r.pool_dice,
+        "pool_left": r.pool_left,
+        "expression": r.expression,
+        "dice": r.dice,
+        "rolls": [
+            {
+                "key": "·".join(str(k) for k in roll.key),
+                "index": roll.index,
+                "sides": roll.sides,
+                "value": roll.value,
+            }
+            for roll in r.rolls
+        ],
+    }
+
+
 def character_row(view: CharacterView, disclosure: Disclosure) -> dict[str, Any]:
     """A row of the status table."""
     hidden = disclosure.hide and view.name in disclosure.npcs
@@ -126,6 +170,7 @@ def summary_view(
         "closed_by": report.closed_by,
         "closed_at": _when(report.closed_at),
         "actions": [action_view(a, disclosure) for a in report.actions],
+        "d20_actions": [d20_view(a) for a in sorted(report.d20, key=lambda a: a.order)],
         "corrections": [
             {
                 "character": c.character,

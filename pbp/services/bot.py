@@ -377,8 +377,17 @@ class Bot:
         return load_state(
             repo, thread, cached=self._cache.get(thread.id),
             fresh=fresh_state(campaign, bot=self.options.username, ack=self.options.ack),
-            dice=lambda _n: SeededDice(""),
+            dice=lambda number: SeededDice(self._stored_seed(repo, thread, number)),
         )
+
+    @staticmethod
+    def _stored_seed(repo: Repository, thread: ThreadRow, number: int) -> str:
+        """A round's seed as stored: replaying the log rolls exactly the dice rolled then."""
+        seed = repo.seed(thread.id, number)
+        if seed is None:
+            raise LookupError(f"thread {thread.key}: round {number} rolled dice but its seed "
+                              "is not in the database")
+        return seed
 
     def replies_for(self, campaign: Campaign, seed_for: Callable[[int], str | None]) -> Replies:
         """The renderer of a campaign's replies (its template overrides included)."""

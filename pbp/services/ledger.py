@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from pbp.engine.d20_model import D20Entry
 from pbp.engine.report import ActionEntry, Rejection, RoundReport
 from pbp.engine.state import EngineState, OpenRound
 from pbp.render.problems import render_problem
@@ -45,6 +46,49 @@ def _action(entry: ActionEntry, reason: str | None) -> dict[str, Any]:
         "reason": reason,
         "talent": r.talent,
         "effects": _plain(r.effects),
+    }
+
+
+def _d20_action(entry: D20Entry) -> dict[str, Any]:
+    """A d20 tag's entry (SPEC §5: ``roll``, ``total`` and ``dc`` or the opponent's total)."""
+    r = entry.record
+    return {
+        "post": entry.post_id,
+        "author": entry.author,
+        "tag": entry.tag,
+        "actor": r.actor,
+        "on_behalf": entry.on_behalf,
+        "verb": r.verb,
+        "maneuver": None,
+        "skill": r.skill,
+        "target": r.target,
+        "roll": r.roll,
+        "taken": r.taken,
+        "modifier": r.modifier,
+        "modifiers": dict(r.modifiers),
+        "total": r.total,
+        "dc": r.dc,
+        "opponent": r.opponent,
+        "opponent_skill": r.opponent_skill,
+        "opponent_roll": r.opponent_roll,
+        "opponent_modifier": r.opponent_modifier,
+        "opponent_total": r.opponent_total,
+        "tie_roll": r.tie_roll,
+        "outcome": r.outcome,
+        "because": r.reason,  # the rules' reason code: met_dc, natural_20, tie_roll …
+        "critical_threat": r.critical_threat,
+        "aid_bonus": r.aid_bonus,
+        "first_roll": r.first_roll,
+        "pool_dice": list(r.pool_dice),
+        "pool_left": r.pool_left,
+        "expression": r.expression,
+        "dice": list(r.dice),
+        "rolls": [
+            {"key": list(k.key), "index": k.index, "sides": k.sides, "value": k.value}
+            for k in r.rolls
+        ],
+        "damage": [],
+        "reason": None,  # only a void action has a reason
     }
 
 
@@ -99,7 +143,8 @@ class LedgerBuilder:
             "opened_at": report.opened_at.isoformat(),
             "closed_at": report.closed_at.isoformat(),
             "closed_by": report.closed_by,
-            "actions": [_action(a, self._reason(a)) for a in report.actions],
+            "actions": [_action(a, self._reason(a)) for a in report.actions]
+            + [_d20_action(a) for a in sorted(report.d20, key=lambda a: a.order)],
             "corrections": _plain(report.corrections),
             "not_acted": list(report.not_acted),
             "edited_after_resolution": list(report.late_edits),

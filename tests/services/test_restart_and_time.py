@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
-from service_table import SETUP, Table, at
+from service_table import CAMPAIGN, SETUP, Table, at
 
 from pbp.services import bot as bot_module
 from pbp.store.schema import ThreadRow
@@ -120,3 +121,15 @@ def _raise_once(real: Any) -> Any:
         return int(real(self, posts, report))
 
     return run
+
+
+def test_a_restarted_bot_rebuilds_rolled_dice_from_the_stored_seeds(tmp_path: Path) -> None:
+    d20 = CAMPAIGN.replace('visibility = "open"', 'visibility = "open"\nruleset = "d20"')
+    table = Table(tmp_path, campaign=d20)
+    table.post("alice", "[check: Climb +4 vs 14]", 0)
+    table.post("bob", "[roll: 2d6+1]", 1)
+    table.post("gm_sam", "!close", 2)
+    table.poll(3)
+    before = table.ledger_json()
+    assert '"roll"' in before
+    assert table.ledger_json(table.restart()) == before  # replayed from the log, same dice

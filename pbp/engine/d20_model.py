@@ -1,0 +1,171 @@
+"""The d20 Advanced path of the engine (SPEC §2.3, RULES §3): intents, scene state, records.
+
+Beside the Distat types, not inside them: a d20 tag becomes one of the intents below when it is
+read, is resolved at the close in post order with the round's keyed dice, and leaves a
+:class:`D20Record` that the ledger and the summary show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pbp.rules.d20.actions import ActionCost, Activity
+from pbp.rules.d20.checks import Take
+from pbp.rules.dice.seeded import RollRecord
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Check:
+    """``[check: SKILL +N vs DC]`` or ``… vs NAME SKILL +M`` (an opposed check)."""
+
+    actor: str
+    skill: str
+    modifier: int
+    dc: int | None = None
+    opponent: str | None = None
+    opponent_skill: str | None = None
+    opponent_modifier: int = 0
+    take: Take | None = None
+    tools: Literal["none", "improvised"] | None = None
+    pool: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Attack:
+    """``[attack: +N vs DEFENSE]``."""
+
+    actor: str
+    modifier: int
+    defense: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Aid:
+    """``[aid: NAME SKILL +N]``: the actor helps ``target`` (RULES A5)."""
+
+    actor: str
+    target: str
+    skill: str
+    modifier: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiceRoll:
+    """``[roll: 2d6+3]``: generic dice, checked notation."""
+
+    actor: str
+    expression: str
+
+
+D20Intent = D20Check | D20Attack | D20Aid | DiceRoll
+D20_INTENTS = (D20Check, D20Attack, D20Aid, DiceRoll)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AidBonus:
+    """A helper's bonus waiting for ``target``'s next check of ``skill`` (RULES A5)."""
+
+    target: str
+    skill: str
+    helper: str
+    bonus: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20State:
+    """What a d20 scene keeps between rounds.
+
+    ``pressure``: ``!encounter d20 pressure on`` (no taking 10 or 20, RULES A4);
+    ``pool_spent``: dice each character's pool has lost (RULES A8; the size is the sheet's
+    ``dice_pool`` minus this); ``aid``: helpers' bonuses not used yet.
+    """
+
+    pressure: bool = False
+    pool_spent: tuple[tuple[str, int], ...] = ()
+    aid: tuple[AidBonus, ...] = ()
+
+    def spent(self, name: str) -> int:
+        """Dice ``name``'s pool has lost."""
+        return next((n for who, n in self.pool_spent if who == name), 0)
+
+    def with_spent(self, name: str, dice: int) -> D20State:
+        """This state with ``dice`` more lost from ``name``'s pool."""
+        spent = dict(self.pool_spent)
+        spent[name] = spent.get(name, 0) + dice
+        return D20State(pressure=self.pressure, pool_spent=tuple(spent.items()), aid=self.aid)
+
+
+Verb = Literal["check", "attack", "aid", "roll"]
+
+
+def activity_of(intent: D20Intent) -> Activity | None:
+    """What an intent costs of the round's two actions (RULES A11); a generic roll is free.
+
+    A check, an attack and aid another take one action each; taking 20 takes the whole round
+    (RULES A4: twenty tries, far more than one action).
+    """
+    match intent:
+        case D20Check(take=20):
+            return Activity(name="take 20", cost=ActionCost.TWO)
+        case D20Check():
+            return Activity(name="check", cost=ActionCost.ONE)
+        case D20Attack():
+            return Activity(name="attack", cost=ActionCost.ONE)
+        case D20Aid():
+            return Activity(name="aid", cost=ActionCost.ONE)
+        case DiceRoll():
+            return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Record:
+    """One resolved d20 tag with every number compared.
+
+    ``roll`` is the d20 kept (the taken number when the die was taken, with ``taken`` set);
+    ``dc`` the DC or Defense; an opposed check has no DC but ``opponent_total`` (a tie may go
+    either way, RULES A1, so the opponent's total is not a DC). ``modifiers`` are the named
+    parts of ``modifier``.
+    ``reason`` is the rules' reason code (``met_dc``, ``natural_20``, ``tie_roll`` …).
+    ``rolls`` lists every die rolled for the tag, with its key (SPEC §6).
+    """
+
+    actor: str
+    verb: Verb
+    skill: str | None = None
+    target: str | None = None  # the helped character of an aid
+    roll: int | None = None
+    taken: int | None = None
+    modifier: int = 0
+    modifiers: tuple[tuple[str, int], ...] = ()
+    total: int | None = None
+    dc: int | None = None
+    opponent: str | None = None
+    opponent_skill: str | None = None
+    opponent_roll: int | None = None
+    opponent_modifier: int | None = None
+    opponent_total: int | None = None
+    tie_roll: int | None = None  # the 50/50 d20 of a tie (RULES A1)
+    outcome: Literal["success", "failure"] = "success"
+    reason: str | None = None
+    critical_threat: bool = False
+    aid_bonus: int | None = None  # what an aid grants (0 when it failed)
+    pool_dice: tuple[int, ...] = ()  # the pool's d20s when a failed check was retried
+    pool_left: int | None = None
+    first_roll: int | None = None  # the failed roll a pool retried
+    expression: str | None = None
+    dice: tuple[int, ...] = ()  # the kept dice of a generic roll
+    rolls: tuple[RollRecord, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Entry:
+    """A d20 record with the post it came from; ``order`` places it among the round's actions
+    (the post's order in the round, then the tag's index in the post)."""
+
+    post_id: str
+    author: str
+    tag: str
+    record: D20Record
+    on_behalf: bool = False
+    order: tuple[int, int] = (0, 0)

@@ -1,0 +1,202 @@
+"""Resolving d20 intents at the close, in post order, with the round's keyed dice (RULES §3).
+
+Each tag rolls through the roller of its key (post id, tag index); the roller numbers the rolls
+(the roll index), so every number can be recomputed from the revealed seed (SPEC §6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pbp.engine.d20_model import (
+    AidBonus,
+    D20Aid,
+    D20Attack,
+    D20Check,
+    D20Intent,
+    D20Record,
+    D20State,
+    DiceRoll,
+)
+from pbp.rules.d20.aid import AID_DC, roll_aid
+from pbp.rules.d20.attack import roll_attack
+from pbp.rules.d20.checks import (
+    Check,
+    CheckResult,
+    Difficulty,
+    Situation,
+    Tools,
+    roll_check,
+    take_check,
+)
+from pbp.rules.d20.opposed import OpposedSide, opposed_check
+from pbp.rules.d20.pools import DicePool, retry_with_pool
+from pbp.rules.d20.results import Modifier
+from pbp.rules.dice.notation import evaluate, parse_notation
+from pbp.rules.dice.source import Roller
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Context:
+    """What a d20 intent resolves against: the d20 state and the actor's pool size now."""
+
+    d20: D20State
+    pool: int
+
+
+def _named(modifiers: tuple[Modifier, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple((m.name, m.value) for m in modifiers)
+
+
+def _take_aid(d20: D20State, actor: str, skill: str) -> tuple[D20State, int]:
+    """The helpers' bonuses waiting for ``actor``'s check of ``skill``, used up (RULES A5)."""
+    mine = [a for a in d20.aid if a.target == actor and a.skill.casefold() == skill.casefold()]
+    rest = tuple(a for a in d20.aid if a not in mine)
+    return replace(d20, aid=rest), sum(a.bonus for a in mine)  # RULES A5: bonuses stack
+
+
+def _check(intent: D20Check, ctx: D20Context, roller: Roller) -> tuple[D20State, D20Record]:
+    d20, aid = _take_aid(ctx.d20, intent.actor, intent.skill)
+    # RULES A7: tools; RULES A5: the helpers' bonus
+    check = Check(bonus=intent.modifier, tools=Tools(intent.tools or "proper"), aid=aid)
+    if intent.opponent is not None:
+        return d20, _opposed(intent, check, roller)
+    dc = Difficulty(base=intent.dc or 0)
+    situation = Situation(pressure=d20.pressure)
+    result: CheckResult
+    if intent.take is not None:  # RULES A3, A4 (allowed: checked when the tag was read)
+        result = take_check(check=check, dc=dc, take=intent.take, situation=situation)
+    else:
+        result = roll_check(check=check, dc=dc, roller=roller)  # RULES A2: meet or beat
+    record = _check_record(intent, result)
+    if intent.pool and result.outcome == "failure" and ctx.pool > 0:
+        # RULES A8: retry once with the pool, keep the highest; the pool loses a die
+        pooled = retry_with_pool(failed=result, pool=DicePool(size=ctx.pool), roller=roller)
+        d20 = d20.with_spent(intent.actor, 1)
+        record = replace(
+            _check_record(intent, pooled.result),
+            first_roll=result.roll if result.roll is not None else result.taken,
+            pool_dice=pooled.dice,
+            pool_left=pooled.pool_after.size,
+        )
+    return d20, record
+
+
+def _check_record(intent: D20Check, result: CheckResult) -> D20Record:
+    return D20Record(
+        actor=intent.actor,
+        verb="check",
+        skill=intent.skill,
+        roll=result.roll if result.roll is not None else result.taken,
+        taken=result.taken,
+        modifier=result.modifier,
+        modifiers=_named(result.modifiers),
+        total=result.total,
+        dc=result.dc,
+        outcome=result.outcome,
+        reason=result.reason.value,
+    )
+
+
+def _opposed(intent: D20Check, check: Check, roller: Roller) -> D20Record:
+    # RULES A1: higher total, then higher modifier, then 50/50; the opponent rolls (no take)
+    result = opposed_check(
+        initiator=OpposedSide(check=check, take=intent.take),
+        opponent=OpposedSide(check=Check(bonus=intent.opponent_modifier)),
+        roller=roller,
+    )
+    mine, theirs = result.initiator, result.opponent
+    return D20Record(
+        actor=intent.actor,
+        verb="check",
+        skill=intent.skill,
+        roll=mine.roll if mine.roll is not None else mine.taken,
+        taken=mine.taken,
+        modifier=mine.modifier,
+        modifiers=_named(mine.modifiers),
+        total=mine.total,
+        opponent=intent.opponent,
+        opponent_skill=intent.opponent_skill,
+        opponent_roll=theirs.roll,
+        opponent_modifier=theirs.modifier,
+        opponent_total=theirs.total,
+        outcome=result.outcome,
+        reason=result.reason.value,
+        tie_roll=result.tie_roll,
+    )
+
+
+def _attack(intent: D20Attack, roller: Roller) -> D20Record:
+    # RULES A2: natural 20 always hits (critical threat), natural 1 always misses
+    result = roll_attack(
+        attack=Check(bonus=intent.modifier), defense=Difficulty(base=intent.defense), roller=roller
+    )
+    return D20Record(
+        actor=intent.actor,
+        verb="attack",
+        roll=result.roll,
+        modifier=result.modifier,
+        modifiers=_named(result.modifiers),
+        total=result.total,
+        dc=result.dc,
+        outcome=result.outcome,
+        reason=result.reason.value,
+        critical_threat=result.critical_threat,
+    )
+
+
+def _aid(intent: D20Aid, ctx: D20Context, roller: Roller) -> tuple[D20State, D20Record]:
+    # RULES A5: the helper rolls vs DC 10 (never takes 10); 10-19 gives +2, each 10 more +1
+    result = roll_aid(helper=Check(bonus=intent.modifier), roller=roller)
+    d20 = ctx.d20
+    if result.bonus > 0:
+        bonus = AidBonus(
+            target=intent.target, skill=intent.skill, helper=intent.actor, bonus=result.bonus
+        )
+        d20 = replace(d20, aid=(*d20.aid, bonus))
+    check = result.result
+    return d20, D20Record(
+        actor=intent.actor,
+        verb="aid",
+        skill=intent.skill,
+        target=intent.target,
+        roll=check.roll,
+        modifier=check.modifier,
+        modifiers=_named(check.modifiers),
+        total=check.total,
+        dc=AID_DC,
+        outcome=check.outcome,
+        reason=check.reason.value,
+        aid_bonus=result.bonus,
+    )
+
+
+def _roll(intent: DiceRoll, roller: Roller) -> D20Record:
+    result = evaluate(parse_notation(intent.expression), roller=roller)
+    kept = tuple(
+        die.value for term in result.terms for die in getattr(term, "dice", ()) if die.kept
+    )
+    return D20Record(
+        actor=intent.actor,
+        verb="roll",
+        expression=intent.expression,
+        dice=kept,
+        total=result.total,
+        outcome="success",  # SPEC §5: a roll needs no check
+    )
+
+
+def resolve_d20(
+    intent: D20Intent, *, ctx: D20Context, roller: Roller
+) -> tuple[D20State, D20Record]:
+    """Resolve one d20 intent; return the d20 state after it and its record (rolls not yet
+    attached: the caller knows the key)."""
+    match intent:
+        case D20Check():
+            return _check(intent, ctx, roller)
+        case D20Attack():
+            return ctx.d20, _attack(intent, roller)
+        case D20Aid():
+            return _aid(intent, ctx, roller)
+        case DiceRoll():
+            return ctx.d20, _roll(intent, roller)

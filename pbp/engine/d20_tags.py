@@ -1,0 +1,125 @@
+"""d20 tags into intents, and the checks a d20 tag gets when it is read (SPEC §2.3, §4.2).
+
+A tag the rules would refuse at the close is refused now, with the rules' reason: a take the
+situation forbids, a pool that is empty, a character out of actions this round. Nothing is
+clamped or guessed.
+"""
+
+from __future__ import annotations
+
+from pbp.campaign.model import Campaign
+from pbp.engine.actors import Actor
+from pbp.engine.d20_model import (
+    D20Aid,
+    D20Attack,
+    D20Check,
+    D20Intent,
+    D20State,
+    DiceRoll,
+    activity_of,
+)
+from pbp.engine.distat_tags import Pending
+from pbp.engine.problems import D20Refused
+from pbp.engine.state import Accepted
+from pbp.errors import Problem
+from pbp.rules.d20.actions import RoundBudget, spend
+from pbp.rules.d20.checks import Check, Difficulty, Situation, Tools, refuse_take
+from pbp.rules.d20.errors import D20Error
+from pbp.tags.model import AidTag, AttackRollTag, CheckTag, RollTag, Tag
+
+D20_TAGS = (CheckTag, AttackRollTag, AidTag, RollTag)
+
+
+def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
+    """The d20 intent of a tag acting for ``actor`` (None: not a d20 tag)."""
+    match tag:
+        case CheckTag():
+            opponent = tag.opponent
+            return D20Check(
+                actor=actor,
+                skill=tag.skill,
+                modifier=tag.modifier,
+                dc=tag.dc,
+                opponent=opponent.name if opponent else None,
+                opponent_skill=opponent.skill if opponent else None,
+                opponent_modifier=opponent.modifier if opponent else 0,
+                take=tag.take,
+                tools=tag.tools,
+                pool=tag.pool,
+            )
+        case AttackRollTag():
+            return D20Attack(actor=actor, modifier=tag.modifier, defense=tag.defense)
+        case AidTag():
+            return D20Aid(actor=actor, target=tag.target, skill=tag.skill, modifier=tag.modifier)
+        case RollTag():
+            return DiceRoll(actor=actor, expression=tag.expression)
+    return None
+
+
+def pool_size(campaign: Campaign, d20: D20State, name: str) -> int:
+    """``name``'s dice pool now: the sheet's ``dice_pool`` less the dice lost (RULES A8)."""
+    sheet = campaign.character(name)
+    return (sheet.dice_pool if sheet is not None else 0) - d20.spent(name)
+
+
+def _refused(tag: Tag, cause: str, detail: str) -> D20Refused:
+    src = tag.source
+    return D20Refused(tag=src.text, line=src.line, column=src.column, cause=cause, detail=detail)
+
+
+def _check_problem(
+    intent: D20Check, *, campaign: Campaign, d20: D20State
+) -> tuple[str, str] | None:
+    if intent.opponent is not None and intent.opponent.casefold() == intent.actor.casefold():
+        return "opposed_self", f"{intent.actor} cannot oppose their own check"
+    if intent.take is not None:
+        check = Check(bonus=intent.modifier, tools=Tools(intent.tools or "proper"))
+        dc = Difficulty(base=intent.dc) if intent.dc is not None else None
+        try:  # RULES A3, A4: when a take is allowed
+            refuse_take(
+                take=intent.take,
+                situation=Situation(pressure=d20.pressure),
+                check=check,
+                dc=dc,
+                opposed=intent.opponent is not None,
+            )
+        except D20Error as refused:
+            return refused.code, refused.detail
+    if intent.pool:
+        if intent.opponent is not None:
+            return "pool_opposed", "a dice pool retries a failed check against a DC"
+        size = pool_size(campaign, d20, intent.actor)
+        if size <= 0:  # RULES A8: a pool of 0 cannot be used
+            return "pool_empty", f"{intent.actor}'s dice pool is {size}"
+    return None
+
+
+def check_d20_tag(
+    *, tag: Tag, actor: Actor, campaign: Campaign, d20: D20State, pending: Pending
+) -> Accepted | Problem:
+    """Accept a d20 tag for ``actor`` or say why the rules refuse it."""
+    intent = intent_of(tag, actor=actor.name)
+    assert intent is not None  # the caller routes only d20 tags here
+    match intent:
+        case D20Check():
+            problem = _check_problem(intent, campaign=campaign, d20=d20)
+        case D20Aid() if intent.target.casefold() == intent.actor.casefold():
+            problem = ("aid_self", f"{intent.actor} cannot aid their own check")
+        case _:
+            problem = None
+    if problem is not None:
+        return _refused(tag, *problem)
+    activity = activity_of(intent)
+    if activity is not None:
+        try:  # RULES A11: two actions per round, counted over the round's accepted tags
+            spend(pending.d20.get(actor.name, RoundBudget()), activity=activity)
+        except D20Error as refused:
+            return _refused(tag, refused.code, refused.detail)
+    return Accepted(
+        tag=tag,
+        intent=intent,
+        actor=actor.name,
+        on_behalf=actor.on_behalf,
+        slots=frozenset(),
+        bonus=0,
+    )
