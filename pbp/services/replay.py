@@ -118,12 +118,16 @@ def replay_run(
 
 
 def feed_all(run: ReplayRun, events: Iterable[Event]) -> ReplayRun:
-    """Feed every event in order, polling as a bot would that polls often: before a post that
-    was put on the forum since the last poll is edited or deleted (so each version is read),
-    and at every tick."""
+    """Feed every event in order, polling as a bot would that watched the thread from its
+    start and polls often: right after the first event, before a post that was put on the
+    forum since the last poll is edited or deleted (so each version is read), and at every
+    tick."""
     pending: set[str] = set()
     last: Event | None = None
-    for event in events:
+    for number, event in enumerate(events):
+        if number == 1 and last is not None and pending:
+            run.poll(last)  # the bot watched from the first post: no round closes unseen
+            pending.clear()
         if isinstance(event, PostEdited | PostDeleted) and event.post_id in pending:
             assert last is not None
             run.poll(last)

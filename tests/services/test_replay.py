@@ -1,0 +1,26 @@
+"""`pbp replay` runs a thread through the bot as if it had watched from the first post."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sample_campaigns import TEST_KEEP
+from service_table import at
+
+from pbp.engine.events import PostArrived
+from pbp.services.replay import feed_all, replay_run
+
+
+def test_a_round_closed_before_any_edit_or_tick_still_gets_its_summary(tmp_path: Path) -> None:
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(TEST_KEEP, encoding="utf-8")
+    events = [
+        PostArrived(post_id="p1", author="gm_sam", at=at(0), body="!group Aria, Goblin"),
+        PostArrived(post_id="p2", author="alice", at=at(1), body="[physical: attack Goblin]"),
+        PostArrived(post_id="p3", author="gm_sam", at=at(2), body="!close"),
+    ]
+    with replay_run(campaign, seed="s") as run:
+        feed_all(run, events)
+        transcript = run.transcript()
+    assert "--- pbp, reply to p3 [summary-1]" in transcript
+    assert "Round 1: results" in transcript
