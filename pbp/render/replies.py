@@ -121,7 +121,10 @@ class Replies:
             "players": [{"player": p, "characters": cs} for p, cs in players.items()],
             "targets": targets,
             "features": distat.feature_names(scene),
-            "example_target": next((n for n in targets if n not in pcs), "Goblin"),
+            "example_target": next((n for n in targets if n not in pcs),
+                                   targets[-1] if targets else "Goblin"),
+            "example_ally": next((n for n in targets if n in pcs and n not in own), "Aria"),
+            "scene": state.scene_kind.value,
         }
 
     def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:
