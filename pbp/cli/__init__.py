@@ -12,6 +12,7 @@ from pbp.cli import (  # noqa: F401  (each module registers its subcommand)
     post,
     replay,
     thread,
+    verify,
 )
 from pbp.cli.app import app
 

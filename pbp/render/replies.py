@@ -82,6 +82,7 @@ class Replies:
                 return "cheatsheet", {
                     **self._orientation(state, None),
                     "seal": self._seal(content.round_number),
+                    "round_number": content.round_number,
                 }
             case HelpContent():
                 return "help", self._orientation(state, content.author)

@@ -65,7 +65,9 @@ def test_a_thread_first_watched_mid_game_resolves_old_rounds_silently(table: Tab
     assert ledger["rounds"][0]["summary"]  # recorded, though never posted
     replies = table.replies()
     assert not any("Round 1: results" in r.body for r in replies)
-    assert [r.reply_key for r in replies if r.reply_to is None] == ["cheatsheet"]
+    [sheet] = [r for r in replies if r.reply_to is None]
+    assert sheet.reply_key == "cheatsheet" and "round 2 is open" in sheet.body
+    assert "Dice seal of round 2" in sheet.body  # the open round's seal, said to be its own
     assert len(table.reply_to(typo)) == 1  # the open round gets its replies
 
 
