@@ -16,7 +16,7 @@ from pbp.errors import Problem
 from pbp.rules import distat
 from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, ReadContext, parse_post
-from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, SceneKind
+from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, RollTag, SceneKind
 
 DISTAT_TAGS = (MoveTag, ActionTag, IdentifyTag, PassTag)
 
@@ -73,7 +73,8 @@ def check_tags(
     # problems of command lines belong to the first version, read once (SPEC §2.5)
     problems: list[Problem] = [p for p in parsed.problems if not is_command_problem(p)]
     for tag in parsed.tags:
-        d20_tag = kind is SceneKind.D20 and isinstance(tag, D20_TAGS)
+        # a [roll:] reads in every scene (SPEC §2: a common verb); the rest in a d20 scene
+        d20_tag = isinstance(tag, RollTag) or (kind is SceneKind.D20 and isinstance(tag, D20_TAGS))
         if not d20_tag and (kind is not SceneKind.DISTAT or not isinstance(tag, DISTAT_TAGS)):
             problems.append(
                 RulesetUnavailable(

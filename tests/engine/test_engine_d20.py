@@ -264,7 +264,7 @@ def test_distat_thread_is_unchanged_and_never_asks_for_dice() -> None:
     rows: list[Row] = [
         ("post", "p1", "gm_sam", 1, "!group Aria, Goblin"),
         ("post", "p2", "alice", 2, "[physical: attack Goblin]"),
-        ("post", "p3", "bob", 3, "[check: Climb +4 vs 14] [roll: 2d6]"),
+        ("post", "p3", "bob", 3, "[check: Climb +4 vs 14]"),
         ("post", "p4", "gm_sam", 4, "!close"),
     ]
     run = Run(None, make_campaign()).feed(rows)
@@ -275,7 +275,19 @@ def test_distat_thread_is_unchanged_and_never_asks_for_dice() -> None:
         for a in report.actions
     ]
     assert (actor, outcome, active, passive) == ("Aria", "success", 5, 3)
-    assert run.codes() == [("wrong_scene", ""), ("ruleset_unavailable", "")]
+    assert run.codes() == [("wrong_scene", "")]
+
+
+def test_a_roll_reads_in_a_distat_scene_too() -> None:
+    rows: list[Row] = [
+        ("post", "p1", "gm_sam", 1, "!group Aria, Goblin"),
+        ("post", "p2", "bob", 3, "Loot! [roll: 2d6]"),
+        ("post", "p3", "gm_sam", 4, "!close"),
+    ]
+    run = Run(None, make_campaign()).feed(rows)
+    [entry] = run.report().d20
+    assert (entry.post_id, entry.record.verb, entry.record.actor) == ("p2", "roll", "Bram")
+    assert run.asked == [1] and run.codes() == []
 
 
 def test_ledger_and_summary_show_each_d20_result_and_roll_key() -> None:

@@ -95,3 +95,20 @@ def test_a_post_deleted_before_the_bot_saw_it_is_recorded_and_never_read(table: 
     with table.store.session() as s:
         row = s.scalars(select(ProcessedPostRow).where(ProcessedPostRow.post_id == gone)).one()
         assert row.outcome == "skipped"
+
+
+def test_a_roll_tag_works_in_a_distat_scene_and_lists_its_dice(table: Table) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(0.5)  # watched from the start: the round's summary is posted
+    table.post("alice", "[physical: attack Goblin] and loot [roll: 2d6+1]", 1)
+    table.post("gm_sam", "!close", 2)
+    table.poll(3)
+    ledger = table.ledger()
+    [attack, roll] = ledger["rounds"][0]["actions"]
+    assert (attack["verb"], roll["verb"], roll["outcome"]) == ("physical", "roll", "success")
+    assert [(r["sides"], r["index"]) for r in roll["rolls"]] == [(6, 0), (6, 1)]
+    assert roll["total"] == sum(r["value"] for r in roll["rolls"]) + 1
+    assert ledger["rejected"] == []
+    [summary] = [r for r in table.replies() if "Round 1: results" in r.body]
+    assert "**Dice rolled**" in summary.body
+    assert "|\n\n| # | Character | Action | Roll |" in summary.body  # two tables, apart
