@@ -97,6 +97,14 @@ class MemoryLocalStorage:
         ids.sort(key=self._seq.__getitem__)
         return [self._posts[i] for i in ids], max(self._last_seq, seq)
 
+    def thread_names(self) -> list[tuple[str, int]]:
+        """Every thread with its number of posts, in the order they were started."""
+        counts: dict[str, int] = {}
+        for i in sorted(self._posts, key=self._order.__getitem__):
+            thread = self._posts[i].thread
+            counts[thread] = counts.get(thread, 0) + 1
+        return list(counts.items())
+
     def thread_posts(self, thread: str) -> list[ForumPost]:
         """Every post of a thread, in the order they were made."""
         ids = [i for i, p in self._posts.items() if p.thread == thread]

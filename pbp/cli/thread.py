@@ -73,3 +73,21 @@ def show(config_path: Path, name: str) -> None:
     replies = sum(1 for p in posts if p.reply_key is not None)
     click.echo(f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n")
     click.echo(render_thread(posts))
+
+
+@thread.command("list")
+@config_option
+def list_threads(config_path: Path) -> None:
+    """List the threads of the local forum, with their number of posts."""
+    config = load(config_path, command="thread list")
+    try:
+        threads = local_forum(config, open_store(config)).threads()
+    except PbpError as exc:
+        fail("thread list", str(exc))
+    if not threads:
+        click.echo("no threads yet: start one with pbp post --thread NAME --as USER TEXT")
+        return
+    watched = {t.id for t in config.threads}
+    for name, count in threads:
+        mark = "  (run by the bot)" if name in watched else ""
+        click.echo(f"{name}: {count} post{'s' if count != 1 else ''}{mark}")

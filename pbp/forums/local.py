@@ -48,6 +48,10 @@ class LocalStorage(Protocol):
         """The reply carrying ``key`` in a thread."""
         ...
 
+    def thread_names(self) -> list[tuple[str, int]]:
+        """Every thread with its number of posts, in the order they were started."""
+        ...
+
 
 class LocalForum:
     """The embedded forum. ``bot`` is the account the bot's replies are posted under."""
@@ -92,6 +96,10 @@ class LocalForum:
     def thread(self, thread: str) -> list[ForumPost]:
         """Every post of a thread, the bot's replies included, in order."""
         return self._storage.thread_posts(thread)
+
+    def threads(self) -> list[tuple[str, int]]:
+        """Every thread of the forum with its number of posts (the bot's replies included)."""
+        return self._storage.thread_names()
 
     def get(self, post_id: str) -> ForumPost | None:
         """One post by id."""

@@ -109,3 +109,13 @@ class SqlLocalStorage:
                 )
             ).first()
             return None if row is None else _post(row)
+
+    def thread_names(self) -> list[tuple[str, int]]:
+        """Every thread with its number of posts, in the order they were started."""
+        with self._store.read_session() as s:
+            rows = s.execute(
+                select(LocalPostRow.thread, func.count(), func.min(LocalPostRow.order))
+                .group_by(LocalPostRow.thread)
+                .order_by(func.min(LocalPostRow.order))
+            ).all()
+            return [(r[0], int(r[1])) for r in rows]

@@ -271,3 +271,13 @@ def test_memory_storage_answers_as_the_sql_storage(script: list[Op]) -> None:
         store.dispose()
 
     assert seen[0] == seen[1]
+
+
+def test_threads_are_listed_in_the_order_they_started_with_their_post_counts(
+    local: LocalHarness,
+) -> None:
+    local.post(thread="tower", author="alice", body="one")
+    local.post(thread="keep", author="bob", body="two")
+    post = local.post(thread="tower", author="cara", body="three")
+    local.local.reply(thread="tower", to=post, text="noted", key="k")
+    assert local.local.threads() == [("tower", 3), ("keep", 1)]
