@@ -287,6 +287,8 @@ def after_tags(
             state = done
         else:
             problems.append(_located(done, command))
+    if problems and state.ack == "none":  # SPEC §3: listed in the round summary instead
+        return _note_problems(state, post.post_id, tuple(problems))
     if problems:
         effects.append(
             Reply(
@@ -296,3 +298,18 @@ def after_tags(
             )
         )
     return state
+
+
+def _note_problems(
+    state: EngineState, post_id: str, problems: tuple[Problem, ...]
+) -> EngineState:
+    """Keep a post's refused commands with it, for the summary's list of what was refused."""
+    rnd = state.round
+    if rnd is None or rnd.post(post_id) is None:
+        return state
+    posts = tuple(
+        replace(p, command_problems=(*p.command_problems, *problems))
+        if p.post_id == post_id else p
+        for p in rnd.posts
+    )
+    return replace(state, round=replace(rnd, posts=posts))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from engine_helpers import BOT, ledger, make_campaign, play, thread
 
 from pbp.engine.effects import AckContent, CheatSheetContent, ProblemsContent, Reply
@@ -154,24 +153,22 @@ def test_verb_typo_reply_shows_the_players_own_tag_corrected() -> None:
     assert "`[physical: attack Ogre Mage]`" in text
 
 
-@pytest.mark.xfail(
-    reason="the ambiguous-name reply's example switches a mental tag to "
-    "`physical`, which is refused when the target is not adjacent",
-    strict=True,
-    raises=AssertionError,
-)
 def test_ambiguous_name_reply_example_keeps_the_players_verb() -> None:
     text = _reply_to("[mental: attack Og]")
     assert "Ogre Mage" in text and "For example" in text
     assert "[mental: attack" in text.split("For example", 1)[1]
 
 
-@pytest.mark.xfail(
-    reason='with ack = "none" a refused !undo/!encounter still gets an error '
-    "reply (closing-command problems ignore ack)",
-    strict=True,
-    raises=AssertionError,
-)
 def test_ack_none_does_not_reply_to_a_refused_closing_command() -> None:
     run = thread([("post", "p1", "gm_sam", 1, "!undo")], ack="none")
     assert not any(r.to == "p1" for r in run.posted.values())
+
+
+def test_ack_none_lists_a_refused_closing_command_in_the_summary() -> None:
+    run = thread(
+        [("post", "p1", "gm_sam", 1, "!undo"), ("post", "p2", "gm_sam", 2, "!close")],
+        ack="none",
+    )
+    assert not any(r.to == "p1" for r in run.posted.values())
+    [summary] = [r for r in run.posted.values() if r.key.startswith("summary")]
+    assert "`!undo` (p1)" in summary.text
