@@ -114,16 +114,15 @@ def _when(stamp: float) -> datetime:
 def open_reddit(*, site: str | None) -> praw.Reddit:
     """A praw session configured the praw way: the praw.ini ``site`` (praw's DEFAULT when
     None) and praw_* environment variables. praw's update check is always off."""
-    with _reddit_errors():
-        try:
-            return praw.Reddit(site or "DEFAULT", check_for_updates=False)
-        except Exception as exc:  # praw's own configuration errors (a missing client_id...)
-            if isinstance(exc, PRAWException | prawcore.PrawcoreException):
-                raise
-            raise ForumError(
-                f"praw could not be configured from site {site or 'DEFAULT'!r}: {exc} "
-                "(see praw.ini in the README)", temporary=False,
-            ) from exc
+    try:
+        return praw.Reddit(site or "DEFAULT", check_for_updates=False)
+    except prawcore.PrawcoreException as exc:
+        raise translate(exc) from exc
+    except Exception as exc:  # praw's own configuration errors: a missing site or client_id
+        raise ForumError(
+            f"praw could not be configured from site {site or 'DEFAULT'!r}: {exc} "
+            "(see praw.ini in the README)", temporary=False,
+        ) from exc
 
 
 class RedditForum:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import prawcore
 import pytest
 import requests
+from fake_reddit import use_praw_ini
 from praw.exceptions import RedditAPIException
 
-from pbp.forums.reddit import key_of, marked, translate
+from pbp.errors import ForumError
+from pbp.forums.reddit import key_of, marked, open_reddit, translate
 
 
 def _response(status: int, headers: dict[str, str] | None = None) -> requests.Response:
@@ -45,3 +49,14 @@ def test_a_reply_carries_its_key_invisibly_and_gives_it_back() -> None:
     assert text.endswith("\n\n[](#pbp:summary-3~2)")
     assert key_of(text) == "summary-3~2"
     assert key_of("Aria hits. [physical: attack Goblin]") is None
+
+
+def test_a_praw_ini_without_credentials_is_a_clear_permanent_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "praw.ini").write_text("[pbp]\nuser_agent = pbp test\n", encoding="utf-8")
+    use_praw_ini(monkeypatch, tmp_path)
+    with pytest.raises(ForumError) as failed:
+        open_reddit(site="pbp")
+    assert not failed.value.temporary
+    assert "client_id" in str(failed.value) and "praw.ini" in str(failed.value)
