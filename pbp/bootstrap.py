@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from pbp.config import Config
-from pbp.errors import PbpError
+from pbp.errors import ForumError, PbpError
 from pbp.forums.base import Forum
 from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, WatchedThread
@@ -75,6 +75,21 @@ def make_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> Forum
                                bot=config.bot.username)
         case _:
             raise PbpError(f"unknown forum kind {config.forum.kind!r}")
+
+
+def check_forum(config: Config) -> str | None:
+    """What is wrong with the forum's own configuration (praw's, for Reddit), or None.
+
+    Nothing is sent to the forum: for Reddit only praw's configuration is read."""
+    if config.forum.kind != "reddit":
+        return None
+    from pbp.forums.reddit import open_reddit
+
+    try:
+        open_reddit(site=config.forum.reddit.site)
+    except ForumError as exc:
+        return str(exc)
+    return None
 
 
 def local_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> LocalForum:

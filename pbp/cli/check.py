@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from pbp.bootstrap import check_forum
 from pbp.cli.app import app
 from pbp.config import DEFAULT_CONFIG_PATH, load_config
 from pbp.errors import ConfigError
@@ -66,9 +67,13 @@ def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
         return [False]
     count = len(config.threads)
     noun = "thread" if count == 1 else "threads"
-    click.echo(f"ok: {_shown(path)} ({count} {noun}, forum {config.forum.kind})")
+    forum_problem = check_forum(config)
+    if forum_problem is not None:
+        click.echo(f"error: {_shown(path)}: forum {config.forum.kind}: {forum_problem}")
+    else:
+        click.echo(f"ok: {_shown(path)} ({count} {noun}, forum {config.forum.kind})")
     seen = {p.resolve() for p in already}
-    results = [True]
+    results = [forum_problem is None]
     for campaign in config.campaign_files:
         if campaign not in seen:  # one campaign may run several threads
             seen.add(campaign)

@@ -130,3 +130,16 @@ def test_killed_mid_poll_again_and_again_under_chaos_then_a_clean_poll(site: Sit
         rows = s.scalars(select(ReplyRow)).all()
         assert {r.status for r in rows} == {"posted"}  # none lost
         assert len(rows) == len(keys)
+
+
+def test_pbp_check_reads_praws_configuration_for_a_reddit_config(site: Site) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CONFIG_HOME": str(site.folder)}
+    good = subprocess.run([sys.executable, "-m", "pbp", "check", "--config", "config.toml"],
+                          cwd=site.folder, env=env, capture_output=True, text=True)
+    assert good.returncode == 0 and "ok: config.toml (1 thread, forum reddit)" in good.stdout
+    (site.folder / "praw.ini").unlink()
+    bad = subprocess.run([sys.executable, "-m", "pbp", "check", "--config", "config.toml"],
+                         cwd=site.folder, env=env, capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert "error: config.toml: forum reddit: praw could not be configured" in bad.stdout
+    assert site.fake.requests == []  # checking sends nothing to Reddit
