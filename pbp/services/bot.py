@@ -13,77 +13,32 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import (
-    CheatSheetContent,
-    EditReply,
-    Effect,
-    Reply,
-    SummaryContent,
-    UndoneContent,
-)
-from pbp.engine.events import Tick
-from pbp.engine.reload import carry_over, reload_campaign
-from pbp.engine.report import RoundReport
+from pbp.engine.reload import carry_over
 from pbp.engine.state import EngineState
-from pbp.engine.step import step
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import Forum, ForumPost
 from pbp.render.environment import shared_environment
-from pbp.render.replies import REPLY_LIMIT, Replies, split_reply
+from pbp.render.replies import Replies
 from pbp.rules.dice.seal import new_seed
 from pbp.rules.dice.seeded import SeededDice
-from pbp.rules.dice.source import Dice
+from pbp.services.cycle import ThreadCycle
 from pbp.services.files import load_campaign
-from pbp.services.history import SNAPSHOT_EVERY, Cached, load_state, save_snapshot
+from pbp.services.history import Cached, load_state, save_snapshot
 from pbp.services.history import new_thread_state as fresh_state
-from pbp.services.outbox import Delivered, deliver
-from pbp.services.plan import Planned, body_hash, plan
-from pbp.services.projection import save_projections
+from pbp.services.outbox import deliver
+from pbp.services.polling import BotOptions, PollReport, WatchedThread
 from pbp.store.database import Store
 from pbp.store.repository import Repository
 from pbp.store.schema import ThreadRow
 
 log = logging.getLogger(__name__)
+__all__ = ["Bot", "BotOptions", "PollReport", "WatchedThread", "campaign_named_in"]
 LISTING_SCOPE = "all"
-MARKER_ROOM = 100  # characters a forum may add to a reply (Reddit's invisible key)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WatchedThread:
-    """A thread the bot runs and its campaign file."""
-
-    key: str
-    campaign: Path
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BotOptions:
-    """How the bot behaves (from the config's ``[bot]``)."""
-
-    username: str
-    ack: str = "errors"
-    owner: str = "pbp"  # this worker's name in the thread leases
-    lease: timedelta = timedelta(minutes=10)
-    reread_every: int = 5  # polls between re-reads of the posts that got an error reply
-    # whether the worker holding a lease is alive; a dead one's threads are taken at once
-    owner_alive: Callable[[str], bool] = lambda _owner: True
-
-
-@dataclass(slots=True)
-class PollReport:
-    """What one poll did."""
-
-    events: int = 0
-    failed: list[str] = field(default_factory=list)  # "thread/post: why"
-    errors: list[str] = field(default_factory=list)  # threads or forum calls that failed
-    skipped: list[str] = field(default_factory=list)  # threads another worker holds
-    waiting: list[str] = field(default_factory=list)  # replies a temporary failure held back
-    delivered: dict[str, list[Delivered]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +54,6 @@ def campaign_named_in(body: str) -> str | None:
     """The NAME of a ``!campaign NAME`` line in a post, if it has one."""
     found = _CAMPAIGN_LINE.search(body)
     return found.group(1) if found else None
-
-
-def _closing(post: ForumPost) -> bool:
-    """Whether a post may close the round (so the open round is re-read first)."""
-    lines = (line.strip().casefold() for line in post.body.splitlines())
-    return any(line.startswith(("!close", "!encounter")) for line in lines)
 
 
 class Bot:
@@ -321,7 +270,7 @@ class Bot:
                 # another worker, from this bot before a restart, or that failed last time, is
                 # read again in full: whatever the listing moved past meanwhile is caught up
                 posts = [*self._forum.backfill(watched.key), *posts]
-            cycle = _Cycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
+            cycle = ThreadCycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
                            silent=backfill)
             count = cycle.run(posts, report)
         self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
@@ -393,196 +342,3 @@ class Bot:
         """The renderer of a campaign's replies (its template overrides included)."""
         templates = Path(campaign.templates) if campaign.templates else None
         return Replies(env=shared_environment(templates), seed_for=seed_for)
-
-
-class _Cycle:
-    """One thread's share of a poll, inside its unit of work."""
-
-    def __init__(self, *, bot: Bot, repo: Repository, thread: ThreadRow,
-                 watched: WatchedThread, now: datetime, silent: bool) -> None:
-        self.bot, self.repo, self.thread, self.now = bot, repo, thread, now
-        self.thread_id = thread.id
-        self.key = watched.key
-        self.silent = silent  # back-filling a new thread: closed rounds post nothing
-        self.held: list[tuple[Effect, str]] = []
-        self.closed_any = False
-        self.closed: list[RoundReport] = []  # rounds closed in this poll (for the projections)
-        self.barrier = False  # an event the log cannot replay alone: snapshot now
-        self.seeds: dict[int, str] = {}  # read from the store as needed
-        campaign, reloaded = self._campaign(watched)
-        self.state = bot.state(repo, thread, campaign)
-        if reloaded:
-            self.state = reload_campaign(self.state, campaign)
-            self.barrier = True
-        self.replies = bot.replies_for(self.state.campaign, self.seed_for)
-        self.last_seq = thread.last_seq
-
-    def _campaign(self, watched: WatchedThread) -> tuple[Campaign, bool]:
-        try:
-            loaded = self.bot.campaign(watched.campaign)
-        except ConfigError as exc:
-            older = self.bot.last_good_campaign(watched.campaign)
-            if older is None:
-                raise  # the thread waits until `pbp check` passes on its campaign file
-            log.error("thread %s: campaign not reloaded, the old one stays: %s", self.key, exc)
-            return older, False
-        if loaded.file_hash == self.thread.campaign_hash:
-            return loaded.campaign, False
-        log.info("thread %s: the campaign file changed; reloading it", self.key)
-        self.thread.campaign_hash = loaded.file_hash
-        return loaded.campaign, True
-
-    # -- seeds and dice -----------------------------------------------------------------------
-
-    def seed_for(self, number: int) -> str:
-        """A round's seed: stored, or chosen now and stored before anything shows its seal."""
-        seed = self.seeds.get(number) or self.repo.seed(self.thread_id, number)
-        if seed is None:
-            seed = self.bot.seed_maker(self.key, number)
-            self.repo.add_round(thread_id=self.thread_id, number=number, seed=seed)
-        self.seeds[number] = seed
-        return seed
-
-    def dice(self, number: int) -> Dice:
-        """The dice of a round (SPEC §6)."""
-        return SeededDice(self.seed_for(number))
-
-    # -- handling -----------------------------------------------------------------------------
-
-    def run(self, posts: list[ForumPost], report: PollReport) -> int:
-        """Handle the new versions among ``posts``, then let time pass to ``now``."""
-        posts = posts + self._rereads(posts)
-        known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
-        planned = plan(posts, known=known,
-                       bot=self.bot.options.username, now=self.now)
-        for item in planned:
-            if self.bot.stopping:  # stop after the post in hand; the rest comes next start
-                break
-            self._handle(item, report)
-        else:
-            self._tick()
-        self._flush_held()
-        # a snapshot every SNAPSHOT_EVERY events, spaced out as the thread grows (a tenth of
-        # its length), so a long thread neither pickles itself all the time nor replays much
-        spacing = max(SNAPSHOT_EVERY, self.thread.last_seq // 10)
-        if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= spacing:
-            save_snapshot(self.thread, self.state)
-        save_projections(self.repo, self.thread, self.state, self.replies,
-                         closed=self.closed, now=self.now)
-        self.thread.polls += 1
-        self.last_seq = self.thread.last_seq
-        return len(planned)
-
-    def _rereads(self, posts: list[ForumPost]) -> list[ForumPost]:
-        """SPEC §4.3/§8: the open round's posts are re-read before a close; the posts that got
-        an error reply every few polls."""
-        rnd = self.state.round
-        if rnd is None or self.bot.forum.lists_changes:
-            return []
-        closing = any(_closing(p) for p in posts) or (
-            rnd.deadline is not None and self.now >= rnd.deadline
-        )
-        if closing:
-            ids = [p.post_id for p in rnd.posts if not p.deleted]
-        elif self.thread.polls % max(1, self.bot.options.reread_every) == 0:
-            ids = [p.post_id for p in rnd.posts if p.error_replied and not p.deleted]
-        else:
-            ids = []
-        if not ids:
-            return []
-        return list(self.bot.forum.reread(self.key, ids))
-
-    def _handle(self, item: Planned, report: PollReport) -> None:
-        repo, tid = self.repo, self.thread_id
-        hashed = body_hash(item.body)
-        if item.event is None:  # deleted before it was ever read
-            repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
-                             author=item.author, body=None, body_hash=hashed,
-                             written_at=item.at, seen_at=self.now, deleted=True)
-            repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
-                                outcome="skipped", at=self.now, detail="deleted unread")
-            return
-        try:
-            state, effects = step(self.state, item.event, dice=self.dice, now=item.at)
-            rendered = [(e, self.replies.render(e.content, state=state)) for e in effects]
-        except Exception as exc:  # one bad post never stops the bot (ARCHITECTURE 6)
-            log.exception("thread %s: post %s failed", self.key, item.post_id)
-            report.failed.append(f"{self.key}/{item.post_id}: {type(exc).__name__}: {exc}")
-            repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
-                             author=item.author, body=item.body, body_hash=hashed,
-                             written_at=item.at, seen_at=self.now, deleted=item.deleted)
-            repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
-                                outcome="failed", at=self.now,
-                                detail=f"{type(exc).__name__}: {exc}")
-            return
-        repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
-                         author=item.author, body=None if item.deleted else item.body,
-                         body_hash=hashed, written_at=item.at, seen_at=self.now,
-                         deleted=item.deleted)
-        repo.log_event(self.thread, kind=item.kind, post_id=item.post_id,
-                       version=item.version, at=item.at)
-        repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
-                            outcome="handled", at=self.now)
-        if item.deleted:
-            repo.purge(tid, item.post_id)  # SPEC §4.3: text purged, hash kept
-            self.barrier = True
-        self.state = state
-        for effect, text in rendered:
-            self._effect(effect, text)
-
-    def _tick(self) -> None:
-        state, effects = step(self.state, Tick(at=self.now), dice=self.dice, now=self.now)
-        if state is self.state and not effects:
-            return
-        rendered = [(e, self.replies.render(e.content, state=state)) for e in effects]
-        self.repo.log_event(self.thread, kind="tick", post_id=None, version=None, at=self.now)
-        self.state = state
-        for effect, text in rendered:
-            self._effect(effect, text)
-
-    def _effect(self, effect: Effect, text: str) -> None:
-        content = effect.content
-        if isinstance(content, SummaryContent | UndoneContent):
-            report = content.report
-            self.seed_for(report.number)
-            self.repo.close_round(thread_id=self.thread_id, number=report.number,
-                                  closed_by=report.closed_by, closed_at=report.closed_at,
-                                  summary=text)
-            self.closed_any = True
-            if isinstance(content, SummaryContent):
-                self.closed.append(report)
-            if self.silent and isinstance(content, SummaryContent):
-                self.held.clear()  # a round closed before the thread was watched: no replies
-                return
-        if self.silent:
-            self.held.append((effect, text))
-        else:
-            self._queue(effect, text)
-
-    def _flush_held(self) -> None:
-        if not self.silent:
-            return
-        rnd = self.state.round
-        if self.closed_any and rnd is not None and not any(
-            isinstance(e.content, CheatSheetContent) for e, _ in self.held
-        ):  # the open round's seal must be published before anything rolls in it
-            sheet = Reply(key="cheatsheet", to=None,
-                          content=CheatSheetContent(round_number=rnd.number))
-            self.held.insert(0, (sheet, self.replies.render(sheet.content, state=self.state)))
-        for effect, text in self.held:
-            self._queue(effect, text)
-        self.held.clear()
-        self.silent = False
-
-    def _queue(self, effect: Effect, text: str) -> None:
-        parts = split_reply(text, limit=REPLY_LIMIT - MARKER_ROOM)
-        for i, part in enumerate(parts):
-            key = effect.key if i == 0 else f"{effect.key}/part{i + 1}"
-            match effect:
-                case Reply():
-                    self.repo.queue_reply(thread_id=self.thread_id, key=key,
-                                          to=effect.to if i == 0 else None, text=part,
-                                          at=self.now)
-                case EditReply():
-                    self.repo.queue_edit(thread_id=self.thread_id, key=key, text=part,
-                                         at=self.now)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from service_table import CAMPAIGN, SETUP, Table, at
 
-from pbp.services import bot as bot_module
+from pbp.services import cycle as cycle_module
 from pbp.store.schema import ThreadRow
 
 
@@ -57,7 +57,7 @@ def test_the_bot_knows_when_the_next_deadline_or_reminder_falls_due(table: Table
 def test_a_restarted_bot_rebuilds_the_same_state_from_snapshot_and_log(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot_module, "SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr(cycle_module, "SNAPSHOT_EVERY", 3)
     table.post("gm_sam", SETUP, 0)
     for minute in range(1, 8):
         table.post("alice" if minute % 2 else "bob", "[mental: attack Goblin]", minute)
@@ -75,7 +75,7 @@ def test_a_restarted_bot_rebuilds_the_same_state_from_snapshot_and_log(
 def test_an_unreadable_snapshot_is_rebuilt_from_the_whole_log(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot_module, "SNAPSHOT_EVERY", 2)
+    monkeypatch.setattr(cycle_module, "SNAPSHOT_EVERY", 2)
     table.post("gm_sam", SETUP, 0)
     table.post("alice", "[physical: attack Goblin]", 1)
     table.post("bob", "[mental: attack Goblin]", 2)
@@ -102,8 +102,8 @@ def test_a_thread_that_failed_catches_up_on_the_posts_the_listing_moved_past(
 ) -> None:
     table.post("gm_sam", SETUP, 0)
     table.poll(1)
-    real_run = bot_module._Cycle.run
-    monkeypatch.setattr(bot_module._Cycle, "run", _raise_once(real_run))
+    real_run = cycle_module.ThreadCycle.run
+    monkeypatch.setattr(cycle_module.ThreadCycle, "run", _raise_once(real_run))
     typo = table.post("bob", "[phisical: attack Goblin]", 2)
     report = table.bot.poll_once(at(3))
     assert report.errors and "database went away" in report.errors[0]

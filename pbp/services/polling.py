@@ -1,0 +1,43 @@
+"""The values a poll is described by: the threads watched, the bot's options, what a poll did."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from pbp.services.outbox import Delivered
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WatchedThread:
+    """A thread the bot runs and its campaign file."""
+
+    key: str
+    campaign: Path
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BotOptions:
+    """How the bot behaves (from the config's ``[bot]``)."""
+
+    username: str
+    ack: str = "errors"
+    owner: str = "pbp"  # this worker's name in the thread leases
+    lease: timedelta = timedelta(minutes=10)
+    reread_every: int = 5  # polls between re-reads of the posts that got an error reply
+    # whether the worker holding a lease is alive; a dead one's threads are taken at once
+    owner_alive: Callable[[str], bool] = lambda _owner: True
+
+
+@dataclass(slots=True)
+class PollReport:
+    """What one poll did."""
+
+    events: int = 0
+    failed: list[str] = field(default_factory=list)  # "thread/post: why"
+    errors: list[str] = field(default_factory=list)  # threads or forum calls that failed
+    skipped: list[str] = field(default_factory=list)  # threads another worker holds
+    waiting: list[str] = field(default_factory=list)  # replies a temporary failure held back
+    delivered: dict[str, list[Delivered]] = field(default_factory=dict)
