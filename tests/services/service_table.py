@@ -55,11 +55,12 @@ class Table:
         campaign: str = CAMPAIGN,
         ack: str = "errors",
         clock: Callable[[], datetime] | None = None,
+        url: str | None = None,
     ) -> None:
         self.folder = folder
         self.campaign = folder / "campaign.toml"
         self.campaign.write_text(campaign, encoding="utf-8")
-        self.store = Store(f"sqlite:///{folder / 'pbp.db'}")
+        self.store = Store(url or f"sqlite:///{folder / 'pbp.db'}")
         self.store.upgrade()
         self.clock = Clock()
         self.forum = LocalForum(SqlLocalStorage(self.store), bot=BOT, clock=clock or self.clock)

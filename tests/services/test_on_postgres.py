@@ -1,0 +1,52 @@
+"""The bot on PostgreSQL, as several workers would run it (SPEC §9): the same poll cycle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service_table import SETUP, Table, at
+
+
+@pytest.fixture
+def pg_table(tmp_path: Path, postgres_database: Any) -> Iterator[Table]:
+    """A table whose bot keeps everything in a PostgreSQL database of its own."""
+    postgres_database.reset()
+    table = Table(tmp_path, url=postgres_database.url)
+    try:
+        yield table
+    finally:
+        table.store.dispose()
+
+
+def test_a_round_with_a_fixed_typo_on_postgresql(pg_table: Table) -> None:
+    table = pg_table
+    table.post("gm_sam", SETUP, 0)
+    typo = table.post("bob", "[phisical: attack Goblin]", 1)
+    table.poll(2)
+    table.edit(typo, "[physical: attack Goblin]", 3)
+    close = table.post("gm_sam", "!close", 4)
+    table.poll(5)
+    table.poll(6)
+    ledger = table.ledger()
+    assert ledger["rounds"][0]["closed_by"] == close
+    assert [a["actor"] for a in ledger["rounds"][0]["actions"]] == ["Bram"]
+    assert len(table.reply_to(typo)) == 1 and len(table.reply_to(close)) == 1
+    assert table.ledger_json(table.restart()) == table.ledger_json()
+
+
+def test_two_workers_on_postgresql_never_handle_a_thread_twice(pg_table: Table) -> None:
+    table = pg_table
+    first, second = table.bot, table.restart(owner="w2")
+    table.post("gm_sam", SETUP + "\n!deadline 2h", 0)
+    table.post("alice", "[physical: attack Goblin]", 1)
+    one = first.poll_once(at(2))
+    two = second.poll_once(at(2))
+    assert one.events == 2 and two.skipped  # w1 holds the thread; w2 leaves it alone
+    table.clock.now = at(200)
+    first.poll_once(at(200))  # the deadline passed: w1 closes the round
+    second.poll_once(at(200))
+    summaries = [r for r in table.replies() if "Round 1: results" in r.body]
+    assert len(summaries) == 1
