@@ -31,7 +31,7 @@ class MemoryLocalStorage:
     - ``add_post`` with an empty id picks ``p<n>`` (``pbp-<n>`` for a post with a
       ``reply_key``, i.e. a bot reply), ``n`` the post's number in the whole forum, moving on
       to the next free number if that id is taken. A post whose id is already used raises
-      ``ValueError`` (the database refuses it with an integrity error).
+      ``ForumError`` (as the SQL storage does).
     - Every add and save takes the next change number; ``changed_since`` gives the posts of the
       asked threads changed after a number, in the order of their last change, and the newest
       change number of the whole forum (never lower than the one asked from).
@@ -57,7 +57,7 @@ class MemoryLocalStorage:
         post_id = post.id or self._free_id(prefix, self._last_order)
         if post_id in self._posts:
             self._last_order -= 1
-            raise ValueError(f"post {post_id} already exists")
+            raise ForumError(f"post {post_id} already exists", temporary=False)
         stored = _in_utc(replace(post, id=post_id))
         self._last_seq += 1
         self._posts[post_id] = stored

@@ -22,7 +22,8 @@ class LocalStorage(Protocol):
     """Where the local forum keeps its posts."""
 
     def add_post(self, post: ForumPost) -> ForumPost:
-        """Store a new post; an empty ``id`` asks the storage to choose one."""
+        """Store a new post; an empty ``id`` asks the storage to choose one. An id already
+        taken raises ``ForumError``."""
         ...
 
     def save_post(self, post: ForumPost) -> None:
@@ -73,8 +74,6 @@ class LocalForum:
         _check_text(body)
         if not thread.strip():
             raise ForumError("a thread name cannot be empty", temporary=False)
-        if post_id and self._storage.get_post(post_id) is not None:
-            raise ForumError(f"post {post_id} already exists", temporary=False)
         new = ForumPost(id=post_id, thread=thread, author=author, body=body, created_at=at)
         return self._storage.add_post(new)
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbp.errors import ForumError
 from pbp.forums.base import ForumPost
 from pbp.store.database import Store
 from pbp.store.schema import LocalPostRow
@@ -40,6 +41,8 @@ class SqlLocalStorage:
             seq = (s.scalar(select(func.max(LocalPostRow.seq))) or 0) + 1
             order = (s.scalar(select(func.max(LocalPostRow.order))) or 0) + 1
             prefix = "p" if post.reply_key is None else "pbp-"  # the bot's replies stand apart
+            if post.id and s.get(LocalPostRow, post.id) is not None:
+                raise ForumError(f"post {post.id} already exists", temporary=False)
             post_id = post.id or self._free_id(s, prefix, order)
             s.add(
                 LocalPostRow(
