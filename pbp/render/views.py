@@ -6,7 +6,7 @@ the party has identified become ``None``, which the templates show as ``?``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
@@ -95,36 +95,14 @@ def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
 
 
 def d20_view(entry: D20Entry) -> dict[str, Any]:
-    """One resolved d20 tag as the summary shows it (its numbers were in the post already)."""
+    """One resolved d20 tag as the summary shows it (its numbers were in the post already):
+    every field of its record, each roll's key written as the summary lists it."""
     r = entry.record
     return {
+        **{f.name: getattr(r, f.name) for f in fields(r)},
         "post": entry.post_id,
-        "actor": r.actor,
         "on_behalf": entry.on_behalf,
         "tag": entry.tag,
-        "verb": r.verb,
-        "skill": r.skill,
-        "target": r.target,
-        "roll": r.roll,
-        "taken": r.taken,
-        "modifier": r.modifier,
-        "total": r.total,
-        "dc": r.dc,
-        "opponent": r.opponent,
-        "opponent_skill": r.opponent_skill,
-        "opponent_roll": r.opponent_roll,
-        "opponent_modifier": r.opponent_modifier,
-        "opponent_total": r.opponent_total,
-        "tie_roll": r.tie_roll,
-        "outcome": r.outcome,
-        "reason": r.reason,
-        "critical_threat": r.critical_threat,
-        "aid_bonus": r.aid_bonus,
-        "first_roll": r.first_roll,
-        "pool_dice": r.pool_dice,
-        "pool_left": r.pool_left,
-        "expression": r.expression,
-        "dice": r.dice,
         "rolls": [
             {
                 "key": "·".join(str(k) for k in roll.key),

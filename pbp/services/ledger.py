@@ -50,43 +50,19 @@ def _action(entry: ActionEntry, reason: str | None) -> dict[str, Any]:
 
 
 def _d20_action(entry: D20Entry) -> dict[str, Any]:
-    """A d20 tag's entry (SPEC §5: ``roll``, ``total`` and ``dc`` or the opponent's total)."""
-    r = entry.record
+    """A d20 tag's entry (SPEC §5: ``roll``, ``total`` and ``dc`` or the opponent's total):
+    every field of its record, the rules' reason code as ``because``."""
+    record = _plain(entry.record)
+    because = record.pop("reason")  # met_dc, natural_20, tie_roll …
     return {
         "post": entry.post_id,
         "author": entry.author,
         "tag": entry.tag,
-        "actor": r.actor,
         "on_behalf": entry.on_behalf,
-        "verb": r.verb,
         "maneuver": None,
-        "skill": r.skill,
-        "target": r.target,
-        "roll": r.roll,
-        "taken": r.taken,
-        "modifier": r.modifier,
-        "modifiers": dict(r.modifiers),
-        "total": r.total,
-        "dc": r.dc,
-        "opponent": r.opponent,
-        "opponent_skill": r.opponent_skill,
-        "opponent_roll": r.opponent_roll,
-        "opponent_modifier": r.opponent_modifier,
-        "opponent_total": r.opponent_total,
-        "tie_roll": r.tie_roll,
-        "outcome": r.outcome,
-        "because": r.reason,  # the rules' reason code: met_dc, natural_20, tie_roll …
-        "critical_threat": r.critical_threat,
-        "aid_bonus": r.aid_bonus,
-        "first_roll": r.first_roll,
-        "pool_dice": list(r.pool_dice),
-        "pool_left": r.pool_left,
-        "expression": r.expression,
-        "dice": list(r.dice),
-        "rolls": [
-            {"key": list(k.key), "index": k.index, "sides": k.sides, "value": k.value}
-            for k in r.rolls
-        ],
+        **record,
+        "modifiers": dict(entry.record.modifiers),
+        "because": because,
         "damage": [],
         "reason": None,  # only a void action has a reason
     }
