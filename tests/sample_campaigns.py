@@ -25,3 +25,24 @@ name = "Goblin"
 body = 3
 mind = 1
 """
+
+D20_KEEP = """\
+[campaign]
+name = "Test Keep"
+gms = ["gm_sam"]
+ruleset = "d20"
+
+[[characters]]
+name = "Aria"
+player = "alice"
+side = "party"
+body = 5
+mind = 3
+
+[[characters]]
+name = "Bram"
+player = "bob"
+side = "party"
+body = 3
+mind = 4
+"""

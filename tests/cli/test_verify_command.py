@@ -10,27 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sample_campaigns import D20_KEEP
 
-CAMPAIGN = """\
-[campaign]
-name = "Test Keep"
-gms = ["gm_sam"]
-ruleset = "d20"
-
-[[characters]]
-name = "Aria"
-player = "alice"
-side = "party"
-body = 5
-mind = 3
-
-[[characters]]
-name = "Bram"
-player = "bob"
-side = "party"
-body = 3
-mind = 4
-"""
+CAMPAIGN = D20_KEEP
 
 # Each post followed by a tick, so the bot answers it as it comes (cheat sheet, summaries).
 EVENTS = [

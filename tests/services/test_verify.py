@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from sample_campaigns import D20_KEEP
 
 from pbp.engine.events import Event, PostArrived, Tick
 from pbp.render.environment import md_escape
@@ -18,26 +19,7 @@ from pbp.services.replay import feed_all, replay_run
 from pbp.services.thread import round_seeds
 from pbp.services.verify import verify_ledger, verify_text
 
-CAMPAIGN = """\
-[campaign]
-name = "Test Keep"
-gms = ["gm_sam"]
-ruleset = "d20"
-
-[[characters]]
-name = "Aria"
-player = "alice"
-side = "party"
-body = 5
-mind = 3
-
-[[characters]]
-name = "Bram"
-player = "bob"
-side = "party"
-body = 3
-mind = 4
-"""
+CAMPAIGN = D20_KEEP
 
 # (post id, author, body): round 1 is a check and a 2d6+1, round 2 an attack. The check's post
 # id has an underscore, which a copy from Reddit escapes. Bob's rejected tag in round 2 plants
