@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from pbp.campaign.model import Campaign
 from pbp.engine.d20_model import D20State
 from pbp.engine.effects import (
     EditReply,
@@ -26,6 +27,7 @@ from pbp.errors import Problem
 from pbp.rules import distat
 from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, resolve_name
+from pbp.tags.command_parser import parse_command_line
 from pbp.tags.commands import (
     CampaignCommand,
     CloseCommand,
@@ -266,6 +268,25 @@ def _end_encounter(
     effects += more
     d20 = D20State(pool_spent=state.d20.pool_spent)
     return replace(state, scene_kind=state.campaign.ruleset, d20=d20)
+
+
+def may_close(body: str, *, author: str, campaign: Campaign) -> bool:
+    """Whether a post may close the round when it is read: a GM's ``!close``, ``!undo`` or
+    ``!encounter`` line (the commands that act after the tags), or any GM post when the
+    campaign closes on every GM post (RULES D8). The shell re-reads the open round first."""
+    gm = campaign.is_gm(author)
+    if gm and campaign.options.close_on_any_gm_post:  # RULES D8
+        return True
+    for number, line in enumerate(body.splitlines(), start=1):
+        if not line.lstrip().startswith("!"):
+            continue
+        source = Source(index=0, line=number, column=1, text=line.strip())
+        command = parse_command_line(line.strip(), source=source, gm=gm)
+        if command is None or isinstance(command, Problem):
+            continue
+        if command.timing is CommandTiming.AFTER_TAGS:
+            return True
+    return False
 
 
 def after_tags(

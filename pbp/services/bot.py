@@ -20,6 +20,7 @@ from pathlib import Path
 from pbp.campaign.model import Campaign
 from pbp.engine.reload import carry_over
 from pbp.engine.state import EngineState
+from pbp.engine.step import initial_state
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import Forum, ForumPost
 from pbp.render.environment import shared_environment
@@ -29,7 +30,6 @@ from pbp.rules.dice.seeded import SeededDice
 from pbp.services.cycle import ThreadCycle
 from pbp.services.files import load_campaign
 from pbp.services.history import Cached, load_state, save_snapshot
-from pbp.services.history import new_thread_state as fresh_state
 from pbp.services.outbox import deliver
 from pbp.services.polling import BotOptions, PollReport, WatchedThread
 from pbp.store.database import Store
@@ -325,7 +325,8 @@ class Bot:
         """A thread's engine state (from memory, or the snapshot and the log)."""
         return load_state(
             repo, thread, cached=self._cache.get(thread.id),
-            fresh=fresh_state(campaign, bot=self.options.username, ack=self.options.ack),
+            fresh=lambda: initial_state(campaign, bot=self.options.username,
+                                        ack=self.options.ack),
             dice=lambda number: SeededDice(self._stored_seed(repo, thread, number)),
         )
 

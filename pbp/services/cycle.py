@@ -7,6 +7,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
+from pbp.engine.commands import may_close
 from pbp.engine.effects import (
     CheatSheetContent,
     EditReply,
@@ -38,12 +39,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MARKER_ROOM = 100  # characters a forum may add to a reply (Reddit's invisible key)
-
-
-def _closing(post: ForumPost) -> bool:
-    """Whether a post may close the round (so the open round is re-read first)."""
-    lines = (line.strip().casefold() for line in post.body.splitlines())
-    return any(line.startswith(("!close", "!encounter")) for line in lines)
 
 
 class ThreadCycle:
@@ -130,7 +125,8 @@ class ThreadCycle:
         rnd = self.state.round
         if rnd is None or self.bot.forum.lists_changes:
             return []
-        closing = any(_closing(p) for p in posts) or (
+        campaign = self.state.campaign
+        closing = any(may_close(p.body, author=p.author, campaign=campaign) for p in posts) or (
             rnd.deadline is not None and self.now >= rnd.deadline
         )
         if closing:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 import pickle
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from pbp.campaign.model import Campaign
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.state import EngineState
-from pbp.engine.step import DiceForRound, initial_state, step
+from pbp.engine.step import DiceForRound, step
 from pbp.store.repository import LoggedEvent, Repository
 from pbp.store.schema import ThreadRow
 
@@ -72,30 +72,26 @@ def load_state(
     thread: ThreadRow,
     *,
     cached: Cached | None,
-    fresh: EngineState,
+    fresh: Callable[[], EngineState],
     dice: DiceForRound,
 ) -> EngineState:
     """The thread's state after its last logged event.
 
-    ``fresh`` is the state of a thread before its first post (used when nothing better is
-    stored). Replayed events post nothing: their replies are in the outbox already.
+    ``fresh`` gives the state of a thread before its first post (asked for only when nothing
+    better is stored). Replayed events post nothing: their replies are in the outbox already.
     """
     if cached is not None and cached.seq == thread.last_seq:
         return cached.state
-    state, seq = fresh, 0
+    start: tuple[EngineState, int] | None = None
     if thread.snapshot is not None and thread.snapshot_format == SNAPSHOT_FORMAT:
         try:
-            state, seq = decode(thread.snapshot), thread.snapshot_seq
+            start = decode(thread.snapshot), thread.snapshot_seq
         except Exception:  # an unreadable snapshot is rebuilt, never fatal
             log.warning("thread %s: snapshot unreadable, rebuilding from its log", thread.key)
+    state, seq = start if start is not None else (fresh(), 0)
     for logged in repo.events_after(thread.id, seq):
         state, _ = step(state, to_event(logged), dice=dice, now=logged.at)
     return state
-
-
-def new_thread_state(campaign: Campaign, *, bot: str, ack: str) -> EngineState:
-    """The state of a thread before its first post."""
-    return initial_state(campaign, bot=bot, ack=ack)
 
 
 def save_snapshot(thread: ThreadRow, state: EngineState) -> None:
