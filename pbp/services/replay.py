@@ -16,7 +16,7 @@ from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, WatchedThread
 from pbp.services.export import thread_ledger
 from pbp.services.outbox import Delivered, forum_key
-from pbp.services.thread import round_seeds
+from pbp.services.seeds import round_seeds
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
 from pbp.store.repository import Repository

@@ -146,7 +146,9 @@ def thread(
     rows: Iterable[Row], *, campaign: Campaign | None = None, ack: str = "errors", seed: str = "1"
 ) -> Any:
     """Feed ``rows`` to a fresh thread with rendering (a ``ThreadRun``)."""
-    from pbp.services.thread import new_run, round_seeds
+    from thread_run import new_run
+
+    from pbp.services.seeds import round_seeds
 
     run = new_run(campaign or make_campaign(), seed_for=round_seeds(seed), bot=BOT, ack=ack)
     for row in rows:

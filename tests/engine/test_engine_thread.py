@@ -8,7 +8,7 @@ from engine_helpers import BOT, ledger, make_campaign, play, thread
 
 from pbp.engine.effects import AckContent, CheatSheetContent, ProblemsContent, Reply
 from pbp.render.replies import seal_of
-from pbp.services.thread import round_seeds
+from pbp.services.seeds import round_seeds
 
 FIGHT = [
     ("post", "p1", "gm_sam", 1, "The goblin snarls.\n!group Aria, Goblin"),

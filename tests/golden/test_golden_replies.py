@@ -12,13 +12,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from thread_run import ThreadRun, new_run
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.events import PostArrived
 from pbp.rules.dice.seal import seed_from_int
 from pbp.services.events_file import read_events
 from pbp.services.files import load_campaign
-from pbp.services.thread import ThreadRun, new_run, round_seeds
+from pbp.services.seeds import round_seeds
 
 HERE = Path(__file__).parent
 CASES = Path("/work/shared/acceptance/cases")

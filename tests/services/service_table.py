@@ -19,7 +19,7 @@ from pbp.forums.base import ForumPost
 from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, PollReport, WatchedThread
 from pbp.services.export import thread_ledger
-from pbp.services.thread import round_seeds
+from pbp.services.seeds import round_seeds
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
 

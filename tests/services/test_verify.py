@@ -16,7 +16,7 @@ from pbp.engine.events import Event, PostArrived, Tick
 from pbp.render.environment import md_escape
 from pbp.rules.dice.seal import seal, seed_from_int
 from pbp.services.replay import feed_all, replay_run
-from pbp.services.thread import round_seeds
+from pbp.services.seeds import round_seeds
 from pbp.services.verify import verify_ledger, verify_text
 
 CAMPAIGN = D20_KEEP

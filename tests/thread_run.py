@@ -1,8 +1,8 @@
-"""Running one thread through the engine and rendering what it would post."""
+"""A thread run through the pure engine and the renderer, in memory, with no store or forum:
+the fast harness of the engine and golden tests (the bot itself runs ``pbp.services.bot``)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -68,15 +68,6 @@ class ThreadRun:
                     )
                 old.text, old.edits = text, old.edits + 1
                 return old
-
-
-def round_seeds(base: str) -> Callable[[int], str]:
-    """Each round's seed derived from one base seed (replays and tests)."""
-
-    def seed_for(number: int) -> str:
-        return hashlib.sha256(f"{base}:round:{number}".encode()).hexdigest()
-
-    return seed_for
 
 
 def new_run(
