@@ -6,6 +6,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from pbp.campaign.model import Campaign
+from pbp.engine.abstract_model import Task
+from pbp.engine.abstract_resolve import undo_abstract
 from pbp.engine.d20_model import D20State
 from pbp.engine.effects import (
     EditReply,
@@ -18,8 +20,8 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.lazy_dice import DiceForRound
-from pbp.engine.problems import CannotUndo, RulesetUnavailable
-from pbp.engine.reading import is_command_problem
+from pbp.engine.problems import AbstractRefused, BadName, CannotUndo
+from pbp.engine.reading import is_command_problem, task_names
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import apply_setup, no_such_post
 from pbp.engine.state import EngineState, OpenRound, PostRecord
@@ -44,7 +46,7 @@ from pbp.tags.commands import (
     UndoCommand,
     VoidCommand,
 )
-from pbp.tags.model import Source
+from pbp.tags.model import SceneKind, Source
 
 
 def _located(problem: Problem, command: Command) -> Problem:
@@ -74,6 +76,34 @@ def _void(state: EngineState, command: VoidCommand, by: str) -> EngineState | Pr
     return replace(state, round=replace(rnd, posts=posts))
 
 
+def _not_abstract(command: Command, state: EngineState) -> Problem:
+    return _located(
+        AbstractRefused(
+            tag="",
+            cause="not_abstract",
+            detail=f"this thread runs a {state.scene_kind.value} scene",
+        ),
+        command,
+    )
+
+
+def _task(state: EngineState, command: TaskCommand) -> EngineState | Problem:
+    """``!task NAME dc N [secret]``: a new task, or the same name again to change its DC or
+    reveal it (RULES E13: the DC is the GM's number)."""
+    if state.scene_kind is not SceneKind.ABSTRACT:
+        return _not_abstract(command, state)
+    if command.name.casefold() in {n.casefold() for n in distat.names(state.scene)}:
+        return _located(BadName(tag="", name=command.name, why="taken"), command)
+    old = state.abstract.task(command.name)
+    task = Task(
+        name=old.name if old is not None else command.name,
+        dc=command.dc,
+        secret=command.secret,
+        done_by=old.done_by if old is not None else None,
+    )
+    return replace(state, abstract=state.abstract.with_task(task))
+
+
 def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineState | Problem:
     """A set-up or control command, acting as soon as its post is read (SPEC §2.5)."""
     rnd = state.round
@@ -86,7 +116,7 @@ def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineSt
         case CampaignCommand():
             return state  # binding a thread is the shell's business
         case TaskCommand():
-            return _located(RulesetUnavailable(tag="", ruleset="abstract"), command)
+            return _task(state, command)
     changed = apply_setup(rnd.base, command)
     if isinstance(changed, DistatScene):
         rnd = replace(rnd, base=changed, setup=(*rnd.setup, command))
@@ -137,6 +167,12 @@ def read_commands(
     problems = [p for p in parsed.problems if is_command_problem(p)]
     closing: list[Command] = []
     for command in parsed.commands:
+        if any(isinstance(c, EncounterCommand) for c in closing) and command.timing in (
+            CommandTiming.AT_ONCE, CommandTiming.AFTER_TAGS
+        ):
+            # set-up written below `!encounter` belongs to the new scene: it waits for it
+            closing.append(command)
+            continue
         match command.timing:
             case CommandTiming.AT_ONCE:
                 done = _at_once(state, command, post)
@@ -151,9 +187,19 @@ def read_commands(
             case CommandTiming.AFTER_TAGS:
                 closing.append(command)
             case CommandTiming.IN_ORDER if isinstance(command, OpposeCommand):
-                problems.append(_located(RulesetUnavailable(tag="", ruleset="abstract"), command))
+                problem = _oppose_problem(state, command)
+                if problem is not None:
+                    problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
     return state, replace(post, commands=parsed.commands, command_problems=tuple(problems)), closing
+
+
+def _oppose_problem(state: EngineState, command: OpposeCommand) -> Problem | None:
+    """``!oppose TASK NdS`` is checked when read; its dice roll at the close (RULES E9)."""
+    if state.scene_kind is not SceneKind.ABSTRACT:
+        return _not_abstract(command, state)
+    found = resolve_name(command.task, candidates=task_names(state.abstract))
+    return None if isinstance(found, str) else _located(found, command)
 
 
 def _names(
@@ -202,6 +248,7 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
         late_edits=(*last.report.late_edits, *state.late_edits),
         scene_kind=last.scene_kind,
         d20=last.d20_before,
+        abstract=undo_abstract(last.abstract_before, now=state.abstract),
         closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
     )
 
@@ -232,9 +279,14 @@ def _closing(
                 effects += more
             # a new scene: pressure as the command says (RULES A4); pools stay spent, aid lapses
             d20 = D20State(pressure=command.pressure, pool_spent=state.d20.pool_spent)
-            return replace(state, scene_kind=command.kind, d20=d20)
+            # RULES E11: one abstract encounter at a time; a new one starts without tasks and
+            # the banks stay
+            abstract = state.abstract.fresh_encounter(command.interval)
+            return replace(state, scene_kind=command.kind, d20=d20, abstract=abstract)
         case EncounterEndCommand():
             return _end_encounter(state, command, post, at, effects, dice)
+    if command.timing is CommandTiming.AT_ONCE:  # set-up that waited for a new scene
+        return _at_once(state, command, post)
     return state
 
 
@@ -267,7 +319,8 @@ def _end_encounter(
     )
     effects += more
     d20 = D20State(pool_spent=state.d20.pool_spent)
-    return replace(state, scene_kind=state.campaign.ruleset, d20=d20)
+    abstract = state.abstract.fresh_encounter(None)
+    return replace(state, scene_kind=state.campaign.ruleset, d20=d20, abstract=abstract)
 
 
 def may_close(body: str, *, author: str, campaign: Campaign) -> bool:

@@ -106,3 +106,13 @@ class D20Refused(Problem):
     code: ClassVar[str] = "d20_rule"
     cause: str
     detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbstractRefused(Problem):
+    """The abstract-encounter rules refuse a tag or command as the scene stands (RULES §2).
+    ``cause`` is a code (``task_done``, ``not_bailiwick`` …), ``detail`` its plain reading."""
+
+    code: ClassVar[str] = "abstract_rule"
+    cause: str
+    detail: str

@@ -6,12 +6,14 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
+from pbp.engine.abstract_model import AbstractState
+from pbp.engine.abstract_tags import ABSTRACT_TAGS, check_abstract_tag
 from pbp.engine.actors import choose_actor
 from pbp.engine.d20_model import D20State
 from pbp.engine.d20_tags import D20_TAGS, check_d20_tag
 from pbp.engine.distat_tags import Pending, check_tag
 from pbp.engine.problems import RulesetUnavailable
-from pbp.engine.state import Accepted, PostRecord
+from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
 from pbp.rules.distat import DistatScene
@@ -21,20 +23,26 @@ from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, RollTag, Sc
 DISTAT_TAGS = (MoveTag, ActionTag, IdentifyTag, PassTag)
 
 
-def context_for(*, scene: DistatScene, kind: SceneKind, gm: bool) -> ReadContext:
-    """The names a post is read against: the scene's characters, features and talents."""
+def context_for(
+    *, scene: DistatScene, kind: SceneKind, gm: bool, tasks: tuple[str, ...] = ()
+) -> ReadContext:
+    """The names a post is read against: the scene's characters, features, talents and
+    abstract tasks."""
     return ReadContext(
         scene=kind,
         characters=distat.names(scene),
         features=distat.feature_names(scene),
         talents=distat.talent_names(scene),
+        tasks=tasks,
         gm=gm,
     )
 
 
-def parse(*, body: str, scene: DistatScene, kind: SceneKind, gm: bool) -> ParsedPost:
+def parse(
+    *, body: str, scene: DistatScene, kind: SceneKind, gm: bool, tasks: tuple[str, ...] = ()
+) -> ParsedPost:
     """Parse a post's text against the scene."""
-    return parse_post(body, context=context_for(scene=scene, kind=kind, gm=gm))
+    return parse_post(body, context=context_for(scene=scene, kind=kind, gm=gm, tasks=tasks))
 
 
 def is_command_problem(problem: Problem) -> bool:
@@ -64,10 +72,12 @@ def check_tags(
     kind: SceneKind,
     pending: Pending,
     d20: D20State | None = None,
+    abstract: AbstractState | None = None,
 ) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
     """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted.
 
-    ``d20`` is the d20 scene's state (pressure, pools), for the tags of a d20 scene.
+    ``d20`` is the d20 scene's state (pressure, pools), for the tags of a d20 scene;
+    ``abstract`` the abstract scene's (tasks, banks), for the tags of an abstract scene.
     """
     accepted: list[Accepted] = []
     # problems of command lines belong to the first version, read once (SPEC §2.5)
@@ -75,7 +85,9 @@ def check_tags(
     for tag in parsed.tags:
         # a [roll:] reads in every scene (SPEC §2: a common verb); the rest in a d20 scene
         d20_tag = isinstance(tag, RollTag) or (kind is SceneKind.D20 and isinstance(tag, D20_TAGS))
-        if not d20_tag and (kind is not SceneKind.DISTAT or not isinstance(tag, DISTAT_TAGS)):
+        abstract_tag = kind is SceneKind.ABSTRACT and isinstance(tag, ABSTRACT_TAGS)
+        distat_tag = kind is SceneKind.DISTAT and isinstance(tag, DISTAT_TAGS)
+        if not (d20_tag or abstract_tag or distat_tag):
             problems.append(
                 RulesetUnavailable(
                     tag=tag.source.text,
@@ -95,7 +107,11 @@ def check_tags(
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))
             continue
-        if d20_tag:
+        if abstract_tag:
+            verdict = check_abstract_tag(
+                tag=tag, actor=actor, abstract=abstract or AbstractState(), pending=pending
+            )
+        elif d20_tag:
             verdict = check_d20_tag(
                 tag=tag, actor=actor, campaign=campaign, d20=d20 or D20State(), pending=pending
             )
@@ -112,3 +128,35 @@ def check_tags(
 
 def _at(problem: Problem, line: int, column: int) -> Problem:
     return replace(problem, line=line, column=column)
+
+
+def task_names(abstract: AbstractState) -> tuple[str, ...]:
+    """The names of the abstract tasks a tag may name."""
+    return tuple(t.name for t in abstract.tasks)
+
+
+def parse_for(state: EngineState, *, body: str, gm: bool) -> ParsedPost:
+    """Parse a post's text against the open round's scene as it stands."""
+    assert state.round is not None
+    return parse(
+        body=body, scene=state.round.base, kind=state.scene_kind, gm=gm,
+        tasks=task_names(state.abstract),
+    )  # fmt: skip
+
+
+def read_post(
+    state: EngineState, *, post: PostRecord, body: str, pending: Pending
+) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
+    """The verdicts of ``body`` (a version of ``post``) against the open round as it stands."""
+    assert state.round is not None
+    return check_tags(
+        parsed=parse_for(state, body=body, gm=post.gm),
+        campaign=state.campaign,
+        author=post.author,
+        post_id=post.post_id,
+        scene=state.round.base,
+        kind=state.scene_kind,
+        pending=pending,
+        d20=state.d20,
+        abstract=state.abstract,
+    )

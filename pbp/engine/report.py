@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbp.engine.abstract_model import AbstractReport
 from pbp.engine.d20_model import D20Entry
 from pbp.errors import Problem
 from pbp.rules.distat import CharacterView, CheckRecord
@@ -67,3 +68,4 @@ class RoundReport:
     next_round: int | None = None
     notes: tuple[str, ...] = field(default=())  # scene notes: "encounter ended", "short rest", ...
     d20: tuple[D20Entry, ...] = field(default=())  # the d20 tags resolved, in post order
+    abstract: AbstractReport | None = None  # an abstract interval's tags, banks and outlook

@@ -7,13 +7,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from pbp.campaign.model import Campaign
+from pbp.engine.abstract_model import ABSTRACT_INTENTS, AbstractReport, AbstractState
+from pbp.engine.abstract_resolve import AbstractItem, resolve_abstract
 from pbp.engine.d20_model import D20_INTENTS, D20Entry, D20Intent, D20State
 from pbp.engine.d20_resolve import D20Context, resolve_d20
 from pbp.engine.d20_tags import pool_size
 from pbp.engine.distat_tags import Pending
 from pbp.engine.effects import EditReply, Effect, FixedContent, Reply, SummaryContent
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
-from pbp.engine.reading import check_tags, parse
+from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
@@ -21,7 +23,7 @@ from pbp.rules import distat
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
 from pbp.rules.distat import DistatScene
-from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand
+from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand, OpposeCommand
 
 CORRECTIONS = (DamageCommand, HealCommand, BonusCommand)
 
@@ -52,16 +54,8 @@ def recheck(state: EngineState, rnd: OpenRound) -> tuple[OpenRound, list[Effect]
         if not post.live:
             posts.append(post)
             continue
-        parsed = parse(body=post.body, scene=rnd.base, kind=state.scene_kind, gm=post.gm)
-        accepted, problems = check_tags(
-            parsed=parsed,
-            campaign=state.campaign,
-            author=post.author,
-            post_id=post.post_id,
-            scene=rnd.base,
-            kind=state.scene_kind,
-            pending=pending,
-            d20=state.d20,
+        accepted, problems = read_post(
+            replace(state, round=rnd), post=post, body=post.body, pending=pending
         )
         if post.error_replied and not problems and post.problems:
             effects.append(
@@ -81,6 +75,8 @@ class _Resolved:
     problems: tuple[Rejection, ...]
     d20: D20State
     d20_actions: tuple[D20Entry, ...]
+    abstract: AbstractState
+    abstract_report: AbstractReport | None
 
 
 @dataclass(slots=True)
@@ -123,23 +119,44 @@ def _steps(post: PostRecord) -> Iterator[Accepted | Command]:
         yield item
 
 
-def resolve(rnd: OpenRound, *, campaign: Campaign, d20: D20State, dice: Dice) -> _Resolved:
+def _opposes(post: PostRecord) -> list[tuple[PostRecord, OpposeCommand]]:
+    """A post's ``!oppose`` lines that were not refused when read."""
+    refused = {p.line for p in post.command_problems}
+    return [
+        (post, c) for c in post.commands
+        if isinstance(c, OpposeCommand) and c.source.line not in refused
+    ]  # fmt: skip
+
+
+def resolve(
+    rnd: OpenRound, *, campaign: Campaign, d20: D20State, abstract: AbstractState, dice: Dice
+) -> _Resolved:
     """Resolve the round in post order, each action against the state the earlier ones left.
 
-    d20 tags roll with ``dice`` (the round's), keyed by post id and tag index.
+    d20 and abstract tags roll with ``dice`` (the round's), keyed by post id and tag index;
+    the abstract tags resolve together after the rest (RULES E9, E12: the interval's
+    opposition and Reaction Dice come first).
     """
-    run = _D20Run(campaign=campaign, d20=d20, dice=RecordingDice(dice), entries=[])
+    recording = RecordingDice(dice)
+    run = _D20Run(campaign=campaign, d20=d20, dice=recording, entries=[])
     scene = rnd.base
     actions: list[ActionEntry] = []
     corrections: list[CorrectionEntry] = []
     problems: list[Rejection] = []
+    abstract_items: list[AbstractItem] = []
+    opposes: list[tuple[PostRecord, OpposeCommand]] = []
     for post in (p for p in rnd.posts if p.live):
+        opposes += _opposes(post)
         for item in _steps(post):
+            if isinstance(item, Accepted) and isinstance(item.intent, ABSTRACT_INTENTS):
+                abstract_items.append(AbstractItem(post=post, accepted=item))
+                continue
             if isinstance(item, Accepted) and isinstance(item.intent, D20_INTENTS):
                 run.resolve(post, item, item.intent)
                 continue
             if isinstance(item, Accepted):
                 assert not isinstance(item.intent, D20_INTENTS)
+                assert not isinstance(item.intent, ABSTRACT_INTENTS)
                 scene, records = distat.resolve(scene, item.intent)
                 actions += [
                     ActionEntry(
@@ -157,6 +174,11 @@ def resolve(rnd: OpenRound, *, campaign: Campaign, d20: D20State, dice: Dice) ->
                 corrections.append(done)
             elif done is not None:
                 problems.append(Rejection(post_id=post.post_id, tag=done.tag, problem=done))
+    report: AbstractReport | None = None
+    if abstract_items or opposes:
+        abstract, report = resolve_abstract(
+            abstract_items, opposes=opposes, abstract=abstract, dice=recording
+        )
     return _Resolved(
         scene=distat.end_round(scene),
         actions=tuple(actions),
@@ -164,6 +186,8 @@ def resolve(rnd: OpenRound, *, campaign: Campaign, d20: D20State, dice: Dice) ->
         problems=tuple(problems),
         d20=run.d20,
         d20_actions=tuple(run.entries),
+        abstract=abstract,
+        abstract_report=report,
     )
 
 
@@ -195,7 +219,13 @@ def close_round(
     """
     assert state.round is not None
     rnd, effects = recheck(state, state.round)
-    done = resolve(rnd, campaign=state.campaign, d20=state.d20, dice=LazyDice(dice, rnd.number))
+    done = resolve(
+        rnd,
+        campaign=state.campaign,
+        d20=state.d20,
+        abstract=state.abstract,
+        dice=LazyDice(dice, rnd.number),
+    )
     scene = after(done.scene) if after is not None else done.scene
     rejected = (
         tuple(
@@ -208,7 +238,8 @@ def close_round(
     )
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
     d20_before = state.d20
-    state = replace(state, scene=scene, d20=done.d20)
+    abstract_before = state.abstract
+    state = replace(state, scene=scene, d20=done.d20, abstract=done.abstract)
     nxt = open_round(state, number=rnd.number + 1, at=at)
     report = RoundReport(
         number=rnd.number,
@@ -227,9 +258,14 @@ def close_round(
         next_round=nxt.number,
         notes=notes,
         d20=done.d20_actions,
+        abstract=done.abstract_report,
     )
     closed = ClosedRound(
-        report=report, reopen=rnd, scene_kind=state.scene_kind, d20_before=d20_before
+        report=report,
+        reopen=rnd,
+        scene_kind=state.scene_kind,
+        d20_before=d20_before,
+        abstract_before=abstract_before,
     )
     state = replace(
         state,

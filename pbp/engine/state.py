@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
+from pbp.engine.abstract_model import AbstractIntent, AbstractState
 from pbp.engine.d20_model import D20Intent, D20State
 from pbp.engine.report import RoundReport
 from pbp.errors import Problem
@@ -20,7 +21,7 @@ class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
 
     tag: Tag
-    intent: Intent | D20Intent
+    intent: Intent | D20Intent | AbstractIntent
     actor: str
     on_behalf: bool
     slots: frozenset[str]
@@ -91,6 +92,8 @@ class ClosedRound:
     scene_kind: SceneKind
     # the d20 scene's state when the round opened
     d20_before: D20State = field(default_factory=D20State)
+    # the abstract scene's state when the round opened
+    abstract_before: AbstractState = field(default_factory=AbstractState)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,3 +113,5 @@ class EngineState:
     posts_seen: int = 0
     # the d20 scene's state after the last closed round (pressure, pools, aid waiting)
     d20: D20State = field(default_factory=D20State)
+    # the abstract scene's state (tasks, banks); ``!task`` changes it at once (set-up)
+    abstract: AbstractState = field(default_factory=AbstractState)

@@ -26,7 +26,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
-from pbp.engine.reading import check_tags, parse, pending_before
+from pbp.engine.reading import parse_for, pending_before, read_post
 from pbp.engine.rounds import close_round, open_round, problems_key
 from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState, OpenRound, PostRecord
@@ -152,22 +152,13 @@ def _arrive(
         order=state.posts_seen,
         body=event.body,
     )
-    base = state.round.base
     state = replace(state, posts_seen=state.posts_seen + 1)
-    parsed = parse(body=event.body, scene=base, kind=state.scene_kind, gm=gm)
+    parsed = parse_for(state, body=event.body, gm=gm)
     state, post, closing = read_commands(state, post, parsed, effects)
     assert state.round is not None
     rnd = state.round
-    parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=gm)
-    accepted, problems = check_tags(
-        parsed=parsed,
-        campaign=state.campaign,
-        author=event.author,
-        post_id=event.post_id,
-        scene=rnd.base,
-        kind=state.scene_kind,
-        pending=pending_before(rnd.posts, stop=None),
-        d20=state.d20,
+    accepted, problems = read_post(
+        state, post=post, body=event.body, pending=pending_before(rnd.posts, stop=None)
     )
     post = replace(post, accepted=accepted, problems=problems)
     shown = (*post.command_problems, *problems)
@@ -227,16 +218,8 @@ def _edit(state: EngineState, event: PostEdited, effects: list[Effect]) -> Engin
         return _flag_late(state, event.post_id)  # edits after the close change nothing
     if post.deleted:
         return state
-    parsed = parse(body=event.body, scene=rnd.base, kind=state.scene_kind, gm=post.gm)
-    accepted, problems = check_tags(
-        parsed=parsed,
-        campaign=state.campaign,
-        author=post.author,
-        post_id=post.post_id,
-        scene=rnd.base,
-        kind=state.scene_kind,
-        pending=pending_before(rnd.posts, stop=post.post_id),
-        d20=state.d20,
+    accepted, problems = read_post(
+        state, post=post, body=event.body, pending=pending_before(rnd.posts, stop=post.post_id)
     )
     new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems)
     shown = (*new.command_problems, *problems)

@@ -13,6 +13,7 @@ from typing import Any
 from pbp.campaign.model import Campaign
 from pbp.engine.d20_model import D20Entry
 from pbp.engine.report import ActionEntry, RoundReport
+from pbp.render.abstract_views import abstract_view, roll_view
 from pbp.rules.distat import CharacterView
 
 
@@ -103,15 +104,7 @@ def d20_view(entry: D20Entry) -> dict[str, Any]:
         "post": entry.post_id,
         "on_behalf": entry.on_behalf,
         "tag": entry.tag,
-        "rolls": [
-            {
-                "key": "·".join(str(k) for k in roll.key),
-                "index": roll.index,
-                "sides": roll.sides,
-                "value": roll.value,
-            }
-            for roll in r.rolls
-        ],
+        "rolls": [roll_view(roll) for roll in r.rolls],
     }
 
 
@@ -149,6 +142,7 @@ def summary_view(
         "closed_at": _when(report.closed_at),
         "actions": [action_view(a, disclosure) for a in report.actions],
         "d20_actions": [d20_view(a) for a in sorted(report.d20, key=lambda a: a.order)],
+        "abstract": abstract_view(report.abstract, hide=disclosure.hide),
         "corrections": [
             {
                 "character": c.character,

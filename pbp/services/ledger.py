@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from pbp.engine.abstract_model import AbstractEntry, AbstractReport
 from pbp.engine.d20_model import D20Entry
 from pbp.engine.report import ActionEntry, Rejection, RoundReport
 from pbp.engine.state import EngineState, OpenRound
@@ -68,6 +69,25 @@ def _d20_action(entry: D20Entry) -> dict[str, Any]:
     }
 
 
+def _abstract(report: AbstractReport | None) -> dict[str, Any] | None:
+    """The interval's opposition, banks, tasks and outlook (the GM's view: secret DCs too)."""
+    if report is None:
+        return None
+    return {
+        "opposition": [
+            {"post": o.post_id, "task": o.task, "dice": list(o.dice), "pips": o.pips}
+            for o in report.opposition
+        ],
+        "banks": dict(report.banks),
+        "tasks": _plain(report.tasks),
+        "outlook": [
+            {"character": o.character, "task": o.task, "bank": o.bank,
+             "odds": {str(k): float(p) for k, p in o.odds}}
+            for o in report.outlook
+        ],
+    }  # fmt: skip
+
+
 def _character(view: CharacterView) -> dict[str, Any]:
     def stat(s: Any) -> dict[str, int]:
         return {"full": s.full, "damage": s.damage, "eav": s.eav, "epv": s.epv}
@@ -85,6 +105,11 @@ def _character(view: CharacterView) -> dict[str, Any]:
         "restrained": restrained,
         "bonus_pool": view.bonus_pool,
     }
+
+
+def abstract_entries(report: RoundReport) -> tuple[AbstractEntry, ...]:
+    """The abstract tags of a round, as resolved."""
+    return report.abstract.entries if report.abstract is not None else ()
 
 
 class LedgerBuilder:
@@ -111,6 +136,27 @@ class LedgerBuilder:
             "error": text,
         }
 
+    def _abstract_action(self, entry: AbstractEntry) -> dict[str, Any]:
+        """An abstract tag's entry (SPEC §5: roll, bonus, result, divisor, dice, pips_paid,
+        bank_used, banked, bank, wasted, dc): every field of its record."""
+        record = _plain(entry.record)
+        reason = None
+        if entry.record.outcome == "void":
+            template = self._replies.env.get_template("_macros.md.j2")
+            macro = template.module.abstract_reason  # type: ignore[attr-defined]
+            reason = str(macro(record)).strip()
+        return {
+            "post": entry.post_id,
+            "author": entry.author,
+            "tag": entry.tag,
+            "on_behalf": entry.on_behalf,
+            "maneuver": None,
+            **record,
+            "because": record.pop("reason"),
+            "damage": [],
+            "reason": reason,
+        }
+
     def closed_round(self, report: RoundReport) -> dict[str, Any]:
         """A closed round's entry in ``rounds``."""
         return {
@@ -120,8 +166,10 @@ class LedgerBuilder:
             "closed_at": report.closed_at.isoformat(),
             "closed_by": report.closed_by,
             "actions": [_action(a, self._reason(a)) for a in report.actions]
-            + [_d20_action(a) for a in sorted(report.d20, key=lambda a: a.order)],
+            + [_d20_action(a) for a in sorted(report.d20, key=lambda a: a.order)]
+            + [self._abstract_action(a) for a in abstract_entries(report)],
             "corrections": _plain(report.corrections),
+            "abstract": _abstract(report.abstract),
             "not_acted": list(report.not_acted),
             "edited_after_resolution": list(report.late_edits),
             "summary": self._summaries.get(report.number, ""),
@@ -140,7 +188,12 @@ class LedgerBuilder:
     def characters(self, state: EngineState) -> dict[str, Any]:
         """Every character of the scene as it stands, by name."""
         scene = state.round.base if state.round is not None else state.scene
-        return {n: _character(distat.view(scene, n)) for n in distat.names(scene)}
+        banks = dict(state.abstract.banks)
+        out = {n: _character(distat.view(scene, n)) for n in distat.names(scene)}
+        for name, entry in out.items():
+            if name in banks:
+                entry["bank"] = banks[name]  # RULES E6: the pips banked for later intervals
+        return out
 
     def build(self, state: EngineState) -> dict[str, Any]:
         """The whole ledger."""

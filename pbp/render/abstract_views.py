@@ -1,0 +1,68 @@
+"""View models of an abstract interval: each tag's dice and payment, the banks, the tasks and
+the odds of finishing them (SPEC §2.2). Secret DCs are hidden under ``hide-npcs``."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from pbp.engine.abstract_model import AbstractEntry, AbstractReport, Task
+from pbp.rules.dice.seeded import RollRecord
+
+
+def roll_view(roll: RollRecord) -> dict[str, Any]:
+    """A roll as the summary's dice line lists it (``key·index``)."""
+    return {
+        "key": "·".join(str(k) for k in roll.key),
+        "index": roll.index,
+        "sides": roll.sides,
+        "value": roll.value,
+    }
+
+
+def _entry(entry: AbstractEntry, *, hide: bool) -> dict[str, Any]:
+    r = entry.record
+    view = {f.name: getattr(r, f.name) for f in fields(r)}
+    if hide and r.dc_secret:
+        view["dc"] = None
+    view.update(post=entry.post_id, on_behalf=entry.on_behalf, tag=entry.tag,
+                rolls=[roll_view(x) for x in r.rolls])  # fmt: skip
+    return view
+
+
+def _task(task: Task, *, hide: bool) -> dict[str, Any]:
+    return {
+        "name": task.name,
+        "dc": None if hide and task.secret else task.dc,
+        "secret": task.secret,
+        "done_by": task.done_by,
+    }
+
+
+def _percent(p: float) -> str:
+    if 0 < p < 0.01:
+        return "<1%"
+    if 0.99 < p < 1:
+        return ">99%"
+    return f"{round(p * 100)}%"
+
+
+def abstract_view(report: AbstractReport | None, *, hide: bool) -> dict[str, Any] | None:
+    """The abstract part of a summary, or None when the round had none."""
+    if report is None:
+        return None
+    return {
+        "entries": [_entry(e, hide=hide) for e in report.entries],
+        "opposition": [
+            {"task": o.task, "dice": list(o.dice), "pips": o.pips,
+             "rolls": [roll_view(x) for x in o.rolls]}
+            for o in report.opposition
+        ],
+        "banks": [{"character": name, "bank": pips} for name, pips in report.banks],
+        "tasks": [_task(t, hide=hide) for t in report.tasks],
+        "outlook": [
+            {"character": o.character, "task": o.task, "bank": o.bank,
+             "odds": [{"intervals": k, "percent": _percent(float(p))} for k, p in o.odds]}
+            for o in report.outlook
+        ],
+    }  # fmt: skip
