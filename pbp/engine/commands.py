@@ -20,6 +20,7 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.lazy_dice import DiceForRound
+from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.problems import AbstractRefused, BadName, CannotUndo
 from pbp.engine.reading import is_command_problem, task_names
 from pbp.engine.rounds import close_round, summary_key
@@ -39,6 +40,7 @@ from pbp.tags.commands import (
     EncounterCommand,
     EncounterEndCommand,
     HelpCommand,
+    NpcCommand,
     OpposeCommand,
     SheetCommand,
     StatusCommand,
@@ -120,6 +122,9 @@ def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineSt
     changed = apply_setup(rnd.base, command)
     if isinstance(changed, DistatScene):
         rnd = replace(rnd, base=changed, setup=(*rnd.setup, command))
+        if isinstance(command, NpcCommand) and command.scores:  # Markhorspire, d20 numbers
+            scores = (*state.npc_scores, (command.name, command.scores))
+            return replace(state, round=rnd, npc_scores=scores)
         return replace(state, round=rnd)
     return changed if changed is not None else state
 
@@ -249,6 +254,7 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
         scene_kind=last.scene_kind,
         d20=last.d20_before,
         abstract=undo_abstract(last.abstract_before, now=state.abstract),
+        markhor=last.markhor_before,
         closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
     )
 
@@ -282,12 +288,22 @@ def _closing(
             # RULES E11: one abstract encounter at a time; a new one starts without tasks and
             # the banks stay
             abstract = state.abstract.fresh_encounter(command.interval)
-            return replace(state, scene_kind=command.kind, d20=d20, abstract=abstract)
+            return replace(
+                state, scene_kind=command.kind, d20=d20, abstract=abstract,
+                markhor=_fight_for(command),
+            )  # fmt: skip
         case EncounterEndCommand():
             return _end_encounter(state, command, post, at, effects, dice)
     if command.timing is CommandTiming.AT_ONCE:  # set-up that waited for a new scene
         return _at_once(state, command, post)
     return state
+
+
+def _fight_for(command: EncounterCommand) -> MarkhorState:
+    """A fresh skirmish or battle: initiative and pools come at its first close."""
+    if command.kind is SceneKind.BATTLE:
+        return MarkhorState(mode="battle")
+    return MarkhorState(mode="skirmish", ambush=command.ambush)
 
 
 def _end_encounter(
@@ -320,7 +336,10 @@ def _end_encounter(
     effects += more
     d20 = D20State(pool_spent=state.d20.pool_spent)
     abstract = state.abstract.fresh_encounter(None)
-    return replace(state, scene_kind=state.campaign.ruleset, d20=d20, abstract=abstract)
+    return replace(
+        state, scene_kind=state.campaign.ruleset, d20=d20, abstract=abstract,
+        markhor=MarkhorState(),  # RULES M8: skirmish pools are dismissed at the end
+    )  # fmt: skip
 
 
 def may_close(body: str, *, author: str, campaign: Campaign) -> bool:

@@ -116,3 +116,13 @@ class AbstractRefused(Problem):
     code: ClassVar[str] = "abstract_rule"
     cause: str
     detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkhorRefused(Problem):
+    """The Markhorspire rules refuse a tag as the skirmish or battle stands (RULES §4).
+    ``cause`` is a code (``actor_out``, ``ap_short`` …), ``detail`` its plain reading."""
+
+    code: ClassVar[str] = "markhor_rule"
+    cause: str
+    detail: str

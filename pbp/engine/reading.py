@@ -12,6 +12,8 @@ from pbp.engine.actors import choose_actor
 from pbp.engine.d20_model import D20State
 from pbp.engine.d20_tags import D20_TAGS, check_d20_tag
 from pbp.engine.distat_tags import Pending, check_tag
+from pbp.engine.markhor_model import MarkhorState
+from pbp.engine.markhor_tags import MARKHOR_TAGS, check_markhor_tag
 from pbp.engine.problems import RulesetUnavailable
 from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
@@ -21,6 +23,7 @@ from pbp.tags import ParsedPost, ReadContext, parse_post
 from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, RollTag, SceneKind
 
 DISTAT_TAGS = (MoveTag, ActionTag, IdentifyTag, PassTag)
+MARKHOR_SCENES = (SceneKind.SKIRMISH, SceneKind.BATTLE)
 
 
 def context_for(
@@ -73,11 +76,14 @@ def check_tags(
     pending: Pending,
     d20: D20State | None = None,
     abstract: AbstractState | None = None,
+    markhor: MarkhorState | None = None,
+    stamina: dict[str, int] | None = None,
 ) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
     """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted.
 
     ``d20`` is the d20 scene's state (pressure, pools), for the tags of a d20 scene;
-    ``abstract`` the abstract scene's (tasks, banks), for the tags of an abstract scene.
+    ``abstract`` the abstract scene's (tasks, banks), for the tags of an abstract scene;
+    ``markhor`` a skirmish's or battle's, with each character's ``stamina`` (battle AP).
     """
     accepted: list[Accepted] = []
     # problems of command lines belong to the first version, read once (SPEC §2.5)
@@ -87,7 +93,8 @@ def check_tags(
         d20_tag = isinstance(tag, RollTag) or (kind is SceneKind.D20 and isinstance(tag, D20_TAGS))
         abstract_tag = kind is SceneKind.ABSTRACT and isinstance(tag, ABSTRACT_TAGS)
         distat_tag = kind is SceneKind.DISTAT and isinstance(tag, DISTAT_TAGS)
-        if not (d20_tag or abstract_tag or distat_tag):
+        markhor_tag = kind in MARKHOR_SCENES and isinstance(tag, MARKHOR_TAGS)
+        if not (d20_tag or abstract_tag or distat_tag or markhor_tag):
             problems.append(
                 RulesetUnavailable(
                     tag=tag.source.text,
@@ -107,7 +114,12 @@ def check_tags(
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))
             continue
-        if abstract_tag:
+        if markhor_tag:
+            verdict = check_markhor_tag(
+                tag=tag, actor=actor, markhor=markhor or MarkhorState(), pending=pending,
+                stamina=(stamina or {}).get(actor.name, 0),
+            )  # fmt: skip
+        elif abstract_tag:
             verdict = check_abstract_tag(
                 tag=tag, actor=actor, abstract=abstract or AbstractState(), pending=pending
             )
@@ -159,4 +171,6 @@ def read_post(
         pending=pending,
         d20=state.d20,
         abstract=state.abstract,
+        markhor=state.markhor,
+        stamina={n: state.scores(n).get("stamina") or 0 for n in distat.names(state.round.base)},
     )

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from pbp.engine.abstract_model import AbstractReport
 from pbp.engine.d20_model import D20Entry
+from pbp.engine.markhor_model import MarkhorReport
 from pbp.errors import Problem
 from pbp.rules.distat import CharacterView, CheckRecord
 
@@ -69,3 +70,4 @@ class RoundReport:
     notes: tuple[str, ...] = field(default=())  # scene notes: "encounter ended", "short rest", ...
     d20: tuple[D20Entry, ...] = field(default=())  # the d20 tags resolved, in post order
     abstract: AbstractReport | None = None  # an abstract interval's tags, banks and outlook
+    markhor: MarkhorReport | None = None  # a skirmish's or battle's round, in initiative order

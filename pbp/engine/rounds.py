@@ -15,6 +15,8 @@ from pbp.engine.d20_tags import pool_size
 from pbp.engine.distat_tags import Pending
 from pbp.engine.effects import EditReply, Effect, FixedContent, Reply, SummaryContent
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
+from pbp.engine.markhor_model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
+from pbp.engine.markhor_resolve import MarkhorItem, resolve_markhor
 from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
@@ -24,6 +26,7 @@ from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
 from pbp.rules.distat import DistatScene
 from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand, OpposeCommand
+from pbp.tags.model import SceneKind
 
 CORRECTIONS = (DamageCommand, HealCommand, BonusCommand)
 
@@ -77,6 +80,8 @@ class _Resolved:
     d20_actions: tuple[D20Entry, ...]
     abstract: AbstractState
     abstract_report: AbstractReport | None
+    markhor: MarkhorState
+    markhor_report: MarkhorReport | None
 
 
 @dataclass(slots=True)
@@ -128,9 +133,7 @@ def _opposes(post: PostRecord) -> list[tuple[PostRecord, OpposeCommand]]:
     ]  # fmt: skip
 
 
-def resolve(
-    rnd: OpenRound, *, campaign: Campaign, d20: D20State, abstract: AbstractState, dice: Dice
-) -> _Resolved:
+def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     """Resolve the round in post order, each action against the state the earlier ones left.
 
     d20 and abstract tags roll with ``dice`` (the round's), keyed by post id and tag index;
@@ -138,12 +141,14 @@ def resolve(
     opposition and Reaction Dice come first).
     """
     recording = RecordingDice(dice)
-    run = _D20Run(campaign=campaign, d20=d20, dice=recording, entries=[])
+    run = _D20Run(campaign=state.campaign, d20=state.d20, dice=recording, entries=[])
+    abstract = state.abstract
     scene = rnd.base
     actions: list[ActionEntry] = []
     corrections: list[CorrectionEntry] = []
     problems: list[Rejection] = []
     abstract_items: list[AbstractItem] = []
+    markhor_items: list[MarkhorItem] = []
     opposes: list[tuple[PostRecord, OpposeCommand]] = []
     for post in (p for p in rnd.posts if p.live):
         opposes += _opposes(post)
@@ -151,12 +156,16 @@ def resolve(
             if isinstance(item, Accepted) and isinstance(item.intent, ABSTRACT_INTENTS):
                 abstract_items.append(AbstractItem(post=post, accepted=item))
                 continue
+            if isinstance(item, Accepted) and isinstance(item.intent, MARKHOR_INTENTS):
+                markhor_items.append(MarkhorItem(post=post, accepted=item))
+                continue
             if isinstance(item, Accepted) and isinstance(item.intent, D20_INTENTS):
                 run.resolve(post, item, item.intent)
                 continue
             if isinstance(item, Accepted):
                 assert not isinstance(item.intent, D20_INTENTS)
                 assert not isinstance(item.intent, ABSTRACT_INTENTS)
+                assert not isinstance(item.intent, MARKHOR_INTENTS)
                 scene, records = distat.resolve(scene, item.intent)
                 actions += [
                     ActionEntry(
@@ -179,6 +188,13 @@ def resolve(
         abstract, report = resolve_abstract(
             abstract_items, opposes=opposes, abstract=abstract, dice=recording
         )
+    markhor, fight = state.markhor, None
+    if state.scene_kind in (SceneKind.SKIRMISH, SceneKind.BATTLE):
+        entities = [(n, distat.view(scene, n).side) for n in distat.names(scene)]
+        markhor, fight = resolve_markhor(
+            markhor_items, markhor=markhor, entities=entities, scores=state.scores,
+            dice=recording, round_number=rnd.number,
+        )  # fmt: skip
     return _Resolved(
         scene=distat.end_round(scene),
         actions=tuple(actions),
@@ -188,6 +204,25 @@ def resolve(
         d20_actions=tuple(run.entries),
         abstract=abstract,
         abstract_report=report,
+        markhor=markhor,
+        markhor_report=fight,
+    )
+
+
+def after_fight(
+    state: EngineState, fight: MarkhorReport | None, notes: tuple[str, ...]
+) -> tuple[EngineState, tuple[str, ...]]:
+    """RULES M8: a skirmish the party lost becomes a battle on the real HP and WP (the
+    skirmish pools are dismissed); one it won ends, and the campaign's own scene follows."""
+    if fight is None or fight.ended is None:
+        return state, notes
+    if fight.ended == "party_failed":
+        battle = MarkhorState(mode="battle")
+        return replace(state, scene_kind=SceneKind.BATTLE, markhor=battle), (
+            *notes, "skirmish_lost",
+        )
+    return replace(state, scene_kind=state.campaign.ruleset, markhor=MarkhorState()), (
+        *notes, "skirmish_won",
     )
 
 
@@ -219,13 +254,7 @@ def close_round(
     """
     assert state.round is not None
     rnd, effects = recheck(state, state.round)
-    done = resolve(
-        rnd,
-        campaign=state.campaign,
-        d20=state.d20,
-        abstract=state.abstract,
-        dice=LazyDice(dice, rnd.number),
-    )
+    done = resolve(state, rnd, dice=LazyDice(dice, rnd.number))
     scene = after(done.scene) if after is not None else done.scene
     rejected = (
         tuple(
@@ -238,8 +267,11 @@ def close_round(
     )
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
     d20_before = state.d20
-    abstract_before = state.abstract
-    state = replace(state, scene=scene, d20=done.d20, abstract=done.abstract)
+    abstract_before, markhor_before = state.abstract, state.markhor
+    state = replace(
+        state, scene=scene, d20=done.d20, abstract=done.abstract, markhor=done.markhor
+    )
+    state, notes = after_fight(state, done.markhor_report, notes)
     nxt = open_round(state, number=rnd.number + 1, at=at)
     report = RoundReport(
         number=rnd.number,
@@ -259,6 +291,7 @@ def close_round(
         notes=notes,
         d20=done.d20_actions,
         abstract=done.abstract_report,
+        markhor=done.markhor_report,
     )
     closed = ClosedRound(
         report=report,
@@ -266,6 +299,7 @@ def close_round(
         scene_kind=state.scene_kind,
         d20_before=d20_before,
         abstract_before=abstract_before,
+        markhor_before=markhor_before,
     )
     state = replace(
         state,

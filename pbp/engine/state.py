@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from pbp.campaign.model import Campaign
 from pbp.engine.abstract_model import AbstractIntent, AbstractState
 from pbp.engine.d20_model import D20Intent, D20State
+from pbp.engine.markhor_model import Course, MarkhorState
 from pbp.engine.report import RoundReport
 from pbp.errors import Problem
 from pbp.rules.distat import DistatScene
@@ -15,13 +16,15 @@ from pbp.rules.distat.intents import Intent
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind, Tag
 
+SCORE_KEYS = ("constitution", "wisdom", "intuition", "hp", "wp", "stamina", "dice_pool")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
 
     tag: Tag
-    intent: Intent | D20Intent | AbstractIntent
+    intent: Intent | D20Intent | AbstractIntent | Course
     actor: str
     on_behalf: bool
     slots: frozenset[str]
@@ -94,6 +97,7 @@ class ClosedRound:
     d20_before: D20State = field(default_factory=D20State)
     # the abstract scene's state when the round opened
     abstract_before: AbstractState = field(default_factory=AbstractState)
+    markhor_before: MarkhorState = field(default_factory=MarkhorState)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,3 +119,18 @@ class EngineState:
     d20: D20State = field(default_factory=D20State)
     # the abstract scene's state (tasks, banks); ``!task`` changes it at once (set-up)
     abstract: AbstractState = field(default_factory=AbstractState)
+    # a skirmish's or battle's state (initiative, pools) after the last closed round
+    markhor: MarkhorState = field(default_factory=MarkhorState)
+    # the sheet numbers `!npc` gave beyond Body and Mind (constitution, wisdom, hp …)
+    npc_scores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+
+    def scores(self, name: str) -> dict[str, int | None]:
+        """``name``'s Markhorspire and d20 numbers: the campaign sheet's, or what ``!npc`` gave."""
+        sheet = self.campaign.character(name)
+        found: dict[str, int | None] = {}
+        if sheet is not None:
+            found = {k: getattr(sheet, k) for k in SCORE_KEYS}
+        for who, given in self.npc_scores:
+            if who == name:
+                found.update(given)
+        return found

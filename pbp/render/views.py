@@ -14,6 +14,7 @@ from pbp.campaign.model import Campaign
 from pbp.engine.d20_model import D20Entry
 from pbp.engine.report import ActionEntry, RoundReport
 from pbp.render.abstract_views import abstract_view, roll_view
+from pbp.render.markhor_views import markhor_view
 from pbp.rules.distat import CharacterView
 
 
@@ -143,6 +144,7 @@ def summary_view(
         "actions": [action_view(a, disclosure) for a in report.actions],
         "d20_actions": [d20_view(a) for a in sorted(report.d20, key=lambda a: a.order)],
         "abstract": abstract_view(report.abstract, hide=disclosure.hide),
+        "fight": markhor_view(report.markhor, hide=disclosure.hide, npcs=disclosure.npcs),
         "corrections": [
             {
                 "character": c.character,

@@ -7,6 +7,7 @@ from typing import Any
 
 from pbp.engine.abstract_model import AbstractEntry, AbstractReport
 from pbp.engine.d20_model import D20Entry
+from pbp.engine.markhor_model import MarkhorEntry, MarkhorReport
 from pbp.engine.report import ActionEntry, Rejection, RoundReport
 from pbp.engine.state import EngineState, OpenRound
 from pbp.render.problems import render_problem
@@ -88,6 +89,36 @@ def _abstract(report: AbstractReport | None) -> dict[str, Any] | None:
     }  # fmt: skip
 
 
+def _markhor(report: MarkhorReport | None) -> dict[str, Any] | None:
+    """The round's initiative (when rolled), turn order, pools and how a skirmish ended."""
+    if report is None:
+        return None
+    return {
+        "mode": report.mode,
+        "initiative": _plain(report.initiative),
+        "order": list(report.order),
+        "pools": {name: {"hp": p.hp, "wp": p.wp} for name, p in report.pools},
+        "ended": report.ended,
+    }
+
+
+def _markhor_action(entry: MarkhorEntry) -> dict[str, Any]:
+    """A skirmish or battle course: every field of its record, damage as SPEC §5 lists it."""
+    record = _plain(entry.record)
+    return {
+        "post": entry.post_id,
+        "author": entry.author,
+        "tag": entry.tag,
+        "on_behalf": entry.on_behalf,
+        "maneuver": None,
+        **record,
+        "damage": [
+            {"character": who, "stat": stat, "amount": amount}
+            for who, stat, amount in entry.record.damage
+        ],
+    }
+
+
 def _character(view: CharacterView) -> dict[str, Any]:
     def stat(s: Any) -> dict[str, int]:
         return {"full": s.full, "damage": s.damage, "eav": s.eav, "epv": s.epv}
@@ -167,9 +198,11 @@ class LedgerBuilder:
             "closed_by": report.closed_by,
             "actions": [_action(a, self._reason(a)) for a in report.actions]
             + [_d20_action(a) for a in sorted(report.d20, key=lambda a: a.order)]
-            + [self._abstract_action(a) for a in abstract_entries(report)],
+            + [self._abstract_action(a) for a in abstract_entries(report)]
+            + [_markhor_action(a) for a in (report.markhor.entries if report.markhor else ())],
             "corrections": _plain(report.corrections),
             "abstract": _abstract(report.abstract),
+            "fight": _markhor(report.markhor),
             "not_acted": list(report.not_acted),
             "edited_after_resolution": list(report.late_edits),
             "summary": self._summaries.get(report.number, ""),
@@ -190,9 +223,13 @@ class LedgerBuilder:
         scene = state.round.base if state.round is not None else state.scene
         banks = dict(state.abstract.banks)
         out = {n: _character(distat.view(scene, n)) for n in distat.names(scene)}
+        fight = state.markhor
         for name, entry in out.items():
             if name in banks:
                 entry["bank"] = banks[name]  # RULES E6: the pips banked for later intervals
+            pools = fight.pool(name)
+            if pools is not None:  # SPEC §5: a skirmish's pools; a battle's real HP and WP
+                entry[fight.mode] = {"hp": pools.hp, "wp": pools.wp, "out": pools.out}
         return out
 
     def build(self, state: EngineState) -> dict[str, Any]:

@@ -1,0 +1,193 @@
+"""Resolving a skirmish or battle round at the close, in initiative order (SPEC §4.4, RULES §4).
+
+At the encounter's first close every entity gets its pools (RULES M1 in a skirmish, the sheet's
+HP and WP in a battle) and rolls initiative with the round's own key ``("r<round>",
+"initiative", <entity>)`` (RULES M4, M5); an entity added later rolls at the next close. Each
+entity then takes its turn: its courses in post order, skipped when it is out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from pbp.engine.markhor_model import (
+    Course,
+    MarkhorEntry,
+    MarkhorRecord,
+    MarkhorReport,
+    MarkhorState,
+)
+from pbp.engine.state import Accepted, PostRecord
+from pbp.rules.dice.seeded import RecordingDice
+from pbp.rules.dice.source import Roller
+from pbp.rules.markhor import (
+    InitiativeRoll,
+    Outcome,
+    Pools,
+    battle_initiative,
+    battle_pools,
+    cast_cost,
+    clamp_net,
+    heal,
+    roll_with,
+    skirmish_initiative,
+    skirmish_outcome,
+    skirmish_pools,
+    take_damage,
+)
+
+Scores = Callable[[str], Mapping[str, int | None]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkhorItem:
+    """An accepted skirmish or battle tag of a live post, in post order."""
+
+    post: PostRecord
+    accepted: Accepted
+
+
+def _pools_for(mode: str, scores: Mapping[str, int | None]) -> Pools:
+    if mode == "skirmish":  # RULES M1
+        return skirmish_pools(
+            constitution=scores.get("constitution") or 0, wisdom=scores.get("wisdom") or 0
+        )
+    return battle_pools(hp=scores.get("hp"), wp=scores.get("wp"))
+
+
+def with_pools(
+    markhor: MarkhorState, entities: Sequence[tuple[str, str]], scores: Scores
+) -> MarkhorState:
+    """Every entity of the scene given its pools, at full, if it has none yet."""
+    for name, _side in entities:
+        if markhor.pool(name) is None:
+            full = _pools_for(markhor.mode, scores(name))
+            markhor = replace(markhor.with_pool(name, full), full=(*markhor.full, (name, full)))
+    return markhor
+
+
+def _initiative(
+    markhor: MarkhorState,
+    entities: Sequence[tuple[str, str]],
+    *,
+    scores: Scores,
+    dice: RecordingDice,
+    round_number: int,
+) -> tuple[MarkhorState, tuple[InitiativeRoll, ...]]:
+    """Roll for the entities not in the order yet; merge them in by total."""
+    placed = {r.name for r in markhor.order}
+    index = {name: i for i, (name, _side) in enumerate(entities)}
+    new = [(n, s) for n, s in entities if n not in placed]
+    if not new:
+        return markhor, ()
+    rollers: dict[str, Roller] = {
+        n: dice.for_key(f"r{round_number}", "initiative", index[n]) for n, _ in new
+    }
+    if markhor.mode == "skirmish":  # RULES M4: a straight d24, +24 for the ambushing side
+        rolled = skirmish_initiative(new, ambush=markhor.ambush, roller_for=rollers.__getitem__)
+    else:  # RULES M5: d24 + Intuition
+        with_intuition = [(n, scores(n).get("intuition") or 0) for n, _ in new]
+        rolled = battle_initiative(with_intuition, roller_for=rollers.__getitem__)
+    merged = sorted((*markhor.order, *rolled), key=lambda r: -r.total)  # stable: ties keep order
+    return replace(markhor, order=tuple(merged)), rolled
+
+
+@dataclass(slots=True)
+class _Round:
+    markhor: MarkhorState
+    dice: RecordingDice
+
+    def course(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
+        record = MarkhorRecord(
+            actor=course.actor, verb=course.verb, mode=self.markhor.mode, target=course.target,
+            text=course.text, turn=turn,
+        )  # fmt: skip
+        if course.advantage:  # RULES M6: cancel, clamp to ±2, roll d24s and keep one
+            roller = self.dice.for_key(item.post.post_id, item.accepted.tag.source.index)
+            seen = len(self.dice.records)
+            rolled = roll_with(sides=24, net=clamp_net(course.advantage), roller=roller)
+            record = replace(record, net_advantage=rolled.net, dice=rolled.dice,
+                             kept=rolled.kept, rolls=self.dice.records[seen:])  # fmt: skip
+        if self.markhor.is_out(course.actor):
+            return replace(record, outcome="void", reason="actor_out")
+        match course.verb:
+            case "attack":
+                return self._hit(record, course)
+            case "cast" | "heal":
+                return self._cast(record, course)
+        return record  # RULES M9: any other course succeeds unless the GM calls for a roll
+
+    def _hit(self, record: MarkhorRecord, course: Course) -> MarkhorRecord:
+        target = course.target or ""
+        before = self.markhor.pool(target)
+        if before is None or before.out:
+            return replace(record, outcome="void", reason="target_out")
+        after = take_damage(before)  # RULES M2: 1 HP, then WP once HP is 0
+        self.markhor = self.markhor.with_pool(target, after)
+        stat = "hp" if after.hp < before.hp else "wp"
+        out = (target,) if after.out else ()
+        return replace(record, damage=(*record.damage, (target, stat, 1)), out=out)
+
+    def _cast(self, record: MarkhorRecord, course: Course) -> MarkhorRecord:
+        caster = self.markhor.pool(course.actor)
+        if caster is None or caster.wp <= 0:
+            return replace(record, outcome="void", reason="no_wp_to_cast")
+        target = course.target or ""
+        aimed = self.markhor.pool(target)
+        if aimed is None or aimed.out:  # RULES M3: no healing back into the fight
+            return replace(record, outcome="void", reason="target_out")
+        caster = cast_cost(caster)  # RULES M2: a cast costs 1 WP
+        self.markhor = self.markhor.with_pool(course.actor, caster)
+        record = replace(record, caster_wp=caster.wp, out=(course.actor,) if caster.out else ())
+        if course.verb == "cast":
+            return self._hit(record, course)
+        aimed = self.markhor.pool(target) or aimed  # the caster may have healed themselves
+        healed = heal(aimed, full=self.markhor.full_pool(target) or aimed)  # RULES M3: all HP
+        self.markhor = self.markhor.with_pool(target, healed)
+        return replace(record, healed=healed.hp - aimed.hp)
+
+
+def _ended(markhor: MarkhorState, entities: Sequence[tuple[str, str]]) -> Outcome | None:
+    if markhor.mode != "skirmish":
+        return None
+    sides: dict[str, list[bool]] = {}
+    for name, side in entities:
+        sides.setdefault(side, []).append(markhor.is_out(name))
+    return skirmish_outcome(sides=sides)  # RULES M8
+
+
+def resolve_markhor(
+    items: Sequence[MarkhorItem],
+    *,
+    markhor: MarkhorState,
+    entities: Sequence[tuple[str, str]],
+    scores: Scores,
+    dice: RecordingDice,
+    round_number: int,
+) -> tuple[MarkhorState, MarkhorReport]:
+    """Resolve one skirmish or battle round in initiative order."""
+    markhor = with_pools(markhor, entities, scores)
+    seen = len(dice.records)
+    markhor, rolled = _initiative(
+        markhor, entities, scores=scores, dice=dice, round_number=round_number
+    )
+    initiative_rolls = dice.records[seen:]
+    run = _Round(markhor=markhor, dice=dice)
+    entries: list[MarkhorEntry] = []
+    for turn, roll in enumerate(markhor.order, start=1):
+        for item in (i for i in items if i.accepted.actor == roll.name):
+            course = item.accepted.intent
+            assert isinstance(course, Course)
+            entries.append(MarkhorEntry(
+                post_id=item.post.post_id, author=item.post.author,
+                tag=item.accepted.tag.source.text, record=run.course(item, course, turn),
+                on_behalf=item.accepted.on_behalf,
+            ))  # fmt: skip
+    ended = _ended(run.markhor, entities)
+    report = MarkhorReport(
+        mode=markhor.mode, initiative=rolled, initiative_rolls=initiative_rolls,
+        order=tuple(r.name for r in run.markhor.order), entries=tuple(entries),
+        pools=run.markhor.pools, ended=ended,
+    )  # fmt: skip
+    return run.markhor, report

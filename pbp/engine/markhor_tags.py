@@ -1,0 +1,94 @@
+"""Skirmish and battle tags into courses of action, and the checks they get when read
+(SPEC §2.4, §4.2): one course per turn in a skirmish, the action points of a battle turn, an out
+character cannot act or be healed, a cast needs WP."""
+
+from __future__ import annotations
+
+from pbp.engine.actors import Actor
+from pbp.engine.distat_tags import Pending
+from pbp.engine.markhor_model import Course, MarkhorState
+from pbp.engine.problems import MarkhorRefused
+from pbp.engine.state import Accepted
+from pbp.errors import Problem
+from pbp.rules.markhor import action_points
+from pbp.tags.model import ActTag, CastTag, SkirmishAttackTag, Tag
+
+MARKHOR_TAGS = (SkirmishAttackTag, CastTag, ActTag)
+COURSE_SLOT = "course"
+MAX_TURN_AP = 6  # the Actions page: AP on one's own turn cap out at 6
+
+
+def intent_of(tag: Tag, *, actor: str) -> Course | None:
+    """The course of action of a tag acting for ``actor`` (None: not a Markhorspire tag)."""
+    match tag:
+        case SkirmishAttackTag():
+            return Course(actor=actor, verb="attack", target=tag.target, advantage=tag.advantage)
+        case CastTag():
+            if tag.heal:
+                return Course(actor=actor, verb="heal", target=tag.target, advantage=tag.advantage)
+            return Course(actor=actor, verb="cast", target=tag.target, advantage=tag.advantage)
+        case ActTag():
+            return Course(actor=actor, verb="act", text=tag.text, advantage=tag.advantage)
+    return None
+
+
+def _refused(tag: Tag, cause: str, detail: str) -> MarkhorRefused:
+    src = tag.source
+    return MarkhorRefused(
+        tag=src.text, line=src.line, column=src.column, cause=cause, detail=detail
+    )
+
+
+def _course_problem(course: Course, markhor: MarkhorState) -> tuple[str, str] | None:
+    if markhor.is_out(course.actor):  # the seed: characters out of combat have their turn skipped
+        return "actor_out", f"{course.actor} is out of the fight"
+    if course.verb in ("attack", "cast") and course.target == course.actor:
+        return "self_target", f"{course.actor} cannot {course.verb} at themselves"
+    if course.target is not None and markhor.is_out(course.target):
+        # RULES M3: out is permanent for the encounter; nothing more to take from them either
+        return "target_out", f"{course.target} is already out of the fight"
+    pools = markhor.pool(course.actor)
+    if course.verb in ("cast", "heal") and pools is not None and pools.wp <= 0:
+        return "no_wp_to_cast", f"{course.actor} has no WP left to cast with"  # RULES M2
+    return None
+
+
+def _slot(actor: str, markhor: MarkhorState, pending: Pending, stamina: int) -> str:
+    """The slot a course takes: the turn's one course (skirmish), or its next action point
+    (battle; ``ap>N`` when the N points are all used)."""
+    used = pending.slots.get(actor, {})
+    if markhor.mode == "skirmish":  # the seed: one course of action per turn
+        return COURSE_SLOT
+    taken = sum(1 for slot in used if slot.startswith("ap"))
+    budget = min(action_points(stamina=stamina), MAX_TURN_AP)
+    if taken + 1 > budget:
+        return f"ap>{budget}"
+    return f"ap{taken + 1}"
+
+
+def check_markhor_tag(
+    *, tag: Tag, actor: Actor, markhor: MarkhorState, pending: Pending, stamina: int
+) -> Accepted | Problem:
+    """Accept a skirmish or battle tag for ``actor`` or say why the rules refuse it."""
+    course = intent_of(tag, actor=actor.name)
+    assert course is not None  # the caller routes only Markhorspire tags here
+    problem = _course_problem(course, markhor)
+    if problem is not None:
+        return _refused(tag, *problem)
+    slot = _slot(actor.name, markhor, pending, stamina)
+    used = pending.slots.get(actor.name, {})
+    if slot.startswith("ap>"):
+        budget = slot[3:]
+        return _refused(tag, "ap_short", f"{actor.name} has {budget} AP this turn, one per action")
+    if slot in used:
+        return _refused(
+            tag, "one_course_per_turn", f"{actor.name} already chose a course in {used[slot]}"
+        )
+    return Accepted(
+        tag=tag,
+        intent=course,
+        actor=actor.name,
+        on_behalf=actor.on_behalf,
+        slots=frozenset({slot}),
+        bonus=0,
+    )
