@@ -8,12 +8,14 @@ from typing import Any
 from pbp.engine.abstract_model import AbstractEntry, AbstractReport
 from pbp.engine.d20_model import D20Entry
 from pbp.engine.markhor_model import MarkhorEntry, MarkhorReport
+from pbp.engine.markhor_resolve import with_pools
 from pbp.engine.report import ActionEntry, Rejection, RoundReport
 from pbp.engine.state import EngineState, OpenRound
 from pbp.render.problems import render_problem
 from pbp.render.replies import Replies
 from pbp.rules import distat
 from pbp.rules.distat import CharacterView
+from pbp.tags.model import SceneKind
 
 
 def _plain(value: Any) -> Any:
@@ -224,12 +226,18 @@ class LedgerBuilder:
         banks = dict(state.abstract.banks)
         out = {n: _character(distat.view(scene, n)) for n in distat.names(scene)}
         fight = state.markhor
+        if state.scene_kind in (SceneKind.SKIRMISH, SceneKind.BATTLE):
+            # RULES M1: every entity has its pools from the start, before the first close
+            entities = [(n, entry["side"]) for n, entry in out.items()]
+            fight = with_pools(fight, entities, state.scores)
         for name, entry in out.items():
             if name in banks:
                 entry["bank"] = banks[name]  # RULES E6: the pips banked for later intervals
             pools = fight.pool(name)
             if pools is not None:  # SPEC §5: a skirmish's pools; a battle's real HP and WP
                 entry[fight.mode] = {"hp": pools.hp, "wp": pools.wp, "out": pools.out}
+                if pools.out:  # RULES M2: out of the fight once HP and WP are exhausted
+                    entry["status"] = "out"
         return out
 
     def build(self, state: EngineState) -> dict[str, Any]:
