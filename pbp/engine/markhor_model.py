@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
-from pbp.rules.markhor import InitiativeRoll, Pools
+from pbp.rules.markhor import InitiativeRoll, Pools, TurnBudget
 
 Mode = Literal["skirmish", "battle"]
 
@@ -27,6 +27,7 @@ class Course:
     target: str | None = None
     text: str | None = None
     advantage: int = 0  # adv minus dis, as written (RULES M6 cancels and clamps)
+    react: bool = False  # a battle reaction during the target's turn (RULES M7)
 
 
 MARKHOR_INTENTS = (Course,)
@@ -46,6 +47,16 @@ class MarkhorState:
     order: tuple[InitiativeRoll, ...] = ()
     pools: tuple[tuple[str, Pools], ...] = ()
     full: tuple[tuple[str, Pools], ...] = ()
+    budgets: tuple[tuple[str, TurnBudget], ...] = ()  # battle action points (RULES M7)
+
+    def budget(self, name: str) -> TurnBudget:
+        """``name``'s action points as they stand (none before its first battle turn)."""
+        return next((b for who, b in self.budgets if who == name), TurnBudget())
+
+    def with_budget(self, name: str, budget: TurnBudget) -> MarkhorState:
+        """This state with ``name``'s action points set."""
+        rest = tuple((who, b) for who, b in self.budgets if who != name)
+        return replace(self, budgets=(*rest, (name, budget)))
 
     def pool(self, name: str) -> Pools | None:
         """``name``'s HP and WP now (None before the encounter's first close)."""
@@ -79,7 +90,9 @@ class MarkhorRecord:
     mode: Mode
     target: str | None = None
     text: str | None = None
-    turn: int = 0  # the actor's place in the initiative order, from 1
+    turn: int = 0  # the place in the initiative order of the turn it happened in, from 1
+    reaction: bool = False  # made during another's turn with unspent AP (RULES M7)
+    ap_left: float | None = None  # a battle: the actor's AP after it
     damage: tuple[tuple[str, str, int], ...] = ()  # (character, "hp"|"wp", amount)
     caster_wp: int | None = None  # the caster's WP after a cast
     healed: int | None = None  # HP restored

@@ -22,7 +22,9 @@ from pbp.engine.state import Accepted, PostRecord
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Roller
 from pbp.rules.markhor import (
+    Cost,
     InitiativeRoll,
+    MarkhorError,
     Outcome,
     Pools,
     battle_initiative,
@@ -30,10 +32,13 @@ from pbp.rules.markhor import (
     cast_cost,
     clamp_net,
     heal,
+    react,
     roll_with,
     skirmish_initiative,
     skirmish_outcome,
     skirmish_pools,
+    spend_on_turn,
+    start_turn,
     take_damage,
 )
 
@@ -97,6 +102,42 @@ def _initiative(
 class _Round:
     markhor: MarkhorState
     dice: RecordingDice
+    scores: Scores
+
+    def start_turn(self, name: str, turn: int) -> None:
+        """A battle turn begins: the entity regains all its AP (the seed's Battle Turns)."""
+        stamina = self.scores(name).get("stamina") or 0
+        budget = start_turn(self.markhor.budget(name), stamina=stamina, turn=turn)
+        self.markhor = self.markhor.with_budget(name, budget)
+
+    def pay(self, name: str, *, reaction_turn: int | None) -> str | None:
+        """Spend 1 AP on a standard action (RULES M7 for a reaction); the refusal code if the
+        rules refuse it."""
+        budget = self.markhor.budget(name)
+        try:
+            if reaction_turn is None:
+                budget = spend_on_turn(budget, Cost.STANDARD)
+            else:
+                budget = react(budget, Cost.STANDARD, turn=reaction_turn)
+        except MarkhorError as refused:
+            return refused.code
+        self.markhor = self.markhor.with_budget(name, budget)
+        return None
+
+    def act(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
+        """A course in turn ``turn``: its AP paid first in a battle."""
+        if self.markhor.mode == "battle" and not self.markhor.is_out(course.actor):
+            refused = self.pay(course.actor, reaction_turn=turn if course.react else None)
+            if refused is not None:
+                return MarkhorRecord(
+                    actor=course.actor, verb=course.verb, mode="battle", target=course.target,
+                    text=course.text, turn=turn, reaction=course.react, outcome="void",
+                    reason=refused,
+                )  # fmt: skip
+        record = replace(self.course(item, course, turn), reaction=course.react)
+        if self.markhor.mode == "battle":
+            record = replace(record, ap_left=float(self.markhor.budget(course.actor).ap_left))
+        return record
 
     def course(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
         record = MarkhorRecord(
@@ -148,6 +189,12 @@ class _Round:
         return replace(record, healed=healed.hp - aimed.hp)
 
 
+def _course(item: MarkhorItem) -> Course:
+    course = item.accepted.intent
+    assert isinstance(course, Course)
+    return course
+
+
 def _ended(markhor: MarkhorState, entities: Sequence[tuple[str, str]]) -> Outcome | None:
     if markhor.mode != "skirmish":
         return None
@@ -173,15 +220,18 @@ def resolve_markhor(
         markhor, entities, scores=scores, dice=dice, round_number=round_number
     )
     initiative_rolls = dice.records[seen:]
-    run = _Round(markhor=markhor, dice=dice)
+    run = _Round(markhor=markhor, dice=dice, scores=scores)
     entries: list[MarkhorEntry] = []
     for turn, roll in enumerate(markhor.order, start=1):
-        for item in (i for i in items if i.accepted.actor == roll.name):
-            course = item.accepted.intent
-            assert isinstance(course, Course)
+        if markhor.mode == "battle":
+            run.start_turn(roll.name, turn)
+        own = [i for i in items if i.accepted.actor == roll.name and not _course(i).react]
+        # RULES M7: reactions to this entity's turn come after its own actions
+        reacting = [i for i in items if _course(i).react and _course(i).target == roll.name]
+        for item in (*own, *reacting):
             entries.append(MarkhorEntry(
                 post_id=item.post.post_id, author=item.post.author,
-                tag=item.accepted.tag.source.text, record=run.course(item, course, turn),
+                tag=item.accepted.tag.source.text, record=run.act(item, _course(item), turn),
                 on_behalf=item.accepted.on_behalf,
             ))  # fmt: skip
     ended = _ended(run.markhor, entities)

@@ -4,6 +4,8 @@ character cannot act or be healed, a cast needs WP."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pbp.engine.actors import Actor
 from pbp.engine.distat_tags import Pending
 from pbp.engine.markhor_model import Course, MarkhorState
@@ -22,11 +24,12 @@ def intent_of(tag: Tag, *, actor: str) -> Course | None:
     """The course of action of a tag acting for ``actor`` (None: not a Markhorspire tag)."""
     match tag:
         case SkirmishAttackTag():
-            return Course(actor=actor, verb="attack", target=tag.target, advantage=tag.advantage)
+            return Course(actor=actor, verb="attack", target=tag.target, advantage=tag.advantage,
+                          react=tag.react)  # fmt: skip
         case CastTag():
-            if tag.heal:
-                return Course(actor=actor, verb="heal", target=tag.target, advantage=tag.advantage)
-            return Course(actor=actor, verb="cast", target=tag.target, advantage=tag.advantage)
+            verb: Literal["heal", "cast"] = "heal" if tag.heal else "cast"
+            return Course(actor=actor, verb=verb, target=tag.target, advantage=tag.advantage,
+                          react=tag.react)  # fmt: skip
         case ActTag():
             return Course(actor=actor, verb="act", text=tag.text, advantage=tag.advantage)
     return None
@@ -53,10 +56,13 @@ def _course_problem(course: Course, markhor: MarkhorState) -> tuple[str, str] | 
     return None
 
 
-def _slot(actor: str, markhor: MarkhorState, pending: Pending, stamina: int) -> str:
-    """The slot a course takes: the turn's one course (skirmish), or its next action point
-    (battle; ``ap>N`` when the N points are all used)."""
+def _slot(course: Course, markhor: MarkhorState, pending: Pending, stamina: int) -> str:
+    """The slot a course takes: the turn's one course (skirmish), its next action point
+    (battle; ``ap>N`` when the N points are all used), or one reaction in the target's turn."""
+    actor = course.actor
     used = pending.slots.get(actor, {})
+    if course.react:  # RULES M7: at most one reaction during any single turn
+        return f"reaction in {course.target}'s turn"
     if markhor.mode == "skirmish":  # the seed: one course of action per turn
         return COURSE_SLOT
     taken = sum(1 for slot in used if slot.startswith("ap"))
@@ -75,15 +81,16 @@ def check_markhor_tag(
     problem = _course_problem(course, markhor)
     if problem is not None:
         return _refused(tag, *problem)
-    slot = _slot(actor.name, markhor, pending, stamina)
+    if course.react and markhor.mode != "battle":
+        return _refused(tag, "reaction_in_skirmish", "reactions belong to battles")
+    slot = _slot(course, markhor, pending, stamina)
     used = pending.slots.get(actor.name, {})
     if slot.startswith("ap>"):
         budget = slot[3:]
         return _refused(tag, "ap_short", f"{actor.name} has {budget} AP this turn, one per action")
     if slot in used:
-        return _refused(
-            tag, "one_course_per_turn", f"{actor.name} already chose a course in {used[slot]}"
-        )
+        cause = "one_reaction_per_turn" if course.react else "one_course_per_turn"
+        return _refused(tag, cause, f"{actor.name} already chose a course in {used[slot]}")
     return Accepted(
         tag=tag,
         intent=course,

@@ -116,9 +116,11 @@ def format_tag(tag: Tag) -> str:
         case RollTag():
             return _bracket("roll", tag.expression, [], tag.as_name)
         case SkirmishAttackTag():
-            return _bracket("attack", tag.target, _advantage(tag.advantage), tag.as_name)
+            react = ["react"] if tag.react else []
+            return _bracket("attack", tag.target, _advantage(tag.advantage) + react, tag.as_name)
         case CastTag():
             body = f"heal {tag.target}" if tag.heal else tag.target
-            return _bracket("cast", body, _advantage(tag.advantage), tag.as_name)
+            react = ["react"] if tag.react else []
+            return _bracket("cast", body, _advantage(tag.advantage) + react, tag.as_name)
         case ActTag():
             return _bracket("act", tag.text, _advantage(tag.advantage), tag.as_name)

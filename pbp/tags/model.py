@@ -217,22 +217,25 @@ class RollTag:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkirmishAttackTag:
-    """``[attack: TARGET]`` in a skirmish or battle."""
+    """``[attack: TARGET]`` in a skirmish or battle; ``react``: a battle reaction, made during
+    the target's turn (RULES M7)."""
 
     source: Source
     target: str
     advantage: int = 0  # count of `adv` minus count of `dis` (RULES M6 clamps it)
+    react: bool = False
     as_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CastTag:
-    """``[cast: TARGET]`` or ``[cast: heal NAME]``."""
+    """``[cast: TARGET]`` or ``[cast: heal NAME]``; ``react`` as for an attack."""
 
     source: Source
     target: str
     heal: bool = False
     advantage: int = 0
+    react: bool = False
     as_name: str | None = None
 
 
@@ -301,7 +304,7 @@ RESERVED_WORDS: frozenset[str] = frozenset(
         "restrain", "escape", "feat", "use", "on", "with", "vs",
         # option words
         "bonus", "as", "body", "mind", "away", "bailiwick", "other", "spend", "all", "bank",
-        "auto", "take", "tools", "none", "improvised", "pool", "adv", "dis", "heal", "spell",
+        "auto", "take", "tools", "none", "improvised", "pool", "adv", "dis", "heal", "spell", "react",
     }
 )  # fmt: skip
 NAME_FORBIDDEN_CHARS: frozenset[str] = frozenset("[]|,;:/")

@@ -35,6 +35,7 @@ CHECK_OPTIONS = {
     "pool": Option(), "as": AS,
 }  # fmt: skip
 SKIRMISH_OPTIONS = {"adv": Option(repeats=True), "dis": Option(repeats=True), "as": AS}
+TARGETED_OPTIONS = {**SKIRMISH_OPTIONS, "react": Option()}  # RULES M7: battle reactions
 AS_ONLY = {"as": AS}
 _PAYMENTS = ("spend", "bank", "auto")
 
@@ -180,14 +181,15 @@ def read_skirmish_attack(body: str, *, source: Source, names: Names) -> Skirmish
     """``[attack: TARGET]`` (skirmish, battle)."""
     cursor = Cursor(body)
     target = cursor.take_name(
-        names.characters, names=names, stop=SKIRMISH_OPTIONS, kind="character"
+        names.characters, names=names, stop=TARGETED_OPTIONS, kind="character"
     )
     if not target:
         raise Reject(MissingTarget(tag="", verb="attack", what="character"))
-    found = read_options(cursor, SKIRMISH_OPTIONS, verb="attack", names=names)
+    found = read_options(cursor, TARGETED_OPTIONS, verb="attack", names=names)
     return SkirmishAttackTag(
-        source=source, target=target, advantage=_advantage(found), as_name=first_str(found, "as")
-    )
+        source=source, target=target, advantage=_advantage(found), react=flag(found, "react"),
+        as_name=first_str(found, "as"),
+    )  # fmt: skip
 
 
 def read_cast(body: str, *, source: Source, names: Names) -> CastTag:
@@ -197,16 +199,16 @@ def read_cast(body: str, *, source: Source, names: Names) -> CastTag:
     if heal:
         cursor.take_word()
     target = cursor.take_name(
-        names.characters, names=names, stop=SKIRMISH_OPTIONS, kind="character"
+        names.characters, names=names, stop=TARGETED_OPTIONS, kind="character"
     )
     if not target:
         raise Reject(
             MissingTarget(tag="", verb="cast", maneuver="heal" if heal else "", what="character")
         )
-    found = read_options(cursor, SKIRMISH_OPTIONS, verb="cast", names=names)
+    found = read_options(cursor, TARGETED_OPTIONS, verb="cast", names=names)
     return CastTag(
         source=source, target=target, heal=heal, advantage=_advantage(found),
-        as_name=first_str(found, "as"),
+        react=flag(found, "react"), as_name=first_str(found, "as"),
     )  # fmt: skip
 
 

@@ -335,3 +335,40 @@ def test_ledger_shows_skirmish_pools_from_the_start_and_out_as_status() -> None:
     assert attack["damage"] == [{"character": "Goblin", "stat": "hp", "amount": 1}]
     assert data["rounds"][1]["fight"]["ended"] == "party_won"
     assert "party wins the skirmish" in data["rounds"][1]["summary"]
+
+
+def test_battle_reaction_uses_unspent_ap_during_the_target_turn() -> None:
+    # RULES M7: unspent AP pay for a reaction during another's turn, after one's first turn.
+    # Order: Aria 24+3, Goblin 20, Bram 1+1. Aria spends 1 of her 3 AP on her turn and reacts
+    # in Goblin's turn with another; her reaction resolves after Goblin's own attack.
+    run = fight(
+        [[("alice", "[attack: Goblin] [attack: Goblin | react]"),
+          ("gm_sam", "[attack: Aria | as Goblin]")]],
+        ruleset="battle", dice=initiative(24, 1, 20),
+    )  # fmt: skip
+    records = [e.record for e in run.entries()]
+    assert [(r.actor, r.turn, r.reaction) for r in records] == [
+        ("Aria", 1, False), ("Goblin", 2, False), ("Aria", 2, True)
+    ]
+    assert [r.ap_left for r in records if r.actor == "Aria"] == [2.0, 1.0]
+    assert run.pools()["Goblin"] == (10, 12)
+
+
+def test_no_reaction_before_ones_first_turn() -> None:
+    # RULES M7: Bram acts last, so a reaction in Goblin's earlier turn comes before his first
+    run = fight(
+        [[("bob", "[attack: Goblin | react]"), ("gm_sam", "[attack: Bram | as Goblin]")]],
+        ruleset="battle", dice=initiative(24, 1, 20),
+    )  # fmt: skip
+    bram = [e.record for e in run.entries() if e.record.actor == "Bram"]
+    assert (bram[0].outcome, bram[0].reason) == ("void", "reaction_before_first_turn")
+
+
+def test_one_reaction_per_turn_and_none_in_a_skirmish() -> None:
+    battle = fight(
+        [[("alice", "[attack: Goblin | react] [cast: Goblin | react]")]],
+        ruleset="battle", dice=initiative(24, 1, 20),
+    )  # fmt: skip
+    assert battle.causes() == ["one_reaction_per_turn"]
+    skirmish = fight([[("alice", "[attack: Goblin | react]")]], dice=initiative(5, 4, 3))
+    assert skirmish.causes() == ["reaction_in_skirmish"]
