@@ -5,10 +5,12 @@ Pure functions over text and ledger data: no I/O. What they read:
 - the seed line a summary ends with, ``^(Dice seed of round N: `SEED` · seal of round N+1:
   `SEAL`)``, and the cheat sheet's ``^(Dice seal of round 1: `SEAL`)``;
 - the rolls line, ``**Dice rolled** (key: post · tag · roll): `p2·0·0` d20 = 13; …``. A shown
-  key ``POST·TAG·INDEX`` is the engine's key ``(POST, TAG)`` (a string and an integer: see
-  ``pbp.engine.rounds``, which keys a d20 tag's roller by post id and tag index) and the roll
-  ``INDEX`` within it; the value must equal
-  ``derive_roll(seed=SEED, key=(POST, TAG), index=INDEX, sides=SIDES)``.
+  key ``POST·PART…·INDEX`` is the engine's key ``(POST, PART, …)`` and the roll ``INDEX``
+  within it. The post id is a string; each part after it is an integer when it is all digits
+  and a string otherwise: a tag's ``p2·0·0`` is ``("p2", 0)``, roll 0 (``pbp.engine.rounds``
+  keys a tag's roller by post id and tag index), a command's ``p5·cmd·3·1`` is
+  ``("p5", "cmd", 3)``, roll 1 (``!oppose`` on line 3). The value must equal
+  ``derive_roll(seed=SEED, key=KEY, index=INDEX, sides=SIDES)``.
 
 A rolls line belongs to the first seed line after it (the summary's own, at its end). The text
 may come from a copy of the forum: Markdown backslash escapes (``\\_``, ``\\(``), the invisible
@@ -45,8 +47,9 @@ _SEAL = re.compile(  # the cheat sheet's (a summary's is part of its seed line)
 )
 _ROLLS = re.compile(r"^[ \t]*\**Dice rolled\**[ \t]*(?:\([^)\n]*\))?[ \t]*:(?P<entries>[^\n]*)",
                     re.IGNORECASE | re.MULTILINE)
+# ``POST·PART…·INDEX``: the post, at least one part of the key after it, the roll's index
 _ENTRY = re.compile(
-    r"`?\s*(?P<post>[^`\s;]+?)\s*·\s*(?P<tag>\d+)\s*·\s*(?P<index>\d+)\s*`?"
+    r"`?\s*(?P<key>[^`\s;·]+(?:\s*·\s*[^`\s;·]+)+?)\s*·\s*(?P<index>\d+)\s*`?"
     r"\s*d(?P<sides>\d+)\s*=\s*(?P<value>\d+)",
     re.IGNORECASE,
 )
@@ -183,10 +186,17 @@ def parse_rolls(entries: str) -> tuple[tuple[ListedRoll, ...], tuple[str, ...]]:
             unreadable.append(chunk)
             continue
         rolls.append(ListedRoll(
-            key=(match["post"], int(match["tag"])), index=int(match["index"]),
+            key=shown_key(match["key"]), index=int(match["index"]),
             sides=int(match["sides"]), value=int(match["value"]),
         ))
     return tuple(rolls), tuple(unreadable)
+
+
+def shown_key(text: str) -> Key:
+    """The engine's key of a key as the summary shows it (``p5·cmd·3`` is ``("p5", "cmd", 3)``):
+    the post id stays a string, a later part is an integer when it is all digits."""
+    post, *rest = (part.strip() for part in text.split("·"))
+    return (post, *(int(part) if part.isascii() and part.isdigit() else part for part in rest))
 
 
 def parse_summaries(text: str) -> tuple[tuple[SummaryDice, ...], int]:

@@ -304,7 +304,8 @@ RESERVED_WORDS: frozenset[str] = frozenset(
         "restrain", "escape", "feat", "use", "on", "with", "vs",
         # option words
         "bonus", "as", "body", "mind", "away", "bailiwick", "other", "spend", "all", "bank",
-        "auto", "take", "tools", "none", "improvised", "pool", "adv", "dis", "heal", "spell", "react",
+        "auto", "take", "tools", "none", "improvised", "pool", "adv", "dis", "heal", "spell",
+        "react",
     }
 )  # fmt: skip
 NAME_FORBIDDEN_CHARS: frozenset[str] = frozenset("[]|,;:/")

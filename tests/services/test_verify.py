@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,9 +16,10 @@ from sample_campaigns import D20_KEEP
 from pbp.engine.events import Event, PostArrived, Tick
 from pbp.render.environment import md_escape
 from pbp.rules.dice.seal import seal, seed_from_int
+from pbp.rules.dice.seeded import derive_roll
 from pbp.services.replay import feed_all, replay_run
 from pbp.services.seeds import round_seeds
-from pbp.services.verify import verify_ledger, verify_text
+from pbp.services.verify import shown_key, verify_ledger, verify_text
 
 CAMPAIGN = D20_KEEP
 
@@ -248,3 +250,56 @@ def test_seed_and_rolls_lines_quoted_from_a_players_tag_are_ignored(thread: Thre
     seeds = round_seeds(seed_from_int(1))
     assert [(r.number, r.seed) for r in result.rounds] == [(1, seeds(1)), (2, seeds(2))]
     assert [r.name for r in result.rounds[1].rolls] == ["p5·0·0"]
+
+
+def test_a_round_with_gm_opposition_verifies_its_command_rolls(tmp_path: Path) -> None:
+    # SPEC §6: a command's rolls are keyed (post id, "cmd", line); `!oppose` is on line 1
+    campaign = tmp_path / "abstract.toml"
+    campaign.write_text(D20_KEEP, encoding="utf-8")
+    posts = [
+        ("p1", "gm_sam", "!encounter abstract interval 1 hour\n!task Breach the gate dc 30"),
+        ("p2", "alice", "[abstract: Athletics +6 on Breach the gate] [reaction]"),
+        ("p3", "gm_sam", "!oppose Breach the gate 3d6\n!close"),
+    ]
+    at = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    events = [PostArrived(post_id=p, author=a, at=at + timedelta(minutes=i), body=b)
+              for i, (p, a, b) in enumerate(posts)]
+    with replay_run(campaign, seed=seed_from_int(3)) as run:
+        feed_all(run, iter(events))
+        ledger = run.ledger()
+    summary = ledger["rounds"][0]["summary"]
+    assert "`p3·cmd·1·0` d6" in summary
+
+    result = verify_text(summary)
+
+    assert result.ok, result.lines()
+    names = [r.name for r in result.rounds[0].rolls]
+    assert names[:3] == ["p3·cmd·1·0", "p3·cmd·1·1", "p3·cmd·1·2"]
+    assert result.rounds[0].rolls[0].key == ("p3", "cmd", 1)
+    assert "p2·1·0" in names and "p2·0·0" in names  # the reaction die and the skill d20
+    assert verify_ledger(ledger).ok
+
+
+def test_a_forged_opposition_roll_fails_and_is_named() -> None:
+    seed = seed_from_int(4)
+    true = derive_roll(seed=seed, key=("p3", "cmd", 2), index=1, sides=6)
+    text = (f"**Dice rolled** (key: post · tag · roll): `p3·cmd·2·1` d6 = {true % 6 + 1}\n"
+            f"^(Dice seed of round 1: `{seed}`)")
+
+    result = verify_text(text)
+
+    (mismatch,) = result.rounds[0].mismatches
+    assert (mismatch.roll.key, mismatch.roll.index, mismatch.derived) == (
+        ("p3", "cmd", 2), 1, true)
+    assert "p3·cmd·2·1 d6" in result.lines()[0]
+
+
+@pytest.mark.parametrize(
+    ("shown", "key"),
+    [("p2·0", ("p2", 0)), ("p3·cmd·12", ("p3", "cmd", 12)), ("7·3", ("7", 3)),
+     ("p2 · x1", ("p2", "x1"))],
+)
+def test_a_shown_key_reads_digits_as_integers_after_the_post_id(
+    shown: str, key: tuple[str | int, ...]
+) -> None:
+    assert shown_key(shown) == key
