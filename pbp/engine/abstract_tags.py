@@ -9,7 +9,7 @@ from __future__ import annotations
 from pbp.engine.abstract_model import AbstractAction, AbstractIntent, AbstractState, ReactionRoll
 from pbp.engine.actors import Actor
 from pbp.engine.distat_tags import Pending
-from pbp.engine.problems import AbstractRefused, ActionUsed
+from pbp.engine.problems import AbstractRefused, ActionUsed, refusal
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.abstract import MAX_MODIFIER
@@ -41,10 +41,7 @@ def intent_of(tag: Tag, *, actor: str) -> AbstractIntent | None:
 
 
 def _refused(tag: Tag, cause: str, detail: str) -> AbstractRefused:
-    src = tag.source
-    return AbstractRefused(
-        tag=src.text, line=src.line, column=src.column, cause=cause, detail=detail
-    )
+    return refusal(AbstractRefused, source=tag.source, cause=cause, detail=detail)
 
 
 def _action_problem(intent: AbstractAction, abstract: AbstractState) -> tuple[str, str] | None:

@@ -19,7 +19,7 @@ from pbp.engine.d20_model import (
     activity_of,
 )
 from pbp.engine.distat_tags import Pending
-from pbp.engine.problems import D20Refused
+from pbp.engine.problems import D20Refused, refusal
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.d20.actions import RoundBudget, spend
@@ -63,8 +63,7 @@ def pool_size(campaign: Campaign, d20: D20State, name: str) -> int:
 
 
 def _refused(tag: Tag, cause: str, detail: str) -> D20Refused:
-    src = tag.source
-    return D20Refused(tag=src.text, line=src.line, column=src.column, cause=cause, detail=detail)
+    return refusal(D20Refused, source=tag.source, cause=cause, detail=detail)
 
 
 def _check_problem(

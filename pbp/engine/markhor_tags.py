@@ -9,7 +9,7 @@ from typing import Literal
 from pbp.engine.actors import Actor
 from pbp.engine.distat_tags import Pending
 from pbp.engine.markhor_model import Course, MarkhorState
-from pbp.engine.problems import MarkhorRefused
+from pbp.engine.problems import MarkhorRefused, refusal
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.markhor import action_points
@@ -36,10 +36,7 @@ def intent_of(tag: Tag, *, actor: str) -> Course | None:
 
 
 def _refused(tag: Tag, cause: str, detail: str) -> MarkhorRefused:
-    src = tag.source
-    return MarkhorRefused(
-        tag=src.text, line=src.line, column=src.column, cause=cause, detail=detail
-    )
+    return refusal(MarkhorRefused, source=tag.source, cause=cause, detail=detail)
 
 
 def _course_problem(course: Course, markhor: MarkhorState) -> tuple[str, str] | None:

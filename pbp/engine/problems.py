@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol, TypeVar
 
 from pbp.errors import Problem
 from pbp.rules.distat.violations import Violation
+from pbp.tags.model import Source
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -126,3 +127,19 @@ class MarkhorRefused(Problem):
     code: ClassVar[str] = "markhor_rule"
     cause: str
     detail: str
+
+
+class _Refusal(Protocol):
+    def __init__(
+        self, *, tag: str, line: int, column: int, cause: str, detail: str
+    ) -> None: ...
+
+
+R = TypeVar("R", bound=_Refusal)
+
+
+def refusal(kind: type[R], *, source: Source, cause: str, detail: str) -> R:
+    """A rules refusal (d20, abstract, Markhorspire) placed at the tag that caused it."""
+    return kind(
+        tag=source.text, line=source.line, column=source.column, cause=cause, detail=detail
+    )
