@@ -177,7 +177,7 @@ class _Interval:
         opposed = min(self.opposition.get(task.name, 0), use.pips_paid)
         self.opposition[task.name] = self.opposition.get(task.name, 0) - opposed
         done = meets(paid=use.pips_paid, opposition=opposed, dc=task.dc)
-        if done:
+        if done:  # RULES E14: the DC met, the GM applies the normal effect; the task is over
             self.abstract = self.abstract.with_task(replace(task, done_by=actor))
         # RULES E8: a payment short of the DC fails and is spent all the same
         return replace(

@@ -290,20 +290,13 @@ def _closing(
             abstract = state.abstract.fresh_encounter(command.interval)
             return replace(
                 state, scene_kind=command.kind, d20=d20, abstract=abstract,
-                markhor=_fight_for(command),
+                markhor=MarkhorState.fresh(command.kind, ambush=command.ambush),
             )  # fmt: skip
         case EncounterEndCommand():
             return _end_encounter(state, command, post, at, effects, dice)
     if command.timing is CommandTiming.AT_ONCE:  # set-up that waited for a new scene
         return _at_once(state, command, post)
     return state
-
-
-def _fight_for(command: EncounterCommand) -> MarkhorState:
-    """A fresh skirmish or battle: initiative and pools come at its first close."""
-    if command.kind is SceneKind.BATTLE:
-        return MarkhorState(mode="battle")
-    return MarkhorState(mode="skirmish", ambush=command.ambush)
 
 
 def _end_encounter(

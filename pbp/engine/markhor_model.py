@@ -14,6 +14,7 @@ from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
 from pbp.rules.markhor import InitiativeRoll, Pools, TurnBudget
+from pbp.tags.model import SceneKind
 
 Mode = Literal["skirmish", "battle"]
 
@@ -48,6 +49,13 @@ class MarkhorState:
     pools: tuple[tuple[str, Pools], ...] = ()
     full: tuple[tuple[str, Pools], ...] = ()
     budgets: tuple[tuple[str, TurnBudget], ...] = ()  # battle action points (RULES M7)
+
+    @staticmethod
+    def fresh(kind: SceneKind, *, ambush: str | None = None) -> MarkhorState:
+        """A new fight for a scene of ``kind``: initiative and pools come at its first close."""
+        if kind is SceneKind.BATTLE:
+            return MarkhorState(mode="battle")
+        return MarkhorState(mode="skirmish", ambush=ambush)
 
     def budget(self, name: str) -> TurnBudget:
         """``name``'s action points as they stand (none before its first battle turn)."""

@@ -129,21 +129,22 @@ class _Round:
         if self.markhor.mode == "battle" and not self.markhor.is_out(course.actor):
             refused = self.pay(course.actor, reaction_turn=turn if course.react else None)
             if refused is not None:
-                return MarkhorRecord(
-                    actor=course.actor, verb=course.verb, mode="battle", target=course.target,
-                    text=course.text, turn=turn, reaction=course.react, outcome="void",
-                    reason=refused,
-                )  # fmt: skip
+                bare = self.bare(course, turn)
+                return replace(bare, reaction=course.react, outcome="void", reason=refused)
         record = replace(self.course(item, course, turn), reaction=course.react)
         if self.markhor.mode == "battle":
             record = replace(record, ap_left=float(self.markhor.budget(course.actor).ap_left))
         return record
 
-    def course(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
-        record = MarkhorRecord(
+    def bare(self, course: Course, turn: int) -> MarkhorRecord:
+        """A course's record before anything happens."""
+        return MarkhorRecord(
             actor=course.actor, verb=course.verb, mode=self.markhor.mode, target=course.target,
             text=course.text, turn=turn,
         )  # fmt: skip
+
+    def course(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
+        record = self.bare(course, turn)
         if course.advantage:  # RULES M6: cancel, clamp to ±2, roll d24s and keep one
             roller = self.dice.for_key(item.post.post_id, item.accepted.tag.source.index)
             seen = len(self.dice.records)

@@ -53,20 +53,19 @@ def _course_problem(course: Course, markhor: MarkhorState) -> tuple[str, str] | 
     return None
 
 
-def _slot(course: Course, markhor: MarkhorState, pending: Pending, stamina: int) -> str:
+def _ap_used(actor: str, pending: Pending) -> int:
+    """The action points this round's accepted battle tags of ``actor`` already take."""
+    return sum(1 for slot in pending.slots.get(actor, {}) if slot.startswith("ap"))
+
+
+def _slot(course: Course, markhor: MarkhorState, pending: Pending) -> str:
     """The slot a course takes: the turn's one course (skirmish), its next action point
-    (battle; ``ap>N`` when the N points are all used), or one reaction in the target's turn."""
-    actor = course.actor
-    used = pending.slots.get(actor, {})
+    (battle), or one reaction in the target's turn."""
     if course.react:  # RULES M7: at most one reaction during any single turn
         return f"reaction in {course.target}'s turn"
     if markhor.mode == "skirmish":  # the seed: one course of action per turn
         return COURSE_SLOT
-    taken = sum(1 for slot in used if slot.startswith("ap"))
-    budget = min(action_points(stamina=stamina), MAX_TURN_AP)
-    if taken + 1 > budget:
-        return f"ap>{budget}"
-    return f"ap{taken + 1}"
+    return f"ap{_ap_used(course.actor, pending) + 1}"
 
 
 def check_markhor_tag(
@@ -80,11 +79,11 @@ def check_markhor_tag(
         return _refused(tag, *problem)
     if course.react and markhor.mode != "battle":
         return _refused(tag, "reaction_in_skirmish", "reactions belong to battles")
-    slot = _slot(course, markhor, pending, stamina)
-    used = pending.slots.get(actor.name, {})
-    if slot.startswith("ap>"):
-        budget = slot[3:]
+    budget = min(action_points(stamina=stamina), MAX_TURN_AP)
+    if markhor.mode == "battle" and not course.react and _ap_used(actor.name, pending) >= budget:
         return _refused(tag, "ap_short", f"{actor.name} has {budget} AP this turn, one per action")
+    slot = _slot(course, markhor, pending)
+    used = pending.slots.get(actor.name, {})
     if slot in used:
         cause = "one_reaction_per_turn" if course.react else "one_course_per_turn"
         return _refused(tag, cause, f"{actor.name} already chose a course in {used[slot]}")

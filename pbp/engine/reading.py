@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
@@ -77,13 +77,13 @@ def check_tags(
     d20: D20State | None = None,
     abstract: AbstractState | None = None,
     markhor: MarkhorState | None = None,
-    stamina: dict[str, int] | None = None,
+    scores: Callable[[str], Mapping[str, int | None]] | None = None,
 ) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
     """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted.
 
     ``d20`` is the d20 scene's state (pressure, pools), for the tags of a d20 scene;
     ``abstract`` the abstract scene's (tasks, banks), for the tags of an abstract scene;
-    ``markhor`` a skirmish's or battle's, with each character's ``stamina`` (battle AP).
+    ``markhor`` a skirmish's or battle's, with each character's ``scores`` (Stamina: battle AP).
     """
     accepted: list[Accepted] = []
     # problems of command lines belong to the first version, read once (SPEC §2.5)
@@ -117,7 +117,7 @@ def check_tags(
         if markhor_tag:
             verdict = check_markhor_tag(
                 tag=tag, actor=actor, markhor=markhor or MarkhorState(), pending=pending,
-                stamina=(stamina or {}).get(actor.name, 0),
+                stamina=(scores(actor.name).get("stamina") if scores else 0) or 0,
             )  # fmt: skip
         elif abstract_tag:
             verdict = check_abstract_tag(
@@ -172,5 +172,5 @@ def read_post(
         d20=state.d20,
         abstract=state.abstract,
         markhor=state.markhor,
-        stamina={n: state.scores(n).get("stamina") or 0 for n in distat.names(state.round.base)},
+        scores=state.scores,
     )

@@ -217,7 +217,7 @@ def after_fight(
     if fight is None or fight.ended is None:
         return state, notes
     if fight.ended == "party_failed":
-        battle = MarkhorState(mode="battle")
+        battle = MarkhorState.fresh(SceneKind.BATTLE)
         return replace(state, scene_kind=SceneKind.BATTLE, markhor=battle), (
             *notes, "skirmish_lost",
         )

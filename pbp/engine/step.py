@@ -25,15 +25,14 @@ from pbp.engine.effects import (
     Reply,
 )
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
-from pbp.engine.lazy_dice import DiceForRound as DiceForRound
-from pbp.engine.markhor_model import MarkhorState  # re-exported for the shell
+from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
+from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.reading import parse_for, pending_before, read_post
 from pbp.engine.rounds import close_round, open_round, problems_key
 from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
-from pbp.tags.model import SceneKind
 
 Step = tuple[EngineState, tuple[Effect, ...]]
 MENTIONS_PER_COMMENT = 3
@@ -47,7 +46,7 @@ def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> 
     scene = distat.new_scene((fighter_from_sheet(c) for c in campaign.characters), options=options)
     return EngineState(
         campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot, ack=ack,
-        markhor=MarkhorState(mode="battle" if campaign.ruleset is SceneKind.BATTLE else "skirmish"),
+        markhor=MarkhorState.fresh(campaign.ruleset),
     )  # fmt: skip
 
 
