@@ -172,12 +172,14 @@ def read_commands(
     problems = [p for p in parsed.problems if is_command_problem(p)]
     closing: list[Command] = []
     for command in parsed.commands:
-        if any(isinstance(c, EncounterCommand) for c in closing) and command.timing in (
-            CommandTiming.AT_ONCE, CommandTiming.AFTER_TAGS
-        ):
-            # set-up written below `!encounter` belongs to the new scene: it waits for it
-            closing.append(command)
-            continue
+        if any(isinstance(c, EncounterCommand) for c in closing):
+            if isinstance(command, OpposeCommand):  # it would act in the interval now closing
+                problems.append(_oppose_too_early(command))
+                continue
+            if command.timing in (CommandTiming.AT_ONCE, CommandTiming.AFTER_TAGS):
+                # set-up written below `!encounter` belongs to the new scene: it waits for it
+                closing.append(command)
+                continue
         match command.timing:
             case CommandTiming.AT_ONCE:
                 done = _at_once(state, command, post)
@@ -197,6 +199,11 @@ def read_commands(
                     problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
     return state, replace(post, commands=parsed.commands, command_problems=tuple(problems)), closing
+
+
+def _oppose_too_early(command: OpposeCommand) -> Problem:
+    detail = "opposition counts for an interval of the encounter, which this post only starts"
+    return _located(AbstractRefused(tag="", cause="oppose_with_encounter", detail=detail), command)
 
 
 def _oppose_problem(state: EngineState, command: OpposeCommand) -> Problem | None:

@@ -437,6 +437,19 @@ def test_encounter_and_tasks_in_one_post_set_up_the_new_scene() -> None:
     assert run.state.round is not None and run.state.round.has_actions
 
 
+def test_oppose_in_the_post_that_starts_the_encounter_is_refused_with_a_reason() -> None:
+    # RULES E9: opposition is for an interval of the encounter; the post below `!encounter`
+    # only starts it, so the GM is told to post it again (the tasks set up there still act)
+    run = Run().post(
+        ("p1", "gm_sam", "!encounter abstract interval 1 hour\n!task Breach the gate dc 20\n"
+                         "!oppose Breach the gate 2d6"),
+    )  # fmt: skip
+    assert run.codes() == [("abstract_rule", "oppose_with_encounter")]
+    assert run.state.abstract.tasks == (Task(name="Breach the gate", dc=20),)
+    run.post(("p2", "gm_sam", "!oppose Breach the gate 2d6"))
+    assert run.codes() == [("abstract_rule", "oppose_with_encounter")]
+
+
 @pytest.mark.parametrize("scene", ["", "!encounter d20\n"])
 def test_task_and_oppose_outside_an_abstract_scene_are_refused(scene: str) -> None:
     # SPEC §2.5: tasks and opposition belong to an abstract encounter (here distat, d20)
