@@ -21,7 +21,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.markhor_model import MarkhorState
-from pbp.engine.problems import AbstractRefused, BadName, CannotUndo
+from pbp.engine.problems import AbstractRefused, BadName, CannotUndo, MarkhorRefused
 from pbp.engine.reading import is_command_problem, task_names
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import apply_setup, no_such_post
@@ -37,6 +37,7 @@ from pbp.tags.commands import (
     Command,
     CommandTiming,
     DeadlineCommand,
+    DifficultyCommand,
     EncounterCommand,
     EncounterEndCommand,
     HelpCommand,
@@ -106,6 +107,18 @@ def _task(state: EngineState, command: TaskCommand) -> EngineState | Problem:
     return replace(state, abstract=state.abstract.with_task(task))
 
 
+def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState | Problem:
+    """``!difficulty POST N``: that post's course rolls against N at the close (RULES M9)."""
+    assert state.round is not None
+    if state.scene_kind not in (SceneKind.SKIRMISH, SceneKind.BATTLE):
+        detail = f"this thread runs a {state.scene_kind.value} scene"
+        return _located(MarkhorRefused(tag="", cause="not_fight", detail=detail), command)
+    if state.round.post(command.post) is None:
+        return no_such_post(command, command.post)
+    calls = (*(c for c in state.markhor.calls if c[0] != command.post), (command.post, command.dc))
+    return replace(state, markhor=replace(state.markhor, calls=calls))
+
+
 def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineState | Problem:
     """A set-up or control command, acting as soon as its post is read (SPEC §2.5)."""
     rnd = state.round
@@ -119,6 +132,8 @@ def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineSt
             return state  # binding a thread is the shell's business
         case TaskCommand():
             return _task(state, command)
+        case DifficultyCommand():
+            return _difficulty(state, command)
     changed = apply_setup(rnd.base, command)
     if isinstance(changed, DistatScene):
         rnd = replace(rnd, base=changed, setup=(*rnd.setup, command))

@@ -49,6 +49,13 @@ class MarkhorState:
     pools: tuple[tuple[str, Pools], ...] = ()
     full: tuple[tuple[str, Pools], ...] = ()
     budgets: tuple[tuple[str, TurnBudget], ...] = ()  # battle action points (RULES M7)
+    # RULES M9: the posts whose courses the GM called a roll for, with the difficulty; they
+    # roll at this round's close
+    calls: tuple[tuple[str, int], ...] = ()
+
+    def call(self, post_id: str) -> int | None:
+        """The difficulty the GM set for a post's course, or None (it succeeds unrolled)."""
+        return next((dc for post, dc in self.calls if post == post_id), None)
 
     @staticmethod
     def fresh(kind: SceneKind, *, ambush: str | None = None) -> MarkhorState:
@@ -107,6 +114,7 @@ class MarkhorRecord:
     net_advantage: int = 0
     dice: tuple[int, ...] = ()
     kept: int | None = None
+    difficulty: int | None = None  # the GM's difficulty when a roll was called (RULES M9)
     outcome: Literal["success", "failure", "void"] = "success"
     reason: str | None = None
     out: tuple[str, ...] = ()  # who this course put out

@@ -32,6 +32,7 @@ from pbp.rules.markhor import (
     cast_cost,
     clamp_net,
     heal,
+    needs_roll,
     react,
     roll_with,
     skirmish_initiative,
@@ -145,14 +146,20 @@ class _Round:
 
     def course(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
         record = self.bare(course, turn)
-        if course.advantage:  # RULES M6: cancel, clamp to ±2, roll d24s and keep one
+        difficulty = self.markhor.call(item.post.post_id)
+        if course.advantage or needs_roll(gm_requires=difficulty is not None):
+            # RULES M6: cancel, clamp to ±2, roll d24s and keep one. A called roll (RULES M9)
+            # is a d24 too: the die Markhorspire rolls for initiative; the seed names no other
             roller = self.dice.for_key(item.post.post_id, item.accepted.tag.source.index)
             seen = len(self.dice.records)
             rolled = roll_with(sides=24, net=clamp_net(course.advantage), roller=roller)
             record = replace(record, net_advantage=rolled.net, dice=rolled.dice,
-                             kept=rolled.kept, rolls=self.dice.records[seen:])  # fmt: skip
+                             kept=rolled.kept, rolls=self.dice.records[seen:],
+                             difficulty=difficulty)  # fmt: skip
         if self.markhor.is_out(course.actor):
             return replace(record, outcome="void", reason="actor_out")
+        if difficulty is not None and (record.kept or 0) < difficulty:
+            return replace(record, outcome="failure")  # RULES M9: the called roll missed
         match course.verb:
             case "attack":
                 return self._hit(record, course)
@@ -235,6 +242,7 @@ def resolve_markhor(
                 tag=item.accepted.tag.source.text, record=run.act(item, _course(item), turn),
                 on_behalf=item.accepted.on_behalf,
             ))  # fmt: skip
+    run.markhor = replace(run.markhor, calls=())  # the called rolls are made
     ended = _ended(run.markhor, entities)
     report = MarkhorReport(
         mode=markhor.mode, initiative=rolled, initiative_rolls=initiative_rolls,

@@ -17,6 +17,7 @@ from pbp.tags.commands import (
     Command,
     DamageCommand,
     DeadlineCommand,
+    DifficultyCommand,
     HealCommand,
     OpposeCommand,
     RestCommand,
@@ -128,6 +129,18 @@ def read_oppose(args: Args) -> Command:
             expected=f"1 to {MAX_OPPOSE_DICE} dice of 2 to {MAX_OPPOSE_SIDES} sides",
         )
     return OpposeCommand(source=args.source, task=task, dice=dice, sides=sides)
+
+
+def read_difficulty(args: Args) -> Command:
+    """``!difficulty POST 12``: a post id (or permalink), then the difficulty."""
+    expected = "a post and a difficulty, like p7 12"
+    if len(args.tokens) != 2:
+        raise ArgumentError(found=join(args.tokens), expected=expected)
+    post = post_id(args.tokens[0].text)
+    if post is None:
+        raise ArgumentError(found=args.tokens[0].text, expected=expected)
+    dc = number(args.tokens[1:], low=1, high=CORRECTION_LIMIT, expected="a difficulty like 12")
+    return DifficultyCommand(source=args.source, post=post, dc=dc)
 
 
 def read_rest(args: Args) -> Command:

@@ -17,6 +17,7 @@ from pbp.tags.command_control import (
     read_campaign,
     read_damage,
     read_deadline,
+    read_difficulty,
     read_heal,
     read_oppose,
     read_rest,
@@ -52,6 +53,7 @@ _READERS: dict[str, Reader] = {
     "heal": read_heal,
     "rest": read_rest,
     "void": read_void,
+    "difficulty": read_difficulty,
     "campaign": read_campaign,
     # Player help reads no arguments, and asks for none: "!help please" still helps.
     "help": lambda args: HelpCommand(source=args.source),

@@ -151,6 +151,18 @@ class OpposeCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DifficultyCommand:
+    """``!difficulty POST 12``: the GM calls for a roll on that post's course of action, against
+    a Narrator-set difficulty (RULES M9)."""
+
+    source: Source
+    post: str
+    dc: int
+    gm_only = True
+    timing = CommandTiming.AT_ONCE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BonusCommand:
     """``!bonus NAME +2``: add to (or with a negative number take from) the bonus pool."""
 
@@ -258,6 +270,7 @@ Command = (
     | HealCommand
     | RestCommand
     | VoidCommand
+    | DifficultyCommand
     | CampaignCommand
     | HelpCommand
     | StatusCommand
@@ -267,4 +280,5 @@ Command = (
 COMMAND_WORDS: tuple[str, ...] = (
     "close", "undo", "deadline", "encounter", "npc", "group", "feature", "task", "oppose",
     "bonus", "damage", "heal", "rest", "void", "campaign", "help", "status", "sheet",
+    "difficulty",
 )  # fmt: skip

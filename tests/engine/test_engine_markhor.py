@@ -372,3 +372,28 @@ def test_one_reaction_per_turn_and_none_in_a_skirmish() -> None:
     assert battle.causes() == ["one_reaction_per_turn"]
     skirmish = fight([[("alice", "[attack: Goblin | react]")]], dice=initiative(5, 4, 3))
     assert skirmish.causes() == ["reaction_in_skirmish"]
+
+
+def test_gm_called_roll_gates_the_course_against_the_difficulty() -> None:
+    # RULES M9: courses succeed unrolled unless the GM calls for a roll (a d24, kept per M6)
+    dice = {**initiative(20, 10, 1), ("r1p0", 0): [9], ("r1p1", 0): [15]}
+    run = fight(
+        [[("alice", "[attack: Goblin]"), ("bob", "[act: pick the lock]"),
+          ("gm_sam", "!difficulty r1p0 12\n!difficulty r1p1 12")]],
+        dice=dice,
+    )  # fmt: skip
+    aria, bram = (e.record for e in run.entries())
+    assert (aria.kept, aria.difficulty, aria.outcome, aria.damage) == (9, 12, "failure", ())
+    assert (bram.kept, bram.difficulty, bram.outcome) == (15, 12, "success")
+    assert run.pools()["Goblin"] == (1, 1)
+    assert run.state.markhor.calls == ()  # made: the next round's courses are unrolled again
+
+
+def test_difficulty_needs_a_fight_and_a_post_of_the_open_round() -> None:
+    run = fight([[("gm_sam", "!difficulty p99 12")]], dice=initiative(5, 4, 3))
+    assert run.causes() == ["no_such_post"]
+    distat = Run("distat", None).feed([
+        ("post", "p1", "alice", 1, "[pass]"),
+        ("post", "p2", "gm_sam", 2, "!difficulty p1 12"),
+    ])  # fmt: skip
+    assert distat.causes() == ["not_fight"]

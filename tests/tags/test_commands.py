@@ -16,6 +16,7 @@ from pbp.tags.commands import (
     CloseCommand,
     DamageCommand,
     DeadlineCommand,
+    DifficultyCommand,
     EncounterCommand,
     EncounterEndCommand,
     FeatureCommand,
@@ -207,6 +208,7 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     ('!task "Keep dc" DC 60', TaskCommand, {"name": "Keep dc", "dc": 60}),
     # corrections, with negative numbers
     ("!oppose Breach the gate 4d6", OpposeCommand, {"task": "Breach the gate", "dice": 4}),
+    ("!difficulty p7 12", DifficultyCommand, {"post": "p7", "dc": 12}),
     ("!oppose Gate 2D8", OpposeCommand, {"task": "Gate", "dice": 2, "sides": 8}),
     ("!oppose Gate d6", OpposeCommand, {"task": "Gate", "dice": 1}),
     ("!bonus Aria +2", BonusCommand, {"name": "Aria", "amount": 2}),
