@@ -17,7 +17,8 @@ from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS, SceneKind
 
 _TOP_KEYS = ("campaign", "characters")
 _CAMPAIGN_KEYS = ("name", "gms", "ruleset", "visibility", "templates", "sides", "options")
-_OPTION_KEYS = ("identify_bonus_requires_owning", "close_on_any_gm_post")
+_FLAG_OPTIONS = ("identify_bonus_requires_owning", "close_on_any_gm_post")
+_NUMBER_OPTIONS = ("skirmish_minimum", "skirmish_per_point")  # RULES M1
 _CHARACTER_KEYS = (
     "name", "player", "side", "body", "mind", "bonus_pool", "constitution", "wisdom",
     "intuition", "hp", "wp", "stamina", "dice_pool", "talents",
@@ -117,11 +118,16 @@ def _sides(reader: Reader, head: Table) -> tuple[str, ...]:
 def _options(reader: Reader, head: Table) -> CampaignOptions:
     at: KeyPath = ("campaign", "options")
     table = reader.table(head, ("campaign",), "options") or {}
-    reader.check_keys(table, at, allowed=_OPTION_KEYS)
+    reader.check_keys(table, at, allowed=(*_FLAG_OPTIONS, *_NUMBER_OPTIONS))
     defaults = CampaignOptions()
-    return CampaignOptions(
-        **{key: reader.flag(table, at, key, default=getattr(defaults, key)) for key in _OPTION_KEYS}
-    )
+    flags: dict[str, Any] = {
+        key: reader.flag(table, at, key, default=getattr(defaults, key)) for key in _FLAG_OPTIONS
+    }
+    numbers: dict[str, Any] = {
+        key: reader.whole(table, at, key, minimum=1) or getattr(defaults, key)
+        for key in _NUMBER_OPTIONS
+    }
+    return CampaignOptions(**flags, **numbers)
 
 
 def _character(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...]) -> CharacterSheet:

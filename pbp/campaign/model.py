@@ -43,6 +43,9 @@ class CampaignOptions:
 
     identify_bonus_requires_owning: bool = False  # RULES D14
     close_on_any_gm_post: bool = False  # RULES D8
+    # RULES M1: skirmish HP/WP = max(skirmish_minimum, skirmish_per_point × score)
+    skirmish_minimum: int = 1
+    skirmish_per_point: int = 1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

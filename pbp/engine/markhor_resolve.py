@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from pbp.campaign.model import Campaign
 from pbp.engine.markhor_model import (
     Course,
     MarkhorEntry,
@@ -27,6 +28,7 @@ from pbp.rules.markhor import (
     MarkhorError,
     Outcome,
     Pools,
+    SkirmishFormula,
     battle_initiative,
     battle_pools,
     cast_cost,
@@ -54,21 +56,32 @@ class MarkhorItem:
     accepted: Accepted
 
 
-def _pools_for(mode: str, scores: Mapping[str, int | None]) -> Pools:
+def skirmish_formula(campaign: Campaign) -> SkirmishFormula:
+    """The campaign's formula for skirmish pools (RULES M1: a per-campaign setting)."""
+    options = campaign.options
+    return SkirmishFormula(minimum=options.skirmish_minimum, per_point=options.skirmish_per_point)
+
+
+def _pools_for(mode: str, scores: Mapping[str, int | None], formula: SkirmishFormula) -> Pools:
     if mode == "skirmish":  # RULES M1
         return skirmish_pools(
-            constitution=scores.get("constitution") or 0, wisdom=scores.get("wisdom") or 0
-        )
+            constitution=scores.get("constitution") or 0, wisdom=scores.get("wisdom") or 0,
+            formula=formula,
+        )  # fmt: skip
     return battle_pools(hp=scores.get("hp"), wp=scores.get("wp"))
 
 
 def with_pools(
-    markhor: MarkhorState, entities: Sequence[tuple[str, str]], scores: Scores
+    markhor: MarkhorState,
+    entities: Sequence[tuple[str, str]],
+    scores: Scores,
+    *,
+    formula: SkirmishFormula,
 ) -> MarkhorState:
     """Every entity of the scene given its pools, at full, if it has none yet."""
     for name, _side in entities:
         if markhor.pool(name) is None:
-            full = _pools_for(markhor.mode, scores(name))
+            full = _pools_for(markhor.mode, scores(name), formula)
             markhor = replace(markhor.with_pool(name, full), full=(*markhor.full, (name, full)))
     return markhor
 
@@ -220,9 +233,10 @@ def resolve_markhor(
     scores: Scores,
     dice: RecordingDice,
     round_number: int,
+    formula: SkirmishFormula,
 ) -> tuple[MarkhorState, MarkhorReport]:
     """Resolve one skirmish or battle round in initiative order."""
-    markhor = with_pools(markhor, entities, scores)
+    markhor = with_pools(markhor, entities, scores, formula=formula)
     seen = len(dice.records)
     markhor, rolled = _initiative(
         markhor, entities, scores=scores, dice=dice, round_number=round_number

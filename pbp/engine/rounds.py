@@ -16,7 +16,7 @@ from pbp.engine.distat_tags import Pending
 from pbp.engine.effects import EditReply, Effect, FixedContent, Reply, SummaryContent
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.markhor_model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
-from pbp.engine.markhor_resolve import MarkhorItem, resolve_markhor
+from pbp.engine.markhor_resolve import MarkhorItem, resolve_markhor, skirmish_formula
 from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
@@ -193,7 +193,7 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
         entities = [(n, distat.view(scene, n).side) for n in distat.names(scene)]
         markhor, fight = resolve_markhor(
             markhor_items, markhor=markhor, entities=entities, scores=state.scores,
-            dice=recording, round_number=rnd.number,
+            dice=recording, round_number=rnd.number, formula=skirmish_formula(state.campaign),
         )  # fmt: skip
     return _Resolved(
         scene=distat.end_round(scene),

@@ -8,7 +8,7 @@ from typing import Any
 from pbp.engine.abstract_model import AbstractEntry, AbstractReport
 from pbp.engine.d20_model import D20Entry
 from pbp.engine.markhor_model import MarkhorEntry, MarkhorReport
-from pbp.engine.markhor_resolve import with_pools
+from pbp.engine.markhor_resolve import skirmish_formula, with_pools
 from pbp.engine.report import ActionEntry, Rejection, RoundReport
 from pbp.engine.state import EngineState, OpenRound
 from pbp.render.problems import render_problem
@@ -229,7 +229,8 @@ class LedgerBuilder:
         if state.scene_kind in (SceneKind.SKIRMISH, SceneKind.BATTLE):
             # RULES M1: every entity has its pools from the start, before the first close
             entities = [(n, entry["side"]) for n, entry in out.items()]
-            fight = with_pools(fight, entities, state.scores)
+            formula = skirmish_formula(state.campaign)
+            fight = with_pools(fight, entities, state.scores, formula=formula)
         for name, entry in out.items():
             if name in banks:
                 entry["bank"] = banks[name]  # RULES E6: the pips banked for later intervals

@@ -103,6 +103,13 @@ CASES = [
         "true or false",
     ),
     (
+        "skirmish pool minimum below 1",  # RULES M1: every entity takes at least one hit
+        HEAD + "[campaign.options]\nskirmish_minimum = 0\n",
+        "campaign.options.skirmish_minimum",
+        "below 1",
+        "a whole number ≥ 1",
+    ),
+    (
         "characters as one table",
         HEAD + '[characters]\nname = "Aria"\n',
         "characters",

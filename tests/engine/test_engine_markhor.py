@@ -397,3 +397,17 @@ def test_difficulty_needs_a_fight_and_a_post_of_the_open_round() -> None:
         ("post", "p2", "gm_sam", 2, "!difficulty p1 12"),
     ])  # fmt: skip
     assert distat.causes() == ["not_fight"]
+
+
+def test_skirmish_pool_formula_is_a_campaign_setting() -> None:
+    # RULES M1: "Make the formula a per-campaign setting": max(minimum, per_point × score)
+    text = MARKHOR_TOML.format(ruleset="skirmish").replace(
+        'ruleset = "skirmish"',
+        'ruleset = "skirmish"\n\n[campaign.options]\nskirmish_minimum = 2\nskirmish_per_point = 3',
+    )
+    campaign = parse_campaign(text, path="m.toml")
+    run = Run("skirmish", initiative(5, 4, 3))
+    run.state = initial_state(campaign, bot=BOT)
+    run.feed([("post", "c1", "gm_sam", 1, "!close")])
+    # Aria: Constitution 2, Wisdom 1 → 6, 3; Goblin: 1, 0 → 3, 2 (the minimum)
+    assert run.pools()["Aria"] == (6, 3) and run.pools()["Goblin"] == (3, 2)

@@ -41,13 +41,28 @@ class Pools:
         return self.wp > 0
 
 
-def skirmish_pools(*, constitution: int, wisdom: int) -> Pools:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkirmishFormula:
+    """How scores become skirmish pools: ``max(minimum, per_point × score)`` (RULES M1 makes
+    the formula a per-campaign setting; its reading is the default, 1 and 1)."""
+
+    minimum: int = MIN_SKIRMISH_POOL
+    per_point: int = 1
+
+    def pool(self, score: int) -> int:
+        """The pool a score gives."""
+        return max(self.minimum, self.per_point * score)
+
+
+def skirmish_pools(
+    *, constitution: int, wisdom: int, formula: SkirmishFormula = SkirmishFormula()
+) -> Pools:
     """Skirmish HP and WP from the Constitution and Wisdom scores (RULES M1).
 
-    HP = max(1, Constitution), WP = max(1, Wisdom): a score of +3 gives 3, a score of 0 or
-    below gives 1.
+    By default HP = max(1, Constitution), WP = max(1, Wisdom): a score of +3 gives 3, a score
+    of 0 or below gives 1.
     """
-    return Pools(hp=max(MIN_SKIRMISH_POOL, constitution), wp=max(MIN_SKIRMISH_POOL, wisdom))
+    return Pools(hp=formula.pool(constitution), wp=formula.pool(wisdom))
 
 
 def battle_pools(*, hp: int | None, wp: int | None) -> Pools:

@@ -102,3 +102,10 @@ def test_m3_someone_out_cannot_be_healed_back_into_the_skirmish() -> None:
     with pytest.raises(PoolRefused) as refused:
         heal(Pools(hp=0, wp=0), full=Pools(hp=3, wp=2))
     assert refused.value.code == "out_cannot_heal"
+
+
+def test_m1_the_formula_takes_a_minimum_and_points_per_score() -> None:
+    from pbp.rules.markhor import SkirmishFormula
+
+    formula = SkirmishFormula(minimum=2, per_point=3)
+    assert skirmish_pools(constitution=2, wisdom=0, formula=formula) == Pools(hp=6, wp=2)
