@@ -353,7 +353,7 @@ def _end_encounter(
     abstract = state.abstract.fresh_encounter(None)
     return replace(
         state, scene_kind=state.campaign.ruleset, d20=d20, abstract=abstract,
-        markhor=MarkhorState(),  # RULES M8: skirmish pools are dismissed at the end
+        markhor=MarkhorState.fresh(state.campaign.ruleset),  # RULES M8: pools dismissed
     )  # fmt: skip
 
 

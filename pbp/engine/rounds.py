@@ -221,7 +221,8 @@ def after_fight(
         return replace(state, scene_kind=SceneKind.BATTLE, markhor=battle), (
             *notes, "skirmish_lost",
         )
-    return replace(state, scene_kind=state.campaign.ruleset, markhor=MarkhorState()), (
+    ruleset = state.campaign.ruleset
+    return replace(state, scene_kind=ruleset, markhor=MarkhorState.fresh(ruleset)), (
         *notes, "skirmish_won",
     )
 

@@ -411,3 +411,10 @@ def test_skirmish_pool_formula_is_a_campaign_setting() -> None:
     run.feed([("post", "c1", "gm_sam", 1, "!close")])
     # Aria: Constitution 2, Wisdom 1 → 6, 3; Goblin: 1, 0 → 3, 2 (the minimum)
     assert run.pools()["Aria"] == (6, 3) and run.pools()["Goblin"] == (3, 2)
+
+
+def test_a_battle_campaign_comes_back_to_a_battle_after_the_encounter_ends() -> None:
+    # the campaign's own scene follows an ended encounter, with a fight of its own kind
+    run = fight([[]], ruleset="battle", dice=initiative(5, 4, 3))
+    run.feed([("post", "e1", "gm_sam", 50, "!encounter end")])
+    assert run.state.scene_kind is SceneKind.BATTLE and run.state.markhor.mode == "battle"
