@@ -19,7 +19,9 @@ from pbp.engine.markhor_model import (
     MarkhorReport,
     MarkhorState,
 )
+from pbp.engine.report import CorrectionEntry
 from pbp.engine.state import Accepted, PostRecord
+from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Roller
 from pbp.rules.markhor import (
@@ -44,6 +46,8 @@ from pbp.rules.markhor import (
     start_turn,
     take_damage,
 )
+from pbp.tags import resolve_name
+from pbp.tags.commands import DamageCommand, HealCommand
 
 Scores = Callable[[str], Mapping[str, int | None]]
 
@@ -84,6 +88,43 @@ def with_pools(
             full = _pools_for(markhor.mode, scores(name), formula)
             markhor = replace(markhor.with_pool(name, full), full=(*markhor.full, (name, full)))
     return markhor
+
+
+PoolFix = tuple[PostRecord, DamageCommand | HealCommand]
+
+
+def correct_pools(
+    markhor: MarkhorState, fixes: Sequence[PoolFix]
+) -> tuple[MarkhorState, list[CorrectionEntry], list[tuple[str, Problem]]]:
+    """The GM's ``!damage NAME hp N`` / ``!heal NAME wp N`` on the fight's pools, before the
+    turns (a fight resolves in initiative order, where a GM post has no place); a pool stays
+    between 0 and full. Returns the corrections made and (post id, problem) for the refused."""
+    done: list[CorrectionEntry] = []
+    refused: list[tuple[str, Problem]] = []
+    names = tuple(name for name, _ in markhor.pools)
+    for post, command in fixes:
+        name = resolve_name(command.name, candidates=names)
+        if not isinstance(name, str):
+            src = command.source
+            refused.append(
+                (post.post_id, replace(name, tag=src.text, line=src.line, column=src.column))
+            )
+            continue
+        now, full = markhor.pool(name), markhor.full_pool(name)
+        assert now is not None and full is not None
+        delta = -command.amount if isinstance(command, DamageCommand) else command.amount
+        markhor = markhor.with_pool(name, _shifted(now, full, command.stat, delta))
+        what = "damage" if isinstance(command, DamageCommand) else "heal"
+        done.append(CorrectionEntry(post_id=post.post_id, command=command.source.text,
+                                    character=name, what=what, stat=command.stat,
+                                    amount=command.amount))  # fmt: skip
+    return markhor, done, refused
+
+
+def _shifted(now: Pools, full: Pools, stat: str, delta: int) -> Pools:
+    if stat == "hp":
+        return replace(now, hp=min(max(now.hp + delta, 0), max(full.hp, now.hp)))
+    return replace(now, wp=min(max(now.wp + delta, 0), max(full.wp, now.wp)))
 
 
 def _initiative(

@@ -16,7 +16,15 @@ from pbp.engine.distat_tags import Pending
 from pbp.engine.effects import EditReply, Effect, FixedContent, Reply, SummaryContent
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.markhor_model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
-from pbp.engine.markhor_resolve import MarkhorItem, resolve_markhor, skirmish_formula
+from pbp.engine.markhor_resolve import (
+    MarkhorItem,
+    PoolFix,
+    correct_pools,
+    resolve_markhor,
+    skirmish_formula,
+    with_pools,
+)
+from pbp.engine.problems import MarkhorRefused, refusal
 from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
@@ -150,9 +158,13 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     abstract_items: list[AbstractItem] = []
     markhor_items: list[MarkhorItem] = []
     opposes: list[tuple[PostRecord, OpposeCommand]] = []
+    pool_fixes: list[PoolFix] = []
     for post in (p for p in rnd.posts if p.live):
         opposes += _opposes(post)
         for item in _steps(post):
+            if isinstance(item, DamageCommand | HealCommand) and item.stat in ("hp", "wp"):
+                pool_fixes.append((post, item))
+                continue
             if isinstance(item, Accepted) and isinstance(item.intent, ABSTRACT_INTENTS):
                 abstract_items.append(AbstractItem(post=post, accepted=item))
                 continue
@@ -190,11 +202,13 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
         )
     markhor, fight = state.markhor, None
     if state.scene_kind in (SceneKind.SKIRMISH, SceneKind.BATTLE):
-        entities = [(n, distat.view(scene, n).side) for n in distat.names(scene)]
-        markhor, fight = resolve_markhor(
-            markhor_items, markhor=markhor, entities=entities, scores=state.scores,
-            dice=recording, round_number=rnd.number, formula=skirmish_formula(state.campaign),
-        )  # fmt: skip
+        markhor, fight, fixed, refused = _fight(
+            state, scene, rnd.number, markhor_items, pool_fixes, recording
+        )
+        corrections += fixed
+        problems += refused
+    else:
+        problems += [_not_fight(state, post, command) for post, command in pool_fixes]
     return _Resolved(
         scene=distat.end_round(scene),
         actions=tuple(actions),
@@ -207,6 +221,38 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
         markhor=markhor,
         markhor_report=fight,
     )
+
+
+def _fight(
+    state: EngineState,
+    scene: DistatScene,
+    number: int,
+    items: list[MarkhorItem],
+    fixes: list[PoolFix],
+    dice: RecordingDice,
+) -> tuple[MarkhorState, MarkhorReport, list[CorrectionEntry], list[Rejection]]:
+    """A skirmish or battle round: every entity's pools, the GM's HP/WP corrections, then the
+    turns in initiative order."""
+    entities = [(n, distat.view(scene, n).side) for n in distat.names(scene)]
+    formula = skirmish_formula(state.campaign)
+    markhor = with_pools(state.markhor, entities, state.scores, formula=formula)
+    markhor, fixed, refused = correct_pools(markhor, fixes)
+    markhor, report = resolve_markhor(
+        items, markhor=markhor, entities=entities, scores=state.scores, dice=dice,
+        round_number=number, formula=formula,
+    )  # fmt: skip
+    rejected = [Rejection(post_id=p, tag=pr.tag, problem=pr) for p, pr in refused]
+    return markhor, report, fixed, rejected
+
+
+def _not_fight(
+    state: EngineState, post: PostRecord, command: DamageCommand | HealCommand
+) -> Rejection:
+    """HP and WP belong to a skirmish or battle; Distat corrects Body and Mind."""
+    src = command.source
+    detail = f"this thread runs a {state.scene_kind.value} scene"
+    refused = refusal(MarkhorRefused, source=src, cause="not_fight", detail=detail)
+    return Rejection(post_id=post.post_id, tag=src.text, problem=refused)
 
 
 def after_fight(

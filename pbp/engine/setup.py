@@ -21,7 +21,7 @@ from pbp.tags.commands import (
     NpcCommand,
     RestCommand,
 )
-from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS
+from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS, Stat
 
 
 def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:
@@ -143,12 +143,22 @@ def _correct(
     )
     match command:
         case DamageCommand():
-            scene = distat.apply_damage(scene, name=name, stat=command.stat, amount=command.amount)
-            return scene, replace(entry, what="damage", stat=command.stat)
+            stat = _distat_stat(command)
+            scene = distat.apply_damage(scene, name=name, stat=stat, amount=command.amount)
+            return scene, replace(entry, what="damage", stat=stat)
         case HealCommand():
-            scene = distat.apply_damage(scene, name=name, stat=command.stat, amount=-command.amount)
-            return scene, replace(entry, what="heal", stat=command.stat)
+            stat = _distat_stat(command)
+            scene = distat.apply_damage(scene, name=name, stat=stat, amount=-command.amount)
+            return scene, replace(entry, what="heal", stat=stat)
     return distat.add_bonus(scene, name=name, amount=command.amount), entry
+
+
+def _distat_stat(command: DamageCommand | HealCommand) -> Stat:
+    """Body or Mind: an HP or WP correction goes to the fight (``markhor_resolve``)."""
+    if command.stat == "body":
+        return "body"
+    assert command.stat == "mind", "hp and wp corrections are the fight's"
+    return "mind"
 
 
 def no_such_post(command: Command, post: str) -> Problem:

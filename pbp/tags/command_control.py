@@ -15,6 +15,7 @@ from pbp.tags.commands import (
     BonusCommand,
     CampaignCommand,
     Command,
+    CorrectedStat,
     DamageCommand,
     DeadlineCommand,
     DifficultyCommand,
@@ -24,7 +25,7 @@ from pbp.tags.commands import (
     SheetCommand,
     VoidCommand,
 )
-from pbp.tags.model import Source, Stat
+from pbp.tags.model import Source
 from pbp.tags.times import parse_duration, parse_instant
 
 CORRECTION_LIMIT = 999  # far beyond any sheet; it keeps absurd numbers out of the engine
@@ -88,19 +89,22 @@ def read_bonus(args: Args) -> Command:
     return BonusCommand(source=args.source, name=name, amount=amount)
 
 
-def _stat_and_amount(args: Args) -> tuple[str, Stat, int]:
-    """``NAME body 1`` (or ``NAME 1 body``) for damage and heal."""
-    expected = "a name, body or mind, and a number, like Aria body 1"
+def _stat_and_amount(args: Args) -> tuple[str, CorrectedStat, int]:
+    """``NAME body 1`` (or ``NAME 1 body``) for damage and heal; ``hp``/``wp`` in a fight."""
+    expected = "a name, body or mind (hp or wp in a skirmish), and a number, like Aria body 1"
     name, tail = _name_then(args, count=2, expected=expected)
-    stat_tokens = [token for token in tail if token.is_word("body", "mind")]
+    stat_tokens = [token for token in tail if token.is_word(*_STATS)]
     if len(stat_tokens) != 1:
         raise ArgumentError(found=join(tail), expected=expected)
     numbers = [token for token in tail if token is not stat_tokens[0]]
     amount = number(
         numbers, low=-CORRECTION_LIMIT, high=CORRECTION_LIMIT, expected="a number like 1 or -1"
     )
-    stat: Stat = "body" if stat_tokens[0].is_word("body") else "mind"
+    stat = next(s for s in _STATS if stat_tokens[0].is_word(s))
     return name, stat, amount
+
+
+_STATS: tuple[CorrectedStat, ...] = ("body", "mind", "hp", "wp")
 
 
 def read_damage(args: Args) -> Command:

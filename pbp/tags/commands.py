@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Literal
 
-from pbp.tags.model import SceneKind, Source, Stat
+from pbp.tags.model import SceneKind, Source
 
 
 class CommandTiming(StrEnum):
@@ -173,13 +174,17 @@ class BonusCommand:
     timing = CommandTiming.IN_ORDER
 
 
+# Distat's Body and Mind, or a Markhorspire fight's HP and WP
+CorrectedStat = Literal["body", "mind", "hp", "wp"]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DamageCommand:
-    """``!damage NAME body 1``."""
+    """``!damage NAME body 1`` (``hp`` or ``wp`` in a skirmish or battle)."""
 
     source: Source
     name: str
-    stat: Stat
+    stat: CorrectedStat
     amount: int
     gm_only = True
     timing = CommandTiming.IN_ORDER
@@ -187,11 +192,11 @@ class DamageCommand:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HealCommand:
-    """``!heal NAME mind 1``."""
+    """``!heal NAME mind 1`` (``hp`` or ``wp`` in a skirmish or battle)."""
 
     source: Source
     name: str
-    stat: Stat
+    stat: CorrectedStat
     amount: int
     gm_only = True
     timing = CommandTiming.IN_ORDER

@@ -418,3 +418,31 @@ def test_a_battle_campaign_comes_back_to_a_battle_after_the_encounter_ends() -> 
     run = fight([[]], ruleset="battle", dice=initiative(5, 4, 3))
     run.feed([("post", "e1", "gm_sam", 50, "!encounter end")])
     assert run.state.scene_kind is SceneKind.BATTLE and run.state.markhor.mode == "battle"
+
+
+def test_gm_corrects_hp_and_wp_of_a_fight_before_the_turns() -> None:
+    # SPEC §2.5 corrections, in a fight: `!damage NAME hp N` / `!heal NAME wp N` act before the
+    # turns and keep each pool between 0 and full
+    run = fight(
+        [[("gm_sam", "!damage Goblin hp 5\n!heal Bram wp 1\n!damage Aria wp 1"),
+          ("alice", "[attack: Goblin]")]],
+        dice=initiative(20, 10, 1),
+    )  # fmt: skip
+    report = next(c.report for c in run.state.closed)
+    assert [(c.character, c.what, c.stat, c.amount) for c in report.corrections] == [
+        ("Goblin", "damage", "hp", 5), ("Bram", "heal", "wp", 1), ("Aria", "damage", "wp", 1)
+    ]
+    # Goblin: HP 1 → 0 by the GM, then Aria's hit takes its WP: out
+    assert run.pools() == {"Aria": (2, 0), "Bram": (1, 2), "Goblin": (0, 0)}
+    assert run.entries()[0].record.out == ("Goblin",)
+
+
+def test_hp_corrections_outside_a_fight_are_refused_at_the_close() -> None:
+    run = Run("distat", None).feed([
+        ("post", "p1", "gm_sam", 1, "!damage Aria hp 1"),
+        ("post", "p2", "gm_sam", 2, "!close"),
+    ])  # fmt: skip
+    report = next(c.report for c in run.state.closed)
+    assert [(r.problem.code, getattr(r.problem, "cause", "")) for r in report.rejected] == [
+        ("markhor_rule", "not_fight")
+    ]

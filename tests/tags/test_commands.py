@@ -220,6 +220,8 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     ("!damage Aria body 1", DamageCommand, {"name": "Aria", "stat": "body", "amount": 1}),
     ("!damage Aria body -1", DamageCommand, {"name": "Aria", "stat": "body", "amount": -1}),
     ("!damage Aria mind 4", DamageCommand, {"name": "Aria", "stat": "mind", "amount": 4}),
+    ("!damage Goblin hp 2", DamageCommand, {"name": "Goblin", "stat": "hp", "amount": 2}),
+    ("!heal Aria WP 1", HealCommand, {"name": "Aria", "stat": "wp", "amount": 1}),
     ("!damage Aria 2 body", DamageCommand, {"name": "Aria", "stat": "body", "amount": 2}),
     ("!damage Imp A Body 1", DamageCommand, {"name": "Imp A", "stat": "body", "amount": 1}),
     ("!heal Aria mind 1", HealCommand, {"name": "Aria", "stat": "mind", "amount": 1}),
