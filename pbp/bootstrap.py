@@ -58,6 +58,8 @@ def open_store(config: Config, *, migrate_empty: bool = True) -> Store:
             if store.current() != store.head():
                 raise
             # another pbp command set the same new database up at the same moment
+        else:
+            store.created = True
     store.check()
     return store
 
@@ -100,12 +102,13 @@ def local_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> Loca
 def make_bot(config: Config, *, store: Store | None = None, clock: Clock = utc_now) -> Bot:
     """The bot as the configuration describes it."""
     store = store or open_store(config)
-    lease = timedelta(seconds=max(300, 5 * config.bot.poll_seconds))
+    poll = timedelta(seconds=config.bot.poll_seconds)
     return Bot(
         store=store,
         forum=make_forum(config, store, clock=clock),
         threads=[WatchedThread(key=t.id, campaign=t.campaign) for t in config.threads],
         options=BotOptions(username=config.bot.username, ack=config.bot.ack,
-                           owner=worker_name(), lease=lease, owner_alive=worker_alive),
+                           owner=worker_name(), lease=max(timedelta(minutes=5), 5 * poll),
+                           reread_after=5 * poll, owner_alive=worker_alive),
         campaigns=config.campaign_files,
     )

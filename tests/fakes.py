@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from pbp.errors import ForumError
-from pbp.forums.base import Forum, ForumPost, Listing
+from pbp.forums.base import Forum, ForumPost, Listing, ThreadSurvey
 
 T = TypeVar("T")
 
@@ -105,6 +105,15 @@ class MemoryLocalStorage:
             counts[thread] = counts.get(thread, 0) + 1
         return list(counts.items())
 
+    def post_counts(self, threads: Sequence[str]) -> dict[str, int]:
+        """The number of posts not deleted of each of these threads that has any."""
+        asked = set(threads)
+        counts: dict[str, int] = {}
+        for post in self._posts.values():
+            if post.thread in asked and not post.deleted:
+                counts[post.thread] = counts.get(post.thread, 0) + 1
+        return counts
+
     def thread_posts(self, thread: str) -> list[ForumPost]:
         """Every post of a thread, in the order they were made."""
         ids = [i for i, p in self._posts.items() if p.thread == thread]
@@ -138,14 +147,14 @@ def _utc(moment: datetime) -> datetime:
 
 # -- a forum that fails on request ------------------------------------------------------------
 
-METHODS = ("listing", "backfill", "reread", "reply", "edit_reply", "find_reply")
+METHODS = ("listing", "survey", "backfill", "reread", "reply", "edit_reply", "find_reply")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Call:
     """One call made to a ``FlakyForum``.
 
-    ``args`` holds the arguments by name (``threads``, ``cursor``, ``thread``, ``post_ids``,
+    ``args`` holds the arguments by name (``cursor``, ``threads``, ``thread``, ``post_ids``,
     ``to``, ``text``, ``key``, ``reply_id``). ``reached`` says whether the inner forum was
     asked; ``error`` is the ``ForumError`` the caller got, if any. A reply that was committed
     and then failed has ``reached=True``, ``error`` set and ``result`` the id it got.
@@ -212,10 +221,14 @@ class FlakyForum:
 
     # -- the Forum protocol -------------------------------------------------------------------
 
-    def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
+    def listing(self, *, cursor: str | None) -> Listing:
         """The inner forum's listing, unless told to fail."""
-        args = {"threads": list(threads), "cursor": cursor}
-        return self._call("listing", args, lambda: self.inner.listing(threads, cursor=cursor))
+        return self._call("listing", {"cursor": cursor}, lambda: self.inner.listing(cursor=cursor))
+
+    def survey(self, threads: Sequence[str]) -> dict[str, ThreadSurvey]:
+        """The inner forum's survey, unless told to fail."""
+        return self._call("survey", {"threads": list(threads)},
+                          lambda: self.inner.survey(threads))
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """The inner forum's backfill, unless told to fail."""

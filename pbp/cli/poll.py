@@ -11,7 +11,7 @@ from pbp.cli.app import app
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.scheduler import BotRunner
-from pbp.services.bot import PollReport
+from pbp.services.bot import Bot, PollReport
 
 
 def _say(report: PollReport) -> None:
@@ -43,6 +43,7 @@ def poll(config_path: Path, once: bool) -> None:
         fail("poll", f"{config_path} lists no [[threads]] to run", status=2)
     try:
         bot = make_bot(config)
+        _say_new(bot, "poll")
         try:
             report = bot.poll_once(utc_now())
         finally:
@@ -68,10 +69,22 @@ def run(config_path: Path) -> None:
         bot = make_bot(config)
     except PbpError as exc:
         fail("run", str(exc), status=2)
+    _say_new(bot, "run")
     click.echo(f"pbp runs {len(config.threads)} thread(s) on the {config.forum.kind} forum, "
                f"polling every {config.bot.poll_seconds} s; Ctrl-C stops it")
-    BotRunner(bot, poll_seconds=config.bot.poll_seconds, clock=utc_now, on_poll=_log).run()
+    runner = BotRunner(bot, poll_seconds=config.bot.poll_seconds, clock=utc_now, on_poll=_log)
+    runner.run()
+    if runner.failure is not None:
+        fail("run", runner.failure)
     click.echo("pbp stopped")
+
+
+def _say_new(bot: Bot, command: str) -> None:
+    """A new database is said so: after a restart it means the old one was not found."""
+    if bot.store.created:
+        click.echo(f"pbp {command}: no database at {bot.store.shown_url} yet: set up a new one "
+                   "(the threads are read from their start; replies already on the forum are "
+                   "not posted again)", err=True)
 
 
 def _log(report: PollReport) -> None:

@@ -1,7 +1,8 @@
 """The Forum protocol: what the services need from a forum, in the forum's own types.
 
 A forum lists the posts that are new or changed since a cursor (one request for every thread
-it serves), re-reads given posts in batches, and posts or edits the bot's replies. Every reply
+it serves), tells in batches how many posts threads hold, re-reads given posts in batches, and
+posts or edits the bot's replies. Text comes out of a forum through ``clean_text``. Every reply
 carries the key the services gave it, so a reply that was posted but not recorded (the process
 died, or the forum committed it and answered with an error) is found again instead of doubled.
 Forums raise only ``pbp.errors.ForumError``.
@@ -9,10 +10,29 @@ Forums raise only ``pbp.errors.ForumError``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
+
+# C0 controls but tab and newline (a carriage return becomes a newline first), and UTF-16
+# surrogates, which a Python string holds only when one came alone (json.loads lets "\ud800"
+# through): no database stores them alike (PostgreSQL refuses NUL and lone surrogates)
+_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """Text as every store keeps it: line breaks as newlines, no NUL or other C0 control but
+    tab and newline, a lone surrogate as U+FFFD (the replacement character)."""
+    if text.isprintable():  # the common case: nothing to do (no control, no surrogate)
+        return text
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _UNSTORABLE.sub(_replacement, text)
+
+
+def _replacement(found: re.Match[str]) -> str:
+    return "\ufffd" if "\ud800" <= found.group() <= "\udfff" else ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,14 +62,26 @@ class ForumPost:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Listing:
-    """Posts new or changed since a cursor, oldest first, and the cursor to ask from next.
+    """Posts new (or, where the forum can tell, changed) since a cursor, in every thread the
+    forum serves, oldest first, and the cursor to ask from next.
 
-    ``others`` are new posts of threads not asked for, that the listing saw anyway (where a GM
-    may bind a new thread with ``!campaign NAME``)."""
+    ``complete`` is False when the listing could not reach back to the cursor (a gap: more
+    was posted meanwhile than the forum lists): what it missed must be found another way."""
 
     posts: tuple[ForumPost, ...]
     cursor: str | None
-    others: tuple[ForumPost, ...] = ()
+    complete: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThreadSurvey:
+    """What a forum says of a thread in a batched request: its opening post where the forum
+    keeps that apart from the listing (a Reddit submission's text), and how many posts the
+    thread holds that a listing could show: not deleted, the bot's replies included."""
+
+    thread: str
+    opening: ForumPost | None
+    posts: int
 
 
 class Forum(Protocol):
@@ -65,9 +97,14 @@ class Forum(Protocol):
         """Whether ``listing`` shows edits and deletes too (then nothing needs re-reading)."""
         ...
 
-    def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
-        """Posts of ``threads`` that are new (or, where the forum can tell, changed) since
-        ``cursor``; None reads every thread from its start."""
+    def listing(self, *, cursor: str | None) -> Listing:
+        """Posts that are new (or, where the forum can tell, changed) since ``cursor``, in
+        every thread; None: as far back as one request goes."""
+        ...
+
+    def survey(self, threads: Sequence[str]) -> dict[str, ThreadSurvey]:
+        """Each thread's opening post and number of posts, in as few requests as the forum
+        allows (a thread that does not exist is left out)."""
         ...
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:

@@ -13,9 +13,10 @@ from datetime import datetime
 from typing import Protocol
 
 from pbp.errors import ForumError
-from pbp.forums.base import ForumPost, Listing
+from pbp.forums.base import ForumPost, Listing, ThreadSurvey, clean_text
 
 POST_LIMIT = 40_000  # characters, like Reddit's comment limit: the same summaries split alike
+NAME_LIMIT = 100  # characters of a thread's or an author's name
 
 
 class LocalStorage(Protocol):
@@ -53,6 +54,11 @@ class LocalStorage(Protocol):
         """Every thread with its number of posts, in the order they were started."""
         ...
 
+    def post_counts(self, threads: Sequence[str]) -> dict[str, int]:
+        """The number of posts not deleted (the bot's replies included) of each of these
+        threads that has any."""
+        ...
+
 
 class LocalForum:
     """The embedded forum. ``bot`` is the account the bot's replies are posted under."""
@@ -71,15 +77,15 @@ class LocalForum:
         self, *, thread: str, author: str, body: str, at: datetime, post_id: str = ""
     ) -> ForumPost:
         """A user posts in a thread (the thread starts with its first post)."""
-        _check_text(body)
-        if not thread.strip():
-            raise ForumError("a thread name cannot be empty", temporary=False)
+        body = _checked_text(body)
+        thread = _checked_name(thread, what="a thread name")
+        author = _checked_name(author, what="an author's name")
         new = ForumPost(id=post_id, thread=thread, author=author, body=body, created_at=at)
         return self._storage.add_post(new)
 
     def edit(self, post_id: str, *, body: str, at: datetime) -> ForumPost:
         """A post's author replaces its text."""
-        _check_text(body)
+        body = _checked_text(body)
         old = self._existing(post_id)
         new = replace(old, body=body, edited_at=at)
         self._storage.save_post(new)
@@ -106,16 +112,17 @@ class LocalForum:
 
     # -- the Forum protocol -------------------------------------------------------------------
 
-    def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
-        """Posts new, edited or deleted since ``cursor`` (the local forum sees every change)."""
+    def listing(self, *, cursor: str | None) -> Listing:
+        """Posts new, edited or deleted since ``cursor`` (the local forum sees every change,
+        and from no cursor, every post)."""
         seq = int(cursor) if cursor else 0
         posts, last = self._storage.changed_since(None, seq=seq)
-        asked = set(threads)
-        return Listing(
-            posts=tuple(p for p in posts if p.thread in asked),
-            cursor=str(last),
-            others=tuple(p for p in posts if p.thread not in asked and p.reply_key is None),
-        )
+        return Listing(posts=tuple(posts), cursor=str(last))
+
+    def survey(self, threads: Sequence[str]) -> dict[str, ThreadSurvey]:
+        """How many posts each thread holds (a local thread opens with an ordinary post)."""
+        counts = self._storage.post_counts(threads)
+        return {t: ThreadSurvey(thread=t, opening=None, posts=n) for t, n in counts.items()}
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """Every post of a thread, the bot's replies included."""
@@ -128,7 +135,7 @@ class LocalForum:
 
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
         """Post the bot's reply, now."""
-        _check_text(text)
+        text = _checked_text(text)
         new = ForumPost(
             id="", thread=thread, author=self._bot, body=text, created_at=self._clock(),
             reply_to=to, reply_key=key,
@@ -139,7 +146,7 @@ class LocalForum:
         """Replace the text of one of the bot's replies (the key stays in its own column)."""
         del thread, key
         old = self._existing(reply_id)
-        self._storage.save_post(replace(old, body=text, edited_at=self._clock()))
+        self._storage.save_post(replace(old, body=_checked_text(text), edited_at=self._clock()))
 
     def find_reply(self, *, thread: str, key: str) -> str | None:
         """The bot's reply with that key, if any."""
@@ -155,10 +162,22 @@ class LocalForum:
         return post
 
 
-def _check_text(body: str) -> None:
+def _checked_text(body: str) -> str:
+    body = clean_text(body)
     if len(body) > POST_LIMIT:
         raise ForumError(
             f"a post may hold at most {POST_LIMIT} characters (this one has {len(body)})",
             temporary=False,
         )
+    return body
+
+
+def _checked_name(name: str, *, what: str) -> str:
+    name = clean_text(name).replace("\n", " ").replace("\t", " ").strip()
+    if not name:
+        raise ForumError(f"{what} cannot be empty", temporary=False)
+    if len(name) > NAME_LIMIT:
+        raise ForumError(f"{what} may hold at most {NAME_LIMIT} characters "
+                         f"(this one has {len(name)})", temporary=False)
+    return name
 

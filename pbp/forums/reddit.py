@@ -2,10 +2,14 @@
 
 - One ``r/<sub>/comments`` listing per subreddit per poll, whatever the number of threads
   watched; comments are told apart by id (the cursor remembers the ids seen lately), never by
-  ``before=`` paging, which misses comments when one is removed.
-- A thread read from its start (first seen, or after a gap longer than the listing reaches) is
-  read from its comment tree, ``replace_more`` included, once.
+  ``before=`` paging, which misses comments when one is removed. A listing that cannot reach
+  back to a comment seen before says so (``complete=False``); what to read then is the
+  caller's to decide.
+- ``survey`` asks ``/api/info`` for submissions, 100 a request: each one's text (the opening
+  post) and its number of comments, so a thread is read from its comment tree
+  (``backfill``, ``replace_more`` included) only when its comments are not accounted for.
 - Re-reads go through ``/api/info``, 100 at a time (praw batches them).
+- Text is cleaned on the way in (``clean_text``): no NUL, no lone surrogate.
 - Every reply carries its key in an invisible link, ``[](#pbp:KEY)``; comment POSTs go out
   without prawcore's own retry (a comment that committed but answered 502 would be posted
   twice), and ``find_reply`` looks for the key among the bot's comments before a retry,
@@ -30,7 +34,7 @@ from praw.exceptions import PRAWException, RedditAPIException
 from prawcore.sessions import RetryStrategy
 
 from pbp.errors import ForumError
-from pbp.forums.base import ForumPost, Listing
+from pbp.forums.base import ForumPost, Listing, ThreadSurvey, clean_text
 
 log = logging.getLogger(__name__)
 
@@ -138,42 +142,46 @@ class RedditForum:
 
     # -- reading ------------------------------------------------------------------------------
 
-    def listing(self, threads: Sequence[str], *, cursor: str | None) -> Listing:
-        """New comments of ``threads``: one listing request per subreddit when nothing much
-        happened. The listing is followed page by page (``after=``) back to a comment already
-        seen; only when even Reddit's longest listing does not reach one (a long downtime)
-        are the threads read from their comment trees. (A thread seen for the first time is
-        the caller's to ``backfill``.)"""
-        wanted = set(threads)
+    def listing(self, *, cursor: str | None) -> Listing:
+        """New comments of every thread of the subreddits: one listing request per subreddit
+        when nothing much happened. The listing is followed page by page (``after=``) back to
+        a comment already seen; when even Reddit's longest listing does not reach one (a long
+        downtime, or more comments than it holds), the listing says it is not complete."""
         state: dict[str, Any] = json.loads(cursor) if cursor else {"seen": [], "newest": 0.0}
         seen: list[str] = list(state["seen"])
         known = set(seen)
         newest = float(state.get("newest", 0.0))
         posts: list[ForumPost] = []
-        others: list[ForumPost] = []
-        backfill = False
+        complete = True
         with _reddit_errors():
             for sub in self._subreddits:
                 page, reached = self._since(sub, known=known, newest=newest)
-                backfill = backfill or (bool(known) and not reached)
+                complete = complete and reached
                 for comment in page:
                     newest = max(newest, float(comment.created_utc))
-                    (posts if comment.link_id[3:] in wanted else others).append(
-                        self._post(comment)
-                    )
-            if backfill:
-                posts = [p for thread in threads for p in self._whole(thread)]
-                log.info("the listing did not reach the last comment seen: %d threads read "
-                         "from their comment trees", len(threads))
-        posts, others = _unique_oldest_first(posts), _unique_oldest_first(others)
-        new = [p.id for p in (*posts, *others) if p.id not in known]
-        seen = [*seen, *new][-SEEN_LIMIT:]
+                    posts.append(self._post(comment))
+        posts = _unique_oldest_first(posts)
+        seen = [*seen, *(p.id for p in posts if p.id not in known)][-SEEN_LIMIT:]
         return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen, "newest": newest}),
-                       others=tuple(p for p in others if p.reply_key is None))
+                       complete=complete)
+
+    def survey(self, threads: Sequence[str]) -> dict[str, ThreadSurvey]:
+        """Each submission's text and number of comments, through ``/api/info`` (100 a
+        request); a submission Reddit does not know is left out."""
+        names = [f"t3_{t}" for t in dict.fromkeys(threads)]
+        found: dict[str, ThreadSurvey] = {}
+        with _reddit_errors():
+            for thing in self._reddit.info(fullnames=names):
+                if isinstance(thing, praw.models.Submission):
+                    found[thing.id] = ThreadSurvey(thread=thing.id,
+                                                   opening=self._submission_post(thing),
+                                                   posts=int(thing.num_comments or 0))
+        return found
 
     def _since(self, sub: str, *, known: set[str], newest: float) -> tuple[list[Any], bool]:
         """The comments of ``sub`` newer than the ones seen, newest first, and whether the
-        listing reached back to those (no gap). Without a cursor: the first page only."""
+        listing reached back to those (no gap). Without a cursor: the first page only (whole
+        when the subreddit holds no more)."""
         limit = LISTING_LIMIT if not known else LISTING_REACH
         page: list[Any] = []
         for comment in self._reddit.subreddit(sub).comments(limit=limit):
@@ -228,7 +236,7 @@ class RedditForum:
             id=comment.id,
             thread=comment.link_id[3:],
             author=author,
-            body=body,
+            body=clean_text(body),
             created_at=created,
             edited_at=edited,
             deleted_at=(edited or created) if deleted else None,
@@ -244,7 +252,7 @@ class RedditForum:
             id=submission.id,
             thread=submission.id,
             author=submission.author.name if submission.author is not None else "[deleted]",
-            body="" if deleted else submission.selftext,
+            body="" if deleted else clean_text(submission.selftext),
             created_at=created,
             edited_at=edited,
             deleted_at=(edited or created) if deleted else None,

@@ -1,28 +1,34 @@
-"""One poll of the forum: fetch, check, store, reply, resolve what is due (SPEC §4).
+"""One poll of the forum, in three steps through the store (SPEC §4, §9):
 
-``Bot.poll_once(now)`` is the whole cycle, and the only thing ``pbp poll --once``, ``pbp run``,
-``pbp replay`` and ``pbp demo`` call. Each thread is handled in its own unit of work under its
-lease: the post versions seen, the events the engine took, the processed-post records, the
-replies owed (the outbox), the seeds and the snapshot commit together, so a crash at any point
-loses nothing and repeats nothing. Replies are posted after the commit (``outbox.deliver``).
+1. **Ingest** (``services/ingest.py``): one listing per poll; every new post version of a thread
+   the bot runs goes into the inbox with the cursor that moved past it. Any worker may do it.
+2. **Process**: this worker takes the leases of threads with work (inbox versions, replies to
+   deliver, a whole read, a deadline, reminder or re-read due), up to its fair share of the
+   threads among the live workers, and runs each one's cycle (``services/cycle.py``) in one
+   unit of work: the versions taken from the inbox, the events, the processed-post records,
+   the replies owed (the outbox), the seeds and the snapshot commit together.
+3. **Deliver** (``services/outbox.py``): the replies owed in the threads it holds.
+
+So a crash at any point loses nothing and repeats nothing, whichever worker read the listing;
+``Bot.poll_once(now)`` is all that ``pbp poll --once``, ``pbp run``, ``pbp replay`` and
+``pbp demo`` call.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import re
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from pbp.campaign.model import Campaign
-from pbp.engine.reload import carry_over
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state
 from pbp.errors import ConfigError, ForumError
-from pbp.forums.base import Forum, ForumPost
+from pbp.forums.base import Forum
 from pbp.render.environment import shared_environment
 from pbp.render.replies import Replies
 from pbp.rules.dice.seal import new_seed
@@ -30,30 +36,23 @@ from pbp.rules.dice.seeded import SeededDice
 from pbp.services.cycle import ThreadCycle
 from pbp.services.files import load_campaign
 from pbp.services.history import Cached, load_state, save_snapshot
+from pbp.services.ingest import Ingest, campaign_named_in
 from pbp.services.outbox import deliver
 from pbp.services.polling import BotOptions, PollReport, WatchedThread
-from pbp.store.database import Store
+from pbp.store.database import Store, StoreGone
+from pbp.store.inbox import Inbox
+from pbp.store.leases import Leases, ThreadWork
 from pbp.store.repository import Repository
-from pbp.store.schema import ThreadRow
+from pbp.store.schema import CampaignRow, ThreadRow
 
 log = logging.getLogger(__name__)
 __all__ = ["Bot", "BotOptions", "PollReport", "WatchedThread", "campaign_named_in"]
-LISTING_SCOPE = "all"
 
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
     file_hash: str
     campaign: Campaign
-
-
-_CAMPAIGN_LINE = re.compile(r"^\s*!campaign\s+(\S.*?)\s*$", re.IGNORECASE | re.MULTILINE)
-
-
-def campaign_named_in(body: str) -> str | None:
-    """The NAME of a ``!campaign NAME`` line in a post, if it has one."""
-    found = _CAMPAIGN_LINE.search(body)
-    return found.group(1) if found else None
 
 
 class Bot:
@@ -71,16 +70,15 @@ class Bot:
     ) -> None:
         self._store = store
         self._forum = forum
-        self._configured = tuple(threads)
-        self._threads = tuple(threads)  # the configured ones and those bound by `!campaign`
-        self._bindable = tuple(dict.fromkeys((*(t.campaign for t in threads), *campaigns)))
+        self._configured = {t.key: t.campaign for t in threads}
+        self.bindable = tuple(dict.fromkeys((*(t.campaign for t in threads), *campaigns)))
         self.options = options
         self.seed_maker = seed_maker or (lambda _thread, _number: new_seed())
         self._cache: dict[int, Cached] = {}
         self._campaigns: dict[Path, _Loaded] = {}
         self._stopping = False
-        self._looked_at: set[str] = set()  # unwatched threads whose opening post was read
-        self._catch_up: set[str] = set()  # threads that failed: read whole when they next work
+        self._registered: set[str] = set()  # configured threads known to be in the store
+        self.looked_at: set[str] = set()  # unwatched threads whose opening post was read
 
     @property
     def store(self) -> Store:
@@ -102,192 +100,167 @@ class Bot:
         self._stopping = True
 
     def next_due(self) -> datetime | None:
-        """The earliest moment time alone changes one of this bot's threads."""
+        """The earliest moment time alone changes one of the forum's threads."""
         with self._store.session() as s:
-            return Repository(s).next_due(self._forum.kind, [t.key for t in self._threads])
+            return Repository(s).next_due(self._forum.kind)
 
     def release_leases(self) -> None:
-        """Give up this worker's threads (on a clean stop)."""
+        """Give up this worker's threads and leave the workers' list (on a clean stop)."""
+        try:
+            self._store.check_present()
+        except StoreGone:
+            return  # nothing to give up in a database that is gone (and none to make anew)
         with self._store.session() as s:
-            repo = Repository(s)
-            for watched in self._threads:
-                row = repo.thread(self._forum.kind, watched.key)
-                if row is not None:
-                    repo.release_lease(row.id, owner=self.options.owner)
+            Leases(s).leave(name=self.options.owner)
 
-    # -- the cycle ----------------------------------------------------------------------------
+    # -- the poll -----------------------------------------------------------------------------
 
     def poll_once(self, now: datetime) -> PollReport:
-        """Read the forum once, handle what is new, resolve what is due, post the replies."""
+        """Ingest the listing, process the threads with work this worker holds, deliver."""
         report = PollReport()
-        kind = self._forum.kind
-        with self._store.session() as s:
-            repo = Repository(s)
-            cursor = repo.cursor(kind, LISTING_SCOPE)
-            self._threads = self._watch_list(repo)
-        try:
-            listing = self._forum.listing([t.key for t in self._threads], cursor=cursor)
-        except ForumError as exc:
-            report.errors.append(f"the forum's listing failed: {exc}")
-            log.warning("the forum's listing failed: %s", exc)
-            listing = None
-        if listing is not None and listing.others:
-            self._bind(listing.others, now, report)
-        posts: dict[str, list[ForumPost]] = {t.key: [] for t in self._threads}
-        for post in listing.posts if listing else ():
-            if post.thread in posts:
-                posts[post.thread].append(post)
-        for watched in self._threads:
+        self._store.check_present()
+        self._register(now, report)
+        self._beat(now)
+        Ingest(self, now=now, report=report).run()
+        share, work = self._claim(now, report)
+        for item in work:
             if self._stopping:
-                self._catch_up.add(watched.key)
-                continue
-            try:
-                report.events += self._poll_thread(watched, posts[watched.key], now, report)
-            except (ConfigError, ForumError) as exc:
-                self._catch_up.add(watched.key)
-                report.errors.append(f"thread {watched.key}: {exc}")
-                log.error("thread %s: %s", watched.key, exc)
-            except Exception as exc:  # one broken thread never stops the others
-                self._catch_up.add(watched.key)
-                report.errors.append(f"thread {watched.key}: {type(exc).__name__}: {exc}")
-                log.exception("thread %s failed", watched.key)
-        # the cursor moves on even past a thread that failed: that thread reads itself whole
-        # when it next works (so one broken thread never makes every listing longer)
-        if listing is not None:
-            with self._store.session() as s:
-                Repository(s).save_cursor(kind, LISTING_SCOPE, listing.cursor, at=now)
-        for watched in self._threads:
-            if not self._stopping:
-                self._deliver(watched, now, report)
+                break
+            self._process(item, now, report)
+        if not self._stopping:
+            self._deliver(now, report)
+        self._shed(share, keep={w.id for w in work})
         log.info("poll at %s: %d post versions read, %d replies sent, %d errors",
                  now.isoformat(timespec="seconds"), report.events,
                  sum(len(d) for d in report.delivered.values()), len(report.errors))
         return report
 
-    def _watch_list(self, repo: Repository) -> tuple[WatchedThread, ...]:
-        configured = {t.key for t in self._configured}
-        bound = [
-            WatchedThread(key=key, campaign=Path(path))
-            for key, path in repo.bound_threads(self._forum.kind)
-            if key not in configured
-        ]
-        return (*self._configured, *bound)
-
-    def _bind(self, posts: Sequence[ForumPost], now: datetime, report: PollReport) -> None:
-        """SPEC §2.5: ``!campaign NAME`` by that campaign's GM in a thread not watched yet
-        binds the thread to the campaign; its characters come along from their last thread."""
-        watched = {t.key for t in self._threads}
-        for post in [*self._openings(posts, watched), *posts]:
-            name = campaign_named_in(post.body)
-            if name is None or post.thread in watched:
+    def _register(self, now: datetime, report: PollReport) -> None:
+        """The configured threads, in the store once (a concurrent first poll included)."""
+        missing = [key for key in self._configured if key not in self._registered]
+        if not missing:
+            return
+        with self._store.session() as s:
+            known = set(Inbox(s).watched(self._forum.kind, missing))
+        for key in missing:
+            if key in known:
+                self._registered.add(key)
                 continue
-            path = self._bindable_named(name)
-            if path is None:
-                known = ", ".join(self.campaign(p).campaign.name for p in self._bindable)
-                report.errors.append(f"thread {post.thread}: {post.author} asked for campaign "
-                                     f"{name!r}, which this bot does not run (it runs: {known})")
-                continue
-            campaign = self.campaign(path).campaign
-            if not campaign.is_gm(post.author):
-                report.errors.append(f"thread {post.thread}: {post.author} is not a GM of "
-                                     f"{campaign.name!r} and cannot bind a thread to it")
+            try:
+                loaded = self.campaign(self._configured[key])
+            except ConfigError as exc:  # this thread waits until its campaign file loads
+                report.errors.append(f"thread {key}: {exc}")
+                log.error("thread %s: %s", key, exc)
                 continue
             with self._store.session() as s:
-                self._bind_thread(Repository(s), post, path, now)
-            watched.add(post.thread)
-            self._threads = (*self._threads, WatchedThread(key=post.thread, campaign=path))
-            log.info("thread %s bound to campaign %s by %s", post.thread, campaign.name,
-                     post.author)
+                repo = Repository(s)
+                row = self.register_campaign(repo, self._configured[key], now=now)
+                repo.add_thread(forum=self._forum.kind, key=key, campaign_id=row.id,
+                                campaign_hash=loaded.file_hash, at=now)
+            self._registered.add(key)
 
-    def _openings(self, posts: Sequence[ForumPost], watched: set[str]) -> list[ForumPost]:
-        """The opening posts (a Reddit submission's text) of threads seen for the first time
-        among ``posts``: the GM may have written ``!campaign NAME`` there. Each is read once."""
-        fresh = [t for t in dict.fromkeys(p.thread for p in posts)
-                 if t not in watched and t not in self._looked_at]
-        self._looked_at.update(fresh)
-        found: list[ForumPost] = []
-        for thread in fresh:
-            try:
-                found += [p for p in self._forum.reread(thread, [thread]) if not p.deleted]
-            except ForumError as exc:
-                self._looked_at.discard(thread)  # try again next poll
-                log.warning("thread %s: its opening post could not be read: %s", thread, exc)
-        return found
+    def _beat(self, now: datetime) -> None:
+        with self._store.session() as s:
+            Leases(s).beat(name=self.options.owner, forum=self._forum.kind, now=now,
+                           until=now + self.options.lease)
 
-    def _bindable_named(self, name: str) -> Path | None:
-        wanted = name.strip().casefold()
-        for path in self._bindable:
-            try:
-                loaded = self.campaign(path).campaign
-            except ConfigError:
+    def _claim(self, now: datetime, report: PollReport) -> tuple[int, list[ThreadWork]]:
+        """This worker's share of the threads, and the threads with work it holds now (taking
+        free ones, expired ones and dead workers' ones while under its share)."""
+        me, alive = self.options.owner, self.options.owner_alive
+        with self._store.session() as s:
+            leases = Leases(s)
+            work = leases.with_work(self._forum.kind, now=now)
+            live = [w for w in leases.workers(self._forum.kind,
+                                              seen_since=now - self.options.lease)
+                    if w == me or alive(w)]
+            total, held = leases.counts(self._forum.kind, owner=me)
+        share = math.ceil(total / max(1, len(live)))
+        mine: list[ThreadWork] = []
+        for item in work:
+            if item.owner == me:
+                mine.append(item)
                 continue
-            if wanted in (loaded.name.casefold(), path.stem.casefold()):
-                return path
-        return None
+            dead = item.owner is not None and (item.owner not in live or not alive(item.owner))
+            expired = item.expires is not None and item.expires < now
+            if item.owner is not None and not dead and not expired:
+                report.skipped.append(f"{item.key} (run by {item.owner})")
+                continue
+            if held >= share:
+                continue  # a worker with room takes it
+            with self._store.session() as s:
+                taken = Leases(s).claim(item.id, owner=me, now=now,
+                                        until=now + self.options.lease,
+                                        dead=[item.owner] if dead and item.owner else [])
+            if taken:
+                held += 1
+                mine.append(item)
+        return share, mine
 
-    def _bind_thread(self, repo: Repository, post: ForumPost, path: Path, now: datetime) -> None:
-        loaded = self.campaign(path)
-        row = repo.save_campaign(path=str(path.resolve()), name=loaded.campaign.name,
-                                 file_hash=loaded.file_hash, at=now)
-        thread = repo.add_thread(forum=self._forum.kind, key=post.thread, campaign_id=row.id,
-                                 campaign_hash=loaded.file_hash, at=now, bound_by=post.author)
-        previous = repo.latest_thread_of(row.id, besides=thread.id)
-        if previous is not None:  # the characters come along, as they stand there
-            old = self.state(repo, previous, loaded.campaign)
-            start = carry_over(old, campaign=loaded.campaign, bot=self.options.username,
-                               ack=self.options.ack)
-            save_snapshot(thread, start)
-
-    def _deliver(self, watched: WatchedThread, now: datetime, report: PollReport) -> None:
+    def _shed(self, share: int, *, keep: set[int]) -> None:
+        """Hold no more than the share: give up idle threads first (a new worker takes them)."""
         with self._store.session() as s:
-            thread = Repository(s).thread(self._forum.kind, watched.key)
-            if thread is None or thread.lease_owner != self.options.owner:
+            leases = Leases(s)
+            held = leases.held(self._forum.kind, owner=self.options.owner)
+            extra = len(held) - share
+            if extra > 0:
+                idle = [t for t in held if t not in keep]
+                busy = [t for t in held if t in keep]
+                leases.release((idle + busy)[:extra], owner=self.options.owner)
+
+    def _process(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
+        """One thread's cycle in one unit of work; a failure leaves its inbox for next poll."""
+        watched = WatchedThread(key=work.key,
+                                campaign=self._configured.get(work.key, Path(work.campaign_path)))
+        try:
+            with self._store.session() as s:
+                thread = Leases(s).hold(work.id, owner=self.options.owner)
+                if thread is None:  # another worker took it meanwhile
+                    report.skipped.append(f"{work.key} (taken over)")
+                    return
+                cycle = self._cycle(Repository(s), Inbox(s), thread, watched, now, report)
+            self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
+        except (ConfigError, ForumError) as exc:
+            report.errors.append(f"thread {work.key}: {exc}")
+            log.error("thread %s: %s", work.key, exc)
+        except Exception as exc:  # one broken thread never stops the others
+            report.errors.append(f"thread {work.key}: {type(exc).__name__}: {exc}")
+            log.exception("thread %s failed", work.key)
+
+    def _cycle(self, repo: Repository, inbox: Inbox, thread: ThreadRow, watched: WatchedThread,
+               now: datetime, report: PollReport) -> ThreadCycle:
+        pending = inbox.pending(thread.id, thread.key)
+        posts = [p.post for p in pending]
+        if thread.needs_read:  # the store cannot account for every post: read it whole
+            whole = self._forum.backfill(thread.key)
+            bot = self.options.username.casefold()
+            inbox.found_replies(thread.id, {
+                p.reply_key: p.id for p in whole
+                if p.reply_key is not None and p.author.casefold() == bot and not p.deleted
+            })
+            posts = [*posts, *whole]  # the read is newer than what waited
+        # a thread read from its start resolves closed rounds silently (SPEC §4)
+        cycle = ThreadCycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
+                            silent=thread.last_seq == 0)
+        report.events += cycle.run(posts, report)
+        if pending:
+            inbox.take(thread.id, upto=pending[-1].id)
+        thread.needs_read = False
+        return cycle
+
+    def _deliver(self, now: datetime, report: PollReport) -> None:
+        with self._store.session() as s:
+            owed = Leases(s).owed(self._forum.kind, owner=self.options.owner)
+        for thread_id, key in owed:
+            if self._stopping:
                 return
-            thread_id = thread.id
-        delivery = deliver(self._store, self._forum, thread_id=thread_id, thread=watched.key,
-                           now=now)
-        if delivery.sent:
-            report.delivered.setdefault(watched.key, []).extend(delivery.sent)
-        report.errors += [f"thread {watched.key}: {line}" for line in delivery.refused]
-        if delivery.waiting:
-            report.waiting.append(f"thread {watched.key}: {delivery.waiting}")
-
-    def _poll_thread(
-        self, watched: WatchedThread, posts: list[ForumPost], now: datetime, report: PollReport
-    ) -> int:
-        with self._store.session() as s:
-            repo = Repository(s)
-            thread, backfill = self._thread(repo, watched, now)
-            holder = repo.lease_owner(thread.id)
-            dead = holder if holder and not self.options.owner_alive(holder) else None
-            ours, before = repo.take_lease(thread.id, owner=self.options.owner, now=now,
-                                           ttl=self.options.lease, dead=dead)
-            if not ours:
-                report.skipped.append(f"{watched.key} (run by {before})")
-                return 0
-            if before != self.options.owner or watched.key in self._catch_up:
-                # a new thread is read from its start (SPEC §4); a thread taken over from
-                # another worker, from this bot before a restart, or that failed last time, is
-                # read again in full: whatever the listing moved past meanwhile is caught up
-                posts = [*self._forum.backfill(watched.key), *posts]
-            cycle = ThreadCycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
-                           silent=backfill)
-            count = cycle.run(posts, report)
-        self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
-        self._catch_up.discard(watched.key)
-        return count
-
-    def _thread(self, repo: Repository, watched: WatchedThread, now: datetime,
-                ) -> tuple[ThreadRow, bool]:
-        thread = repo.thread(self._forum.kind, watched.key)
-        if thread is not None:
-            return thread, thread.last_seq == 0 and thread.bound_by is not None
-        loaded = self.campaign(watched.campaign)
-        row = repo.save_campaign(path=str(watched.campaign.resolve()),
-                                 name=loaded.campaign.name, file_hash=loaded.file_hash, at=now)
-        thread = repo.add_thread(forum=self._forum.kind, key=watched.key, campaign_id=row.id,
-                                 campaign_hash=loaded.file_hash, at=now)
-        return thread, True
+            delivery = deliver(self._store, self._forum, thread_id=thread_id, thread=key,
+                               now=now)
+            if delivery.sent:
+                report.delivered.setdefault(key, []).extend(delivery.sent)
+            report.errors += [f"thread {key}: {line}" for line in delivery.refused]
+            if delivery.waiting:
+                report.waiting.append(f"thread {key}: {delivery.waiting}")
 
     # -- campaigns ----------------------------------------------------------------------------
 
@@ -302,12 +275,29 @@ class Bot:
         self._campaigns[path] = loaded
         return loaded
 
+    def register_campaign(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRow:
+        """The store's row of a campaign file (made, or brought up to date)."""
+        loaded = self.campaign(path)
+        return repo.save_campaign(path=str(path.resolve()), name=loaded.campaign.name,
+                                  file_hash=loaded.file_hash, at=now)
+
+    def bindable_named(self, name: str) -> Path | None:
+        """The campaign file a ``!campaign NAME`` line names (its name or file name)."""
+        wanted = name.strip().casefold()
+        for path in self.bindable:
+            try:
+                loaded = self.campaign(path).campaign
+            except ConfigError:
+                continue
+            if wanted in (loaded.name.casefold(), path.stem.casefold()):
+                return path
+        return None
+
     def campaign_of(self, repo: Repository, thread: ThreadRow) -> Campaign:
         """The campaign a stored thread runs (from the config, else the file it started with)."""
-        path = next((t.campaign for t in self._threads if t.key == thread.key), None)
+        path = self._configured.get(thread.key)
         if path is None:
-            row = repo.campaign_by_id(thread.campaign_id)
-            path = Path(row.path)
+            path = Path(repo.campaign_by_id(thread.campaign_id).path)
         try:
             return self.campaign(path).campaign
         except ConfigError:
@@ -321,6 +311,8 @@ class Bot:
         loaded = self._campaigns.get(path)
         return loaded.campaign if loaded is not None else None
 
+    # -- state --------------------------------------------------------------------------------
+
     def state(self, repo: Repository, thread: ThreadRow, campaign: Campaign) -> EngineState:
         """A thread's engine state (from memory, or the snapshot and the log)."""
         return load_state(
@@ -329,6 +321,11 @@ class Bot:
                                         ack=self.options.ack),
             dice=lambda number: SeededDice(self._stored_seed(repo, thread, number)),
         )
+
+    @staticmethod
+    def save_start(thread: ThreadRow, state: EngineState) -> None:
+        """The state a new thread starts from (the characters carried over)."""
+        save_snapshot(thread, state)
 
     @staticmethod
     def _stored_seed(repo: Repository, thread: ThreadRow, number: int) -> str:

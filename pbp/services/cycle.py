@@ -115,13 +115,14 @@ class ThreadCycle:
             save_snapshot(self.thread, self.state)
         save_projections(self.repo, self.thread, self.state, self.replies,
                          closed=self.closed, now=self.now)
+        self._next_reread()
         self.thread.polls += 1
         self.last_seq = self.thread.last_seq
         return len(planned)
 
     def _rereads(self, posts: list[ForumPost]) -> list[ForumPost]:
         """SPEC §4.3/§8: the open round's posts are re-read before a close; the posts that got
-        an error reply every few polls."""
+        an error reply when their re-read falls due (a forum whose listing shows no edits)."""
         rnd = self.state.round
         if rnd is None or self.bot.forum.lists_changes:
             return []
@@ -129,15 +130,28 @@ class ThreadCycle:
         closing = any(may_close(p.body, author=p.author, campaign=campaign) for p in posts) or (
             rnd.deadline is not None and self.now >= rnd.deadline
         )
+        due = self.thread.reread_at is not None and self.now >= self.thread.reread_at
         if closing:
             ids = [p.post_id for p in rnd.posts if not p.deleted]
-        elif self.thread.polls % max(1, self.bot.options.reread_every) == 0:
+        elif due:
             ids = [p.post_id for p in rnd.posts if p.error_replied and not p.deleted]
         else:
             ids = []
+        if due:
+            self.thread.reread_at = None  # set again after the poll if still needed
         if not ids:
             return []
         return list(self.bot.forum.reread(self.key, ids))
+
+    def _next_reread(self) -> None:
+        """When the posts that got an error reply are read again (None: none to read)."""
+        rnd = self.state.round
+        wanted = (not self.bot.forum.lists_changes and rnd is not None
+                  and any(p.error_replied and not p.deleted for p in rnd.posts))
+        if not wanted:
+            self.thread.reread_at = None
+        elif self.thread.reread_at is None:
+            self.thread.reread_at = self.now + self.bot.options.reread_after
 
     def _handle(self, item: Planned, report: PollReport) -> None:
         repo, tid = self.repo, self.thread_id

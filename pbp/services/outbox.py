@@ -3,7 +3,9 @@
 An attempt is recorded (and committed) before the forum is asked. If the process dies after the
 forum took the reply but before it was marked posted, or the forum committed it and answered
 with an error, the next delivery sees the attempt and asks the forum for a reply with that key
-before posting again. So every reply is posted, and none twice.
+before posting again. A reply the forum already holds under that key (found so, or found when
+the thread was read whole with a store that had no record of it) is edited to the text owed
+instead of posted again. So every reply is posted, and none twice.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from datetime import datetime
 from pbp.errors import ForumError
 from pbp.forums.base import Forum
 from pbp.store.database import Store
+from pbp.store.inbox import Inbox
 from pbp.store.repository import Repository
 from pbp.store.schema import ReplyRow
 
@@ -48,6 +51,7 @@ class _Owed:
     text: str
     forum_id: str | None
     tried_before: bool
+    found: str | None  # the id of a reply with this key the forum was seen to hold
 
 
 @dataclass(slots=True)
@@ -69,10 +73,12 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
     any other permanent error marks the reply failed, with the reason, and goes on.
     """
     with store.session() as s:
-        repo = Repository(s)
+        repo, inbox = Repository(s), Inbox(s)
         owed = [
             _Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
-                  forum_id=r.forum_reply_id, tried_before=r.attempts > 0)
+                  forum_id=r.forum_reply_id, tried_before=r.attempts > 0,
+                  found=inbox.found_reply(thread_id, forum_key(r))
+                  if r.status == "pending" else None)
             for r in repo.undelivered(thread_id)
             if r.status != "failed"
         ]
@@ -80,7 +86,8 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
     delivery = Delivery(sent=[], refused=[])
     for reply in owed:
         try:
-            delivery.sent.append(_deliver_one(store, forum, reply, thread=thread, now=now))
+            delivery.sent.append(_deliver_one(store, forum, reply, thread=thread,
+                                             thread_id=thread_id, now=now))
         except ForumError as exc:
             final = _record_error(store, reply.id, exc)
             if exc.temporary:
@@ -96,7 +103,7 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
     return delivery
 
 
-def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str,
+def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str, thread_id: int,
                  now: datetime) -> Delivered:
     if reply.status == "edit-pending":
         assert reply.forum_id is not None
@@ -104,11 +111,18 @@ def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str,
                           key=reply.key)
         forum_id = reply.forum_id
     else:
-        found = forum.find_reply(thread=thread, key=reply.key) if reply.tried_before else None
-        forum_id = found or forum.reply(thread=thread, to=reply.to, text=reply.text,
-                                        key=reply.key)
+        found = reply.found or (
+            forum.find_reply(thread=thread, key=reply.key) if reply.tried_before else None
+        )
+        if found is not None:  # on the forum already, maybe with an older text: make it ours
+            forum.edit_reply(thread=thread, reply_id=found, text=reply.text, key=reply.key)
+            forum_id = found
+        else:
+            forum_id = forum.reply(thread=thread, to=reply.to, text=reply.text, key=reply.key)
     with store.session() as s:
         Repository(s).mark_sent(reply.id, forum_id=forum_id, text=reply.text, at=now)
+        if reply.found is not None:
+            Inbox(s).forget_found(thread_id, reply.key)
     return Delivered(key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
                      edited=reply.status == "edit-pending")
 

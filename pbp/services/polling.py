@@ -25,8 +25,10 @@ class BotOptions:
     username: str
     ack: str = "errors"
     owner: str = "pbp"  # this worker's name in the thread leases
-    lease: timedelta = timedelta(minutes=10)
-    reread_every: int = 5  # polls between re-reads of the posts that got an error reply
+    lease: timedelta = timedelta(minutes=10)  # a worker silent this long has died
+    # how long after a post got an error reply it is read again, and again (a forum whose
+    # listing shows no edits: the fix shows before the close)
+    reread_after: timedelta = timedelta(minutes=5)
     # whether the worker holding a lease is alive; a dead one's threads are taken at once
     owner_alive: Callable[[str], bool] = lambda _owner: True
 

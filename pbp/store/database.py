@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -17,7 +17,7 @@ from pbp.errors import PbpError
 from pbp.store.schema import Base
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0001"  # the newest migration; a test checks it against Alembic's head
+SCHEMA_REVISION = "0002"  # the newest migration; a test checks it against Alembic's head
 
 
 def known_revisions() -> frozenset[str]:
@@ -27,6 +27,22 @@ def known_revisions() -> frozenset[str]:
 
 class StoreError(PbpError):
     """The database cannot be used (unreachable, or not a pbp database)."""
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer (a server down, a file locked): trying later may work."""
+
+
+class StoreGone(StoreError):
+    """The SQLite file the bot was using is gone: going on would start a new database."""
+
+
+def one_line(exc: BaseException) -> str:
+    """A database error in one line: the driver's own words, without SQLAlchemy's
+    statement echo and background link."""
+    cause = getattr(exc, "orig", None) or exc
+    text = " ".join(str(cause).split())
+    return text.split(" (Background on this error at:")[0].split(" [SQL: ")[0]
 
 
 class SchemaOutOfDate(StoreError):
@@ -100,6 +116,15 @@ class Store:
 
     def __init__(self, url: str, *, durable: bool = True) -> None:
         self.url = url
+        parsed = make_url(url)
+        database = parsed.database or ""
+        self._file = (Path(database) if parsed.get_backend_name() == "sqlite"
+                      and database not in ("", ":memory:") else None)
+        self._file_id: tuple[int, int] | None = None  # the SQLite file's (device, inode)
+        self.created = False  # set up anew by this process (no pbp tables were there)
+        if self._file is not None and self._file.exists():
+            found = self._file.stat()
+            self._file_id = (found.st_dev, found.st_ino)
         self.engine = make_engine(url, durable=durable)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         memory = make_url(url).get_backend_name() == "sqlite" and make_url(url).database in (
@@ -137,7 +162,9 @@ class Store:
                     return None
                 return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot open the database {self.shown_url}: {exc}") from exc
+            raise StoreUnavailable(
+                f"cannot open the database {self.shown_url}: {one_line(exc)}"
+            ) from exc
 
     def upgrade(self) -> tuple[str | None, str]:
         """Migrate to the newest schema; return (revision before, revision after)."""
@@ -165,11 +192,40 @@ class Store:
         """Every table at once, without Alembic (fast fixtures; the contract suite migrates)."""
         Base.metadata.create_all(self.engine)
 
+    def check_present(self) -> None:
+        """Raise ``StoreGone`` if the SQLite file in use was deleted or replaced since it was
+        first checked (a new, empty database would be made in its place)."""
+        if self._file is None:
+            return
+        try:
+            found = self._file.stat()
+        except FileNotFoundError:
+            found = None
+        if found is not None and self._file_id is None:
+            self._file_id = (found.st_dev, found.st_ino)
+            return
+        if found is None or (found.st_dev, found.st_ino) != self._file_id:
+            raise StoreGone(
+                f"the database file {self._file} is gone (deleted, moved or replaced while "
+                "pbp was using it); pbp stops rather than start a new, empty database: put "
+                "the file back, or point [database] url at the right one"
+            )
+
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A unit of work: commits when the block ends, rolls back if it raises."""
-        with self._sessions() as session, session.begin():
-            yield session
+        """A unit of work: commits when the block ends, rolls back if it raises. A database
+        that does not answer raises ``StoreUnavailable``, in one line."""
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except OperationalError as exc:
+            raise StoreUnavailable(f"the database {self.shown_url} failed: {one_line(exc)}"
+                                   ) from exc
+        except DBAPIError as exc:
+            if exc.connection_invalidated:
+                raise StoreUnavailable(f"the database {self.shown_url} went away: "
+                                       f"{one_line(exc)}") from exc
+            raise
 
     @contextmanager
     def read_session(self) -> Iterator[Session]:

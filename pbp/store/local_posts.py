@@ -113,6 +113,21 @@ class SqlLocalStorage:
             ).first()
             return None if row is None else _post(row)
 
+    def post_counts(self, threads: Sequence[str]) -> dict[str, int]:
+        """The number of posts not deleted of each of these threads that has any."""
+        wanted = list(dict.fromkeys(threads))
+        counts: dict[str, int] = {}
+        with self._store.read_session() as s:
+            for i in range(0, len(wanted), 500):  # under every database's parameter limit
+                rows = s.execute(
+                    select(LocalPostRow.thread, func.count())
+                    .where(LocalPostRow.thread.in_(wanted[i : i + 500]),
+                           LocalPostRow.deleted_at.is_(None))
+                    .group_by(LocalPostRow.thread)
+                ).all()
+                counts.update((r[0], int(r[1])) for r in rows)
+        return counts
+
     def thread_names(self) -> list[tuple[str, int]]:
         """Every thread with its number of posts, in the order they were started."""
         with self._store.read_session() as s:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, literal, or_, select, update
+from sqlalchemy import delete, func, literal, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.schema import (
@@ -22,6 +22,7 @@ from pbp.store.schema import (
     SceneRow,
     ThreadRow,
 )
+from pbp.store.upsert import insert_new, upsert
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,14 +72,15 @@ class Repository:
         return self.s.scalars(select(CampaignRow).where(CampaignRow.path == path)).first()
 
     def save_campaign(self, *, path: str, name: str, file_hash: str, at: datetime) -> CampaignRow:
-        """Create or update the row of a campaign file."""
+        """Create or update the row of a campaign file (two workers may at the same moment)."""
+        insert_new(self.s, CampaignRow.__table__,
+                   {"path": path, "name": name, "file_hash": file_hash, "loaded_at": at},
+                   keys=("path",))
         row = self.campaign(path)
-        if row is None:
-            row = CampaignRow(path=path, name=name, file_hash=file_hash, loaded_at=at)
-            self.s.add(row)
-        else:
+        assert row is not None
+        if (row.name, row.file_hash) != (name, file_hash):
             row.name, row.file_hash, row.loaded_at = name, file_hash, at
-        self.s.flush()
+            self.s.flush()
         return row
 
     def campaign_by_id(self, campaign_id: int) -> CampaignRow:
@@ -98,16 +100,6 @@ class Repository:
         """Every watched thread."""
         return self.s.scalars(select(ThreadRow).order_by(ThreadRow.id)).all()
 
-    def bound_threads(self, forum: str) -> list[tuple[str, str]]:
-        """(key, campaign file) of the threads GMs bound with ``!campaign``."""
-        rows = self.s.execute(
-            select(ThreadRow.key, CampaignRow.path)
-            .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
-            .where(ThreadRow.forum == forum, ThreadRow.bound_by.is_not(None))
-            .order_by(ThreadRow.id)
-        ).all()
-        return [(r.key, r.path) for r in rows]
-
     def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRow | None:
         """The newest other thread of a campaign."""
         return self.s.scalars(
@@ -120,66 +112,23 @@ class Repository:
         self, *, forum: str, key: str, campaign_id: int, campaign_hash: str, at: datetime,
         bound_by: str | None = None,
     ) -> ThreadRow:
-        """Start watching a thread (``bound_by``: the GM who bound it with ``!campaign``)."""
-        row = ThreadRow(
-            forum=forum, key=key, campaign_id=campaign_id, campaign_hash=campaign_hash,
-            created_at=at, last_seq=0, bound_by=bound_by,
-            snapshot_seq=0, snapshot_format=0, polls=0,
-        )
-        self.s.add(row)
-        self.s.flush()
+        """Start watching a thread (``bound_by``: the GM who bound it with ``!campaign``); it
+        waits for the forum to say what it holds. A thread another worker added at the same
+        moment is returned as it is."""
+        insert_new(self.s, ThreadRow.__table__, {
+            "forum": forum, "key": key, "campaign_id": campaign_id,
+            "campaign_hash": campaign_hash, "created_at": at, "last_seq": 0,
+            "bound_by": bound_by, "snapshot_seq": 0, "snapshot_format": 0, "polls": 0,
+            "needs_survey": True, "needs_read": False,
+        }, keys=("forum", "key"))
+        row = self.thread(forum, key)
+        assert row is not None
         return row
 
-    def lease_owner(self, thread_id: int) -> str | None:
-        """Who holds the thread's lease (expired or not)."""
-        return self.s.scalar(select(ThreadRow.lease_owner).where(ThreadRow.id == thread_id))
-
-    def take_lease(
-        self, thread_id: int, *, owner: str, now: datetime, ttl: timedelta,
-        dead: str | None = None,
-    ) -> tuple[bool, str | None]:
-        """Own the thread until ``now + ttl`` unless another live worker owns it (SPEC §9).
-
-        ``dead`` names a holder known to have died (its lease is taken at once). Returns whether
-        the lease is ours, and who held it before (None: nobody).
-        """
-        before = self.lease_owner(thread_id)
-        takeable = [
-            ThreadRow.lease_owner.is_(None),
-            ThreadRow.lease_owner == owner,
-            ThreadRow.lease_expires < now,
-        ]
-        if dead is not None:
-            takeable.append(ThreadRow.lease_owner == dead)
-        result = self.s.execute(
-            update(ThreadRow)
-            .where(ThreadRow.id == thread_id, or_(*takeable))
-            .values(lease_owner=owner, lease_expires=now + ttl)
-            .execution_options(synchronize_session=False)
-        )
-        return bool(result.rowcount), before  # type: ignore[attr-defined]
-
-    def next_due(self, forum: str, keys: Sequence[str]) -> datetime | None:
-        """The earliest due time among these threads."""
-        dues = [
-            d
-            for d in self.s.scalars(
-                select(ThreadRow.next_due_at).where(
-                    ThreadRow.forum == forum, ThreadRow.key.in_(list(keys))
-                )
-            )
-            if d is not None
-        ]
-        return min(dues, default=None)
-
-    def release_lease(self, thread_id: int, *, owner: str) -> None:
-        """Give the thread up (a clean stop)."""
-        self.s.execute(
-            update(ThreadRow)
-            .where(ThreadRow.id == thread_id, ThreadRow.lease_owner == owner)
-            .values(lease_owner=None, lease_expires=None)
-            .execution_options(synchronize_session=False)
-        )
+    def next_due(self, forum: str) -> datetime | None:
+        """The earliest due time among the forum's threads."""
+        return self.s.scalar(select(func.min(ThreadRow.next_due_at))
+                             .where(ThreadRow.forum == forum))
 
     # -- posts, events, processed records -----------------------------------------------------
 
@@ -435,12 +384,10 @@ class Repository:
         return None if row is None else row.cursor
 
     def save_cursor(self, forum: str, scope: str, cursor: str | None, *, at: datetime) -> None:
-        """Remember where the listing stopped."""
-        row = self.s.get(PollCursorRow, (forum, scope))
-        if row is None:
-            self.s.add(PollCursorRow(forum=forum, scope=scope, cursor=cursor, updated_at=at))
-        else:
-            row.cursor, row.updated_at = cursor, at
+        """Remember where the listing stopped (whichever worker read it last)."""
+        upsert(self.s, PollCursorRow.__table__,
+               {"forum": forum, "scope": scope, "cursor": cursor, "updated_at": at},
+               keys=("forum", "scope"), update=("cursor", "updated_at"))
 
     # -- projections --------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -64,10 +65,15 @@ class ThreadRow(Base):
 
     ``last_seq`` is the number of the thread's newest event; ``snapshot`` is the engine state
     after event ``snapshot_seq`` (the events after it are replayed on load).
+
+    What the poll still owes the thread: ``needs_survey`` (first seen: the forum has not yet
+    been asked how many posts it holds), ``needs_read`` (the store cannot account for every
+    post: read it whole), ``next_due_at`` (a deadline or reminder), ``reread_at`` (the posts
+    that got an error reply are read again then).
     """
 
     __tablename__ = "threads"
-    __table_args__ = (UniqueConstraint("forum", "key"),)
+    __table_args__ = (UniqueConstraint("forum", "key"), Index("ix_threads_due", "next_due_at"))
     id: Mapped[int] = mapped_column(primary_key=True)
     forum: Mapped[str] = mapped_column(String(20))
     key: Mapped[str] = mapped_column(String(200))
@@ -83,6 +89,9 @@ class ThreadRow(Base):
     lease_owner: Mapped[str | None] = mapped_column(String(200), nullable=True)
     lease_expires: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     bound_by: Mapped[str | None] = mapped_column(String(200), nullable=True)  # `!campaign` GM
+    needs_survey: Mapped[bool] = mapped_column(default=False, server_default=false())
+    needs_read: Mapped[bool] = mapped_column(default=False, server_default=false())
+    reread_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
 class PostVersionRow(Base):
@@ -195,13 +204,55 @@ class ReplyRow(Base):
 
 
 class PollCursorRow(Base):
-    """Where a forum's listing stopped last time."""
+    """Where a forum's listing stopped last time (Reddit's holds the ids seen lately: text)."""
 
     __tablename__ = "poll_cursors"
     forum: Mapped[str] = mapped_column(String(20), primary_key=True)
     scope: Mapped[str] = mapped_column(String(200), primary_key=True)
-    cursor: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    cursor: Mapped[str | None] = mapped_column(Text, nullable=True)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class InboxRow(Base):
+    """A post version a listing showed, waiting for the worker that runs its thread.
+
+    Written in the same transaction as the cursor that moved past it, so no worker's listing
+    ever loses a post another worker's thread needs; deleted once the thread took it.
+    """
+
+    __tablename__ = "inbox"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"), index=True)
+    post_id: Mapped[str] = mapped_column(String(100))
+    author: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    edited_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    reply_to: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    ingested_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class FoundReplyRow(Base):
+    """A reply of the bot found on the forum that the outbox has no record of (the database
+    was set up anew): the reply owed under that key edits it instead of posting it twice."""
+
+    __tablename__ = "found_replies"
+    __table_args__ = (UniqueConstraint("thread_id", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
+    key: Mapped[str] = mapped_column(String(200))  # as on the forum: KEY or KEY~REVISION
+    forum_id: Mapped[str] = mapped_column(String(100))
+
+
+class WorkerRow(Base):
+    """A running worker and when it last polled: the live ones share the threads."""
+
+    __tablename__ = "workers"
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    forum: Mapped[str] = mapped_column(String(20))
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    seen_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class LocalPostRow(Base):

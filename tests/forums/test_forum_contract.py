@@ -37,7 +37,7 @@ def test_forum_reports_its_kind_and_whether_it_lists_changes(harness: ForumHarne
     assert isinstance(harness.forum.lists_changes, bool)
 
 
-def test_first_listing_holds_every_post_of_the_asked_threads_oldest_first(
+def test_first_listing_holds_every_post_of_every_thread_oldest_first(
     harness: ForumHarness,
 ) -> None:
     a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
@@ -46,7 +46,7 @@ def test_first_listing_holds_every_post_of_the_asked_threads_oldest_first(
     a2 = harness.post(thread=a, author="cara", body="a two")
     b2 = harness.post(thread=b, author="alice", body="b two")
 
-    listing = harness.forum.listing([a, b], cursor=None)
+    listing = harness.forum.listing(cursor=None)
 
     assert ids(listing.posts) == [a1, b1, a2, b2]
     created = [p.created_at for p in listing.posts]
@@ -56,29 +56,59 @@ def test_first_listing_holds_every_post_of_the_asked_threads_oldest_first(
     assert (first.reply_to, first.reply_key, first.deleted) == (None, None, False)
 
 
-def test_listing_never_shows_posts_of_threads_not_asked_for(harness: ForumHarness) -> None:
+def test_each_listed_post_names_its_thread(harness: ForumHarness) -> None:
     a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
     a1 = harness.post(thread=a, author="alice", body="in a")
     b1 = harness.post(thread=b, author="bob", body="in b")
-    harness.forum.reply(thread=b, to=b1, text="noted", key="b-k1")
+    reply = harness.forum.reply(thread=b, to=b1, text="noted", key="b-k1")
     a2 = harness.post(thread=a, author="alice", body="in a again")
 
-    assert ids(harness.forum.listing([a], cursor=None).posts) == [a1, a2]
-    assert {p.thread for p in harness.forum.listing([b], cursor=None).posts} == {b}
+    listing = harness.forum.listing(cursor=None)
+
+    assert [(p.id, p.thread) for p in listing.posts] == [(a1, a), (b1, b), (reply, b), (a2, a)]
+    assert listing.complete
+
+
+def test_a_survey_counts_each_threads_posts_not_deleted_the_bots_included(
+    harness: ForumHarness,
+) -> None:
+    a, b, c = (harness.new_thread(n) for n in ("keep-a", "keep-b", "keep-c"))
+    a1 = harness.post(thread=a, author="alice", body="one")
+    harness.post(thread=a, author="bob", body="two")
+    gone = harness.post(thread=a, author="cara", body="three")
+    harness.forum.reply(thread=a, to=a1, text="noted", key="k1")
+    harness.delete(gone)
+    harness.post(thread=b, author="bob", body="in b")
+
+    surveys = harness.forum.survey([a, b, c])
+
+    assert (surveys[a].thread, surveys[a].posts, surveys[b].posts) == (a, 3, 1)
+    assert c not in surveys or surveys[c].posts == 0  # a thread with nothing in it yet
+    for survey in surveys.values():  # an opening kept apart from the listing is the thread's
+        assert survey.opening is None or survey.opening.id == survey.thread
+
+
+def test_text_comes_out_without_nul_or_control_characters(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    harness.post(thread=a, author="alice", body="[physical:\x00 attack\x07 Goblin]\r\nthen\trest")
+
+    (post,) = harness.forum.listing(cursor=None).posts
+
+    assert post.body == "[physical: attack Goblin]\nthen\trest"
 
 
 def test_listing_from_its_cursor_shows_only_what_is_new_since(harness: ForumHarness) -> None:
     a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
     harness.post(thread=a, author="alice", body="before")
-    first = harness.forum.listing([a], cursor=None)
+    first = harness.forum.listing(cursor=None)
     a2 = harness.post(thread=a, author="bob", body="after one")
-    harness.post(thread=b, author="cara", body="elsewhere")
+    b1 = harness.post(thread=b, author="cara", body="elsewhere")
     a3 = harness.post(thread=a, author="cara", body="after two")
 
-    second = harness.forum.listing([a], cursor=first.cursor)
-    third = harness.forum.listing([a], cursor=second.cursor)
+    second = harness.forum.listing(cursor=first.cursor)
+    third = harness.forum.listing(cursor=second.cursor)
 
-    assert ids(second.posts) == [a2, a3]
+    assert ids(second.posts) == [a2, b1, a3]
     assert third.posts == ()
 
 
@@ -86,11 +116,11 @@ def test_cursor_of_an_empty_listing_leads_to_the_posts_made_after_it(
     harness: ForumHarness,
 ) -> None:
     a = harness.new_thread("keep-a")
-    empty = harness.forum.listing([a], cursor=None)
+    empty = harness.forum.listing(cursor=None)
     a1 = harness.post(thread=a, author="alice", body="first")
 
     assert empty.posts == ()
-    assert ids(harness.forum.listing([a], cursor=empty.cursor).posts) == [a1]
+    assert ids(harness.forum.listing(cursor=empty.cursor).posts) == [a1]
 
 
 def test_a_post_and_the_bots_reply_to_it_both_show_up(harness: ForumHarness) -> None:
@@ -98,7 +128,7 @@ def test_a_post_and_the_bots_reply_to_it_both_show_up(harness: ForumHarness) -> 
     a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
     reply = harness.forum.reply(thread=a, to=a1, text="Aria attacks the Goblin.", key="r1")
 
-    posts = harness.forum.listing([a], cursor=None).posts
+    posts = harness.forum.listing(cursor=None).posts
 
     assert ids(posts) == [a1, reply]
     answer = posts[1]
@@ -190,10 +220,10 @@ def test_an_edit_shows_up_in_the_next_listing(changing: ForumHarness) -> None:
     a = changing.new_thread("keep-a")
     a1 = changing.post(thread=a, author="alice", body="[physical: attack Goblin]")
     changing.post(thread=a, author="bob", body="[physical: attack Ogre]")
-    before = changing.forum.listing([a], cursor=None)
+    before = changing.forum.listing(cursor=None)
 
     changing.edit(a1, body="[physical: attack Ogre]")
-    (post,) = changing.forum.listing([a], cursor=before.cursor).posts
+    (post,) = changing.forum.listing(cursor=before.cursor).posts
 
     assert (post.id, post.body) == (a1, "[physical: attack Ogre]")
     assert post.edited_at is not None
@@ -203,10 +233,10 @@ def test_a_delete_shows_up_in_the_next_listing(changing: ForumHarness) -> None:
     a = changing.new_thread("keep-a")
     changing.post(thread=a, author="alice", body="[physical: attack Goblin]")
     a2 = changing.post(thread=a, author="bob", body="[physical: attack Ogre]")
-    before = changing.forum.listing([a], cursor=None)
+    before = changing.forum.listing(cursor=None)
 
     changing.delete(a2)
-    (post,) = changing.forum.listing([a], cursor=before.cursor).posts
+    (post,) = changing.forum.listing(cursor=before.cursor).posts
 
     assert (post.id, post.deleted, post.body) == (a2, True, "")
 
@@ -215,10 +245,10 @@ def test_an_edited_reply_shows_up_in_the_next_listing(changing: ForumHarness) ->
     a = changing.new_thread("keep-a")
     a1 = changing.post(thread=a, author="alice", body="[physical: attack Goblin]")
     reply = changing.forum.reply(thread=a, to=a1, text="Aria misses.", key="k1")
-    before = changing.forum.listing([a], cursor=None)
+    before = changing.forum.listing(cursor=None)
 
     changing.forum.edit_reply(thread=a, reply_id=reply, text="Aria hits.", key="k1")
-    (post,) = changing.forum.listing([a], cursor=before.cursor).posts
+    (post,) = changing.forum.listing(cursor=before.cursor).posts
 
     assert (post.id, post.body, post.reply_key) == (reply, "Aria hits.", "k1")
 
@@ -255,9 +285,9 @@ def test_flaky_forum_fails_permanently_and_only_the_method_asked(
     flaky.flaky.fail_next("listing", temporary=False, message="banned")
 
     with pytest.raises(ForumError) as caught:
-        flaky.forum.listing(["keep"], cursor=None)
+        flaky.forum.listing(cursor=None)
     reread = flaky.forum.reread("keep", [a1])
-    listing = flaky.forum.listing(["keep"], cursor=None)
+    listing = flaky.forum.listing(cursor=None)
 
     assert (caught.value.temporary, str(caught.value)) == (False, "banned")
     assert [p.id for p in reread] == [a1]

@@ -26,27 +26,56 @@ def _thread(fake: FakeReddit, title: str = "Round one", body: str = "") -> str:
 def test_an_idle_poll_costs_one_listing_per_subreddit_however_many_threads(
     forum: RedditForum, fake_reddit: FakeReddit
 ) -> None:
-    threads = [_thread(fake_reddit, f"thread {i}") for i in range(300)]
-    cursor = forum.listing(threads, cursor=None).cursor
+    for i in range(300):
+        _thread(fake_reddit, f"thread {i}")
+    cursor = forum.listing(cursor=None).cursor
     fake_reddit.clear_log()
-    listing = forum.listing(threads, cursor=cursor)
-    assert listing.posts == ()
+    listing = forum.listing(cursor=cursor)
+    assert listing.posts == () and listing.complete
     assert fake_reddit.requests_to("/r/") == 1
     assert len(fake_reddit.requests) == 1
 
 
-def test_the_listing_shows_each_new_comment_once_and_only_of_watched_threads(
+def test_the_listing_shows_each_new_comment_of_every_thread_once(
     forum: RedditForum, fake_reddit: FakeReddit
 ) -> None:
     watched, other = _thread(fake_reddit), _thread(fake_reddit, "off topic")
     first = fake_reddit.add_comment("alice", f"t3_{watched}", "[physical: attack Goblin]")
-    fake_reddit.add_comment("bob", f"t3_{other}", "chatter")
-    listing = forum.listing([watched], cursor=None)
-    assert [p.id for p in listing.posts] == [first]
+    chatter = fake_reddit.add_comment("bob", f"t3_{other}", "chatter")
+    listing = forum.listing(cursor=None)
+    assert [(p.id, p.thread) for p in listing.posts] == [(first, watched), (chatter, other)]
     second = fake_reddit.add_comment("bob", f"t1_{first}", "[mental: attack Goblin]")
-    again = forum.listing([watched], cursor=listing.cursor)
+    again = forum.listing(cursor=listing.cursor)
     assert [(p.id, p.author, p.reply_to) for p in again.posts] == [(second, "bob", first)]
-    assert forum.listing([watched], cursor=again.cursor).posts == ()
+    assert forum.listing(cursor=again.cursor).posts == ()
+
+
+def test_a_survey_gives_each_submissions_text_and_comment_count_a_hundred_a_request(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    threads = [_thread(fake_reddit, f"scene {i}", f"text {i}") for i in range(150)]
+    fake_reddit.add_comment("alice", f"t3_{threads[3]}", "one")
+    fake_reddit.add_comment("bob", f"t3_{threads[3]}", "two")
+    fake_reddit.clear_log()
+    surveys = forum.survey([*threads, "zzzzzz"])
+    assert fake_reddit.requests_to("/api/info") == 2
+    assert set(surveys) == set(threads)  # one Reddit does not know is left out
+    assert surveys[threads[3]].posts == 2 and surveys[threads[0]].posts == 0
+    opening = surveys[threads[3]].opening
+    assert opening is not None
+    assert (opening.id, opening.author, opening.body) == (threads[3], "gm_sam", "text 3")
+    assert fake_reddit.requests_to("/comments/") == 0
+
+
+def test_text_with_nul_or_a_lone_surrogate_comes_out_storable(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    thread = _thread(fake_reddit, body="open\x00ing")
+    fake_reddit.add_comment("alice", f"t3_{thread}", "[physical:\x00 attack Goblin]\r\nok\ud800")
+    [comment] = forum.listing(cursor=None).posts
+    assert comment.body == "[physical: attack Goblin]\nok\ufffd"
+    opening = forum.survey([thread])[thread].opening
+    assert opening is not None and opening.body == "opening"
 
 
 def test_a_thread_is_back_filled_from_its_whole_comment_tree(
@@ -125,7 +154,7 @@ def test_a_locked_thread_is_a_permanent_error_and_a_429_a_temporary_one(
     assert not locked.value.temporary
     fake_reddit.inject("GET", "/r/", "429")
     with pytest.raises(ForumError) as limited:
-        forum.listing([thread], cursor=None)
+        forum.listing(cursor=None)
     assert limited.value.temporary
 
 
@@ -134,27 +163,28 @@ def test_a_busy_hour_is_caught_up_page_by_page_without_reading_trees(
 ) -> None:
     thread = _thread(fake_reddit)
     fake_reddit.add_comment("alice", f"t3_{thread}", "before the downtime")
-    cursor = forum.listing([thread], cursor=None).cursor
+    cursor = forum.listing(cursor=None).cursor
     missed = [fake_reddit.add_comment("bob", f"t3_{thread}", f"post {i}") for i in range(150)]
     fake_reddit.clear_log()
-    caught_up = forum.listing([thread], cursor=cursor)
-    assert [p.id for p in caught_up.posts] == missed
+    caught_up = forum.listing(cursor=cursor)
+    assert [p.id for p in caught_up.posts] == missed and caught_up.complete
     assert fake_reddit.requests_to("/r/") == 2  # two pages back to a comment seen
     assert fake_reddit.requests_to("/comments/") == 0
 
 
-def test_after_a_gap_longer_than_reddits_listing_the_threads_are_read_whole_once(
+def test_a_gap_longer_than_reddits_listing_is_told_and_then_the_listing_goes_on(
     forum: RedditForum, fake_reddit: FakeReddit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(reddit_module, "LISTING_REACH", 200)  # Reddit's is 1000
     thread = _thread(fake_reddit)
     fake_reddit.add_comment("alice", f"t3_{thread}", "before the downtime")
-    cursor = forum.listing([thread], cursor=None).cursor
+    cursor = forum.listing(cursor=None).cursor
     missed = [fake_reddit.add_comment("bob", f"t3_{thread}", f"post {i}") for i in range(250)]
     fake_reddit.clear_log()
-    caught_up = forum.listing([thread], cursor=cursor)
-    assert set(missed) <= {p.id for p in caught_up.posts}
-    assert fake_reddit.requests_to(f"/comments/{thread}") == 1
+    caught_up = forum.listing(cursor=cursor)
+    assert not caught_up.complete  # the caller asks what the threads hold instead
+    assert [p.id for p in caught_up.posts] == missed[-200:]
+    assert fake_reddit.requests_to("/comments/") == 0
     fake_reddit.clear_log()
-    assert forum.listing([thread], cursor=caught_up.cursor).posts == ()
-    assert fake_reddit.requests_to("/comments/") == 0  # once, not every poll
+    after = forum.listing(cursor=caught_up.cursor)
+    assert after.posts == () and after.complete

@@ -43,8 +43,10 @@ def test_two_workers_on_postgresql_never_handle_a_thread_twice(pg_table: Table) 
     table.post("gm_sam", SETUP + "\n!deadline 2h", 0)
     table.post("alice", "[physical: attack Goblin]", 1)
     one = first.poll_once(at(2))
-    two = second.poll_once(at(2))
-    assert one.events == 2 and two.skipped  # w1 holds the thread; w2 leaves it alone
+    table.post("bob", "[phisical: attack Goblin]", 3)
+    two = second.poll_once(at(3))  # w2 reads the listing: the post waits for w1
+    assert one.events == 2 and two.events == 0 and two.skipped == ["keep-1 (run by w1)"]
+    assert first.poll_once(at(4)).events == 1  # w1 takes what w2 read
     table.clock.now = at(200)
     first.poll_once(at(200))  # the deadline passed: w1 closes the round
     second.poll_once(at(200))

@@ -1,10 +1,10 @@
-"""The store contract, part 2: the repository (leases, post versions, the event log, rounds,
-the outbox, cursors and projections). Each test runs on SQLite and on PostgreSQL."""
+"""The store contract, part 2: the repository (post versions, the event log, rounds, the
+outbox, cursors and projections). Each test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -15,7 +15,6 @@ from pbp.store.repository import CharacterState, Repository
 from pbp.store.schema import PostVersionRow, SceneRow, ThreadRow
 
 T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
-TTL = timedelta(minutes=5)
 NewThread = Callable[..., int]
 
 
@@ -31,63 +30,6 @@ def add_version(
         thread_id=thread_id, post_id=post_id, version=version, author=author, body=body,
         body_hash=f"hash-{post_id}-{version}", written_at=T0, seen_at=T0, deleted=deleted,
     )
-
-
-# -- leases -----------------------------------------------------------------------------------
-
-
-def take(
-    store: Store, thread_id: int, owner: str, now: datetime, *, dead: str | None = None
-) -> tuple[bool, str | None]:
-    with store.session() as s:
-        return Repository(s).take_lease(thread_id, owner=owner, now=now, ttl=TTL, dead=dead)
-
-
-def test_a_live_lease_keeps_other_workers_out_until_it_expires(
-    store: Store, new_thread: NewThread
-) -> None:
-    tid = new_thread()
-
-    assert take(store, tid, "A", T0) == (True, None)
-    assert take(store, tid, "B", minutes(4)) == (False, "A")
-    assert take(store, tid, "B", minutes(6)) == (True, "A")
-    assert take(store, tid, "A", minutes(7)) == (False, "B")
-
-
-def test_a_lease_expiry_is_compared_in_utc(store: Store, new_thread: NewThread) -> None:
-    tid = new_thread()
-    take(store, tid, "A", T0)
-    new_york = timezone(timedelta(hours=-5))
-
-    assert take(store, tid, "B", minutes(4).astimezone(new_york)) == (False, "A")
-    assert take(store, tid, "B", minutes(6).astimezone(new_york)) == (True, "A")
-
-
-def test_a_released_lease_is_free_and_an_owner_can_renew_its_own(
-    store: Store, new_thread: NewThread
-) -> None:
-    tid = new_thread()
-    take(store, tid, "A", T0)
-
-    assert take(store, tid, "A", minutes(1)) == (True, "A")
-    with store.session() as s:
-        Repository(s).release_lease(tid, owner="B")  # not B's to give up
-    assert take(store, tid, "B", minutes(2)) == (False, "A")
-    with store.session() as s:
-        Repository(s).release_lease(tid, owner="A")
-    assert take(store, tid, "B", minutes(3)) == (True, None)
-
-
-def test_a_live_lease_of_a_worker_known_dead_is_taken_at_once(
-    store: Store, new_thread: NewThread
-) -> None:
-    tid = new_thread()
-    take(store, tid, "A", T0)
-
-    assert take(store, tid, "B", minutes(1), dead="C") == (False, "A")
-    assert take(store, tid, "B", minutes(1), dead="A") == (True, "A")
-    with store.session() as s:
-        assert Repository(s).lease_owner(tid) == "B"
 
 
 # -- post versions and processed posts --------------------------------------------------------
@@ -352,7 +294,7 @@ def test_the_scene_row_is_created_then_updated(store: Store, new_thread: NewThre
         assert (row.kind, row.round_number, row.deadline) == ("free", None, None)
 
 
-def test_next_due_is_the_earliest_among_the_threads_asked(
+def test_next_due_is_the_earliest_among_the_forums_threads(
     store: Store, new_thread: NewThread
 ) -> None:
     dues = {"t1": minutes(30), "t2": minutes(10), "t3": None, "t4": minutes(5)}
@@ -366,8 +308,6 @@ def test_next_due_is_the_earliest_among_the_threads_asked(
 
     with store.session() as s:
         repo = Repository(s)
-        assert repo.next_due("local", ["t1", "t2", "t3"]) == minutes(10)
-        assert repo.next_due("local", ["t1"]) == minutes(30)
-        assert repo.next_due("local", ["t3"]) is None
-        assert repo.next_due("local", []) is None
-        assert repo.next_due("reddit", ["t1", "t2"]) == T0
+        assert repo.next_due("local") == minutes(5)
+        assert repo.next_due("reddit") == T0
+        assert repo.next_due("nowhere") is None

@@ -1,0 +1,242 @@
+"""Ingest, the poll's first step: read the forum's listing once and keep every new post version
+of a thread the bot runs in the store's inbox, in the same transaction as the cursor that moved
+past it. Any worker may ingest; the worker that holds a thread's lease takes its versions from
+the inbox, so what one worker read is never lost to another.
+
+A thread is read whole only when the store cannot account for its posts: a thread seen for the
+first time holds more posts than the listing showed (the forum's ``survey`` says how many, in
+batches), or the listing could not reach back to its cursor (a gap) and the survey finds posts
+the store never saw. A restart, a new process or a lease changing hands is not a gap.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pbp.engine.reload import carry_over
+from pbp.errors import ConfigError, ForumError
+from pbp.forums.base import ForumPost, Listing, ThreadSurvey
+from pbp.services.polling import PollReport
+from pbp.store.inbox import Inbox
+from pbp.store.repository import Repository
+
+if TYPE_CHECKING:
+    from pbp.services.bot import Bot
+
+log = logging.getLogger(__name__)
+LISTING_SCOPE = "all"
+_CAMPAIGN_LINE = re.compile(r"^\s*!campaign\s+(\S.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def campaign_named_in(body: str) -> str | None:
+    """The NAME of a ``!campaign NAME`` line in a post, if it has one."""
+    found = _CAMPAIGN_LINE.search(body)
+    return found.group(1) if found else None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Read:
+    """What the forum said in this poll: the listing (None if it failed) and the surveys."""
+
+    listing: Listing | None
+    surveys: dict[str, ThreadSurvey]
+
+
+class Ingest:
+    """One worker's ingest in one poll."""
+
+    def __init__(self, bot: Bot, *, now: datetime, report: PollReport) -> None:
+        self.bot, self.now, self.report = bot, now, report
+        self.forum = bot.forum
+        self.kind = bot.forum.kind
+
+    def run(self) -> None:
+        """Read the listing (and the surveys it calls for) and keep what it showed."""
+        with self.bot.store.session() as s:
+            cursor = Repository(s).cursor(self.kind, LISTING_SCOPE)
+            fresh = Inbox(s).unsurveyed(self.kind)
+        # surveyed before the listing: a post made in between shows in the listing too, so a
+        # thread is never taken for accounted while a post of it went unseen
+        surveys = self._survey(fresh)
+        listing = self._listing(cursor)
+        if listing is not None:
+            bound = self._bind(listing.posts)
+            surveys.update(self._survey(bound))
+            fresh.update(bound)
+        self._keep(_Read(listing=listing, surveys=surveys), fresh=fresh, cursor=cursor)
+
+    # -- reading the forum ----------------------------------------------------------------------
+
+    def _listing(self, cursor: str | None) -> Listing | None:
+        try:
+            return self.forum.listing(cursor=cursor)
+        except ForumError as exc:
+            self.report.errors.append(f"the forum's listing failed: {exc}")
+            log.warning("the forum's listing failed: %s", exc)
+            return None
+
+    def _survey(self, threads: Mapping[str, int]) -> dict[str, ThreadSurvey]:
+        if not threads:
+            return {}
+        try:
+            return self.forum.survey(list(threads))
+        except ForumError as exc:  # the threads stay unsurveyed: asked again next poll
+            self.report.errors.append(f"the forum could not say what {len(threads)} new "
+                                      f"thread(s) hold: {exc}")
+            log.warning("survey of %d threads failed: %s", len(threads), exc)
+            return {}
+
+    # -- keeping it -----------------------------------------------------------------------------
+
+    def _keep(self, read: _Read, *, fresh: Mapping[str, int], cursor: str | None) -> None:
+        """One transaction: the inbox, what the surveys decided, and the cursor."""
+        listing = read.listing
+        listed = _by_thread(listing.posts if listing else ())
+        bot = self.bot.options.username.casefold()
+        with self.bot.store.session() as s:
+            inbox = Inbox(s)
+            watched = inbox.watched(self.kind, listed)
+            kept = 0
+            for key, thread_id in watched.items():
+                kept += inbox.put(thread_id, (p for p in listed[key]
+                                              if p.author.casefold() != bot), at=self.now)
+            for key, thread_id in fresh.items():
+                survey = read.surveys.get(key)
+                if survey is None:
+                    continue  # not surveyed (or not on the forum): asked again next poll
+                if survey.opening is not None and survey.opening.author.casefold() != bot:
+                    kept += inbox.put(thread_id, [survey.opening], at=self.now)
+                inbox.found_replies(thread_id, _replies_of(listed.get(key, ()), bot))
+            unaccounted = self._unaccounted(inbox, read, fresh=fresh, listed=listed)
+            for key, thread_id in fresh.items():
+                if key in read.surveys:
+                    inbox.surveyed(thread_id, read_whole=key in unaccounted)
+            inbox.read_whole(thread_id for key, thread_id in unaccounted.items()
+                             if key not in fresh)
+            if listing is not None and listing.cursor != cursor:
+                Repository(s).save_cursor(self.kind, LISTING_SCOPE, listing.cursor, at=self.now)
+        if kept:
+            log.info("ingest: %d post versions kept for their threads", kept)
+
+    def _unaccounted(self, inbox: Inbox, read: _Read, *, fresh: Mapping[str, int],
+                     listed: Mapping[str, list[ForumPost]]) -> dict[str, int]:
+        """The threads holding posts the store cannot account for: fresh ones with more posts
+        than the store and the listing know, and after a gap any thread the same is true of."""
+        threads = {k: i for k, i in fresh.items() if k in read.surveys}
+        if read.listing is not None and not read.listing.complete:
+            gap = self._gap_surveys(inbox)
+            read.surveys.update(gap)
+            threads.update(inbox.watched(self.kind, gap))
+        known = inbox.known_posts(threads.values())
+        out: dict[str, int] = {}
+        for key, thread_id in threads.items():
+            live = {p.id for p in listed.get(key, ()) if not p.deleted and p.id != key}
+            held = len((known[thread_id] - {key}) | live)
+            if read.surveys[key].posts > held:
+                out[key] = thread_id
+        return out
+
+    def _gap_surveys(self, inbox: Inbox) -> dict[str, ThreadSurvey]:
+        """The listing did not reach back to its cursor: ask about every thread run here."""
+        keys = inbox.all_keys(self.kind)
+        log.warning("the listing did not reach back to the last post seen: asking the forum "
+                    "what %d threads hold", len(keys))
+        try:
+            return self.forum.survey(keys)
+        except ForumError as exc:
+            self.report.errors.append(f"after a gap in the listing, the forum could not say "
+                                      f"what the threads hold: {exc}")
+            return {}
+
+    # -- binding new threads --------------------------------------------------------------------
+
+    def _bind(self, posts: Sequence[ForumPost]) -> dict[str, int]:
+        """SPEC §2.5: ``!campaign NAME`` by that campaign's GM in a thread not run yet binds
+        the thread to the campaign; its characters come along from their last thread."""
+        threads = list(dict.fromkeys(p.thread for p in posts))
+        with self.bot.store.session() as s:
+            watched = set(Inbox(s).watched(self.kind, threads))
+        unwatched = [p for p in posts if p.thread not in watched and p.reply_key is None]
+        bound: dict[str, int] = {}
+        for post in [*self._openings(unwatched), *unwatched]:
+            name = campaign_named_in(post.body)
+            if name is None or post.thread in bound:
+                continue
+            path = self._campaign_for(post, name)
+            if path is not None:
+                bound[post.thread] = self._bind_thread(post, path)
+        return bound
+
+    def _openings(self, posts: Iterable[ForumPost]) -> list[ForumPost]:
+        """The opening posts (a Reddit submission's text) of unwatched threads seen for the
+        first time in this process: the GM may have written ``!campaign NAME`` there."""
+        looked_at = self.bot.looked_at
+        new = [t for t in dict.fromkeys(p.thread for p in posts) if t not in looked_at]
+        if not new:
+            return []
+        try:
+            surveys = self.forum.survey(new)
+        except ForumError as exc:
+            log.warning("the opening posts of %d threads could not be read: %s", len(new), exc)
+            return []
+        looked_at.update(new)
+        return [s.opening for s in surveys.values()
+                if s.opening is not None and not s.opening.deleted]
+
+    def _campaign_for(self, post: ForumPost, name: str) -> Path | None:
+        path = self.bot.bindable_named(name)
+        if path is None:
+            known = ", ".join(self.bot.campaign(p).campaign.name for p in self.bot.bindable)
+            self.report.errors.append(f"thread {post.thread}: {post.author} asked for campaign "
+                                      f"{name!r}, which this bot does not run (it runs: {known})")
+            return None
+        campaign = self.bot.campaign(path).campaign
+        if not campaign.is_gm(post.author):
+            self.report.errors.append(f"thread {post.thread}: {post.author} is not a GM of "
+                                      f"{campaign.name!r} and cannot bind a thread to it")
+            return None
+        return path
+
+    def _bind_thread(self, post: ForumPost, path: Path) -> int:
+        loaded = self.bot.campaign(path)
+        with self.bot.store.session() as s:
+            repo = Repository(s)
+            row = self.bot.register_campaign(repo, path, now=self.now)
+            thread = repo.add_thread(forum=self.kind, key=post.thread, campaign_id=row.id,
+                                     campaign_hash=loaded.file_hash, at=self.now,
+                                     bound_by=post.author)
+            previous = repo.latest_thread_of(row.id, besides=thread.id)
+            if thread.last_seq or thread.snapshot is not None:
+                previous = None  # another worker bound it a moment ago: it has its start
+            if previous is not None:  # the characters come along, as they stand there
+                try:
+                    old = self.bot.state(repo, previous, loaded.campaign)
+                except ConfigError:
+                    old = None
+                if old is not None:
+                    self.bot.save_start(thread, carry_over(
+                        old, campaign=loaded.campaign, bot=self.bot.options.username,
+                        ack=self.bot.options.ack))
+            thread_id = thread.id
+        log.info("thread %s bound to campaign %s by %s", post.thread, loaded.campaign.name,
+                 post.author)
+        return thread_id
+
+
+def _by_thread(posts: Iterable[ForumPost]) -> dict[str, list[ForumPost]]:
+    out: dict[str, list[ForumPost]] = {}
+    for post in posts:
+        out.setdefault(post.thread, []).append(post)
+    return out
+
+
+def _replies_of(posts: Iterable[ForumPost], bot: str) -> dict[str, str]:
+    """The bot's replies among ``posts``: key on the forum -> post id."""
+    return {p.reply_key: p.id for p in posts
+            if p.reply_key is not None and p.author.casefold() == bot and not p.deleted}

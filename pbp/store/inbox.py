@@ -1,0 +1,172 @@
+"""The ingest side of the poll: the post versions listings showed, waiting for the worker that
+runs their thread, and what the store knows of each thread's posts on the forum."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.orm import Session
+
+from pbp.forums.base import ForumPost
+from pbp.store.schema import (
+    FoundReplyRow,
+    InboxRow,
+    PostVersionRow,
+    ReplyRow,
+    ThreadRow,
+)
+from pbp.store.upsert import insert_new
+
+CHUNK = 500  # ids per IN (...): under every database's parameter limit
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pending:
+    """A post version in the inbox: its place and the post as the forum showed it."""
+
+    id: int
+    post: ForumPost
+
+
+class Inbox:
+    """Inbox queries on one session (one unit of work)."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    # -- which threads --------------------------------------------------------------------------
+
+    def watched(self, forum: str, keys: Iterable[str]) -> dict[str, int]:
+        """Which of these thread keys the bot runs: key -> thread id."""
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, int] = {}
+        for i in range(0, len(wanted), CHUNK):
+            rows = self.s.execute(
+                select(ThreadRow.key, ThreadRow.id)
+                .where(ThreadRow.forum == forum, ThreadRow.key.in_(wanted[i : i + CHUNK]))
+            ).all()
+            found.update((r.key, r.id) for r in rows)
+        return found
+
+    def all_keys(self, forum: str) -> list[str]:
+        """Every thread of the forum the forum has been asked about."""
+        return list(self.s.scalars(
+            select(ThreadRow.key)
+            .where(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(False))
+            .order_by(ThreadRow.id)
+        ))
+
+    def unsurveyed(self, forum: str) -> dict[str, int]:
+        """The threads the forum has not been asked about yet: key -> thread id."""
+        rows = self.s.execute(
+            select(ThreadRow.key, ThreadRow.id)
+            .where(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(True))
+        ).all()
+        return {r.key: r.id for r in rows}
+
+    def surveyed(self, thread_id: int, *, read_whole: bool) -> None:
+        """The forum has been asked about the thread; ``read_whole``: it must be read whole."""
+        self.s.execute(
+            update(ThreadRow).where(ThreadRow.id == thread_id)
+            .values(needs_survey=False, needs_read=read_whole)
+            .execution_options(synchronize_session=False)
+        )
+
+    def read_whole(self, thread_ids: Iterable[int]) -> None:
+        """These threads hold posts the store cannot account for: read them whole."""
+        ids = list(thread_ids)
+        for i in range(0, len(ids), CHUNK):
+            self.s.execute(
+                update(ThreadRow).where(ThreadRow.id.in_(ids[i : i + CHUNK]))
+                .values(needs_read=True)
+                .execution_options(synchronize_session=False)
+            )
+
+    # -- the inbox ------------------------------------------------------------------------------
+
+    def put(self, thread_id: int, posts: Iterable[ForumPost], *, at: datetime) -> int:
+        """Keep post versions for the thread's worker; return how many."""
+        rows = [
+            {"thread_id": thread_id, "post_id": p.id, "author": p.author, "body": p.body,
+             "created_at": p.created_at, "edited_at": p.edited_at, "deleted_at": p.deleted_at,
+             "reply_to": p.reply_to, "ingested_at": at}
+            for p in posts
+        ]
+        if rows:
+            self.s.execute(insert(InboxRow), rows)  # the column types bind each value
+        return len(rows)
+
+    def pending(self, thread_id: int, thread: str) -> list[Pending]:
+        """The thread's post versions waiting, in the order they were listed."""
+        rows = self.s.scalars(
+            select(InboxRow).where(InboxRow.thread_id == thread_id).order_by(InboxRow.id)
+        ).all()
+        return [
+            Pending(id=r.id, post=ForumPost(
+                id=r.post_id, thread=thread, author=r.author, body=r.body,
+                created_at=r.created_at, edited_at=r.edited_at, deleted_at=r.deleted_at,
+                reply_to=r.reply_to,
+            ))
+            for r in rows
+        ]
+
+    def take(self, thread_id: int, *, upto: int) -> None:
+        """The thread's worker took every version up to inbox id ``upto``."""
+        self.s.execute(delete(InboxRow).where(InboxRow.thread_id == thread_id,
+                                              InboxRow.id <= upto))
+
+    # -- what the store accounts for ------------------------------------------------------------
+
+    def known_posts(self, thread_ids: Iterable[int]) -> dict[int, set[str]]:
+        """For each thread, the ids of the posts the store knows live on the forum: the posts
+        read and not deleted, those in the inbox, and the bot's replies posted there."""
+        ids = list(thread_ids)
+        known: dict[int, set[str]] = {t: set() for t in ids}
+        gone: dict[int, set[str]] = {t: set() for t in ids}
+        for i in range(0, len(ids), CHUNK):
+            chunk = ids[i : i + CHUNK]
+            for version in self.s.execute(
+                select(PostVersionRow.thread_id, PostVersionRow.post_id, PostVersionRow.deleted)
+                .where(PostVersionRow.thread_id.in_(chunk))
+            ):
+                (gone if version.deleted else known)[version.thread_id].add(version.post_id)
+            for waiting in self.s.execute(
+                select(InboxRow.thread_id, InboxRow.post_id, InboxRow.deleted_at)
+                .where(InboxRow.thread_id.in_(chunk))
+            ):
+                side = gone if waiting.deleted_at is not None else known
+                side[waiting.thread_id].add(waiting.post_id)
+            for reply in self.s.execute(
+                select(ReplyRow.thread_id, ReplyRow.forum_reply_id)
+                .where(ReplyRow.thread_id.in_(chunk), ReplyRow.forum_reply_id.is_not(None))
+            ):
+                known[reply.thread_id].add(str(reply.forum_reply_id))
+        return {t: known[t] - gone[t] for t in ids}
+
+    # -- the bot's replies found on the forum ---------------------------------------------------
+
+    def found_replies(self, thread_id: int, replies: Mapping[str, str]) -> None:
+        """Replies of the bot the forum holds (forum key -> id) that the outbox has no record
+        of: a reply owed under one of these keys edits it instead of posting again."""
+        if not replies:
+            return
+        recorded = set(self.s.scalars(
+            select(ReplyRow.forum_reply_id).where(ReplyRow.thread_id == thread_id,
+                                                  ReplyRow.forum_reply_id.is_not(None))
+        ))
+        rows = [{"thread_id": thread_id, "key": key, "forum_id": forum_id}
+                for key, forum_id in replies.items() if forum_id not in recorded]
+        insert_new(self.s, FoundReplyRow.__table__, rows, keys=("thread_id", "key"))
+
+    def found_reply(self, thread_id: int, key: str) -> str | None:
+        """The id of a reply with this forum key found on the forum, if any."""
+        return self.s.scalar(select(FoundReplyRow.forum_id).where(
+            FoundReplyRow.thread_id == thread_id, FoundReplyRow.key == key))
+
+    def forget_found(self, thread_id: int, key: str) -> None:
+        """The reply found under ``key`` is the outbox's now."""
+        self.s.execute(delete(FoundReplyRow).where(FoundReplyRow.thread_id == thread_id,
+                                                   FoundReplyRow.key == key))

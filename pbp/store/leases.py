@@ -1,0 +1,158 @@
+"""The process side of the poll: the live workers, the threads that have work, and the leases
+that give each thread to one worker at a time (SPEC §9).
+
+A lease is taken with a conditional UPDATE (free, expired, this worker's, or a dead worker's),
+so two workers never both get one: the second UPDATE finds the row taken and changes nothing.
+Each poll a worker renews all its leases in one statement; idle threads are never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from pbp.store.schema import CampaignRow, InboxRow, ReplyRow, ThreadRow, WorkerRow
+from pbp.store.upsert import upsert
+
+OWED = ("pending", "edit-pending")  # reply statuses still to deliver
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThreadWork:
+    """A thread that has something to do now, and who holds it."""
+
+    id: int
+    key: str
+    campaign_path: str
+    owner: str | None
+    expires: datetime | None
+
+
+class Leases:
+    """Worker and lease queries on one session (one unit of work)."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    # -- workers --------------------------------------------------------------------------------
+
+    def beat(self, *, name: str, forum: str, now: datetime, until: datetime) -> None:
+        """This worker is alive at ``now``: say so, and keep its leases until ``until``."""
+        upsert(self.s, WorkerRow.__table__,
+               {"name": name, "forum": forum, "started_at": now, "seen_at": now},
+               keys=("name",), update=("seen_at",))
+        self.s.execute(
+            update(ThreadRow).where(ThreadRow.lease_owner == name)
+            .values(lease_expires=until)
+            .execution_options(synchronize_session=False)
+        )
+
+    def workers(self, forum: str, *, seen_since: datetime) -> list[str]:
+        """The workers of a forum that polled since ``seen_since``."""
+        return list(self.s.scalars(
+            select(WorkerRow.name).where(WorkerRow.forum == forum,
+                                         WorkerRow.seen_at >= seen_since)
+            .order_by(WorkerRow.name)
+        ))
+
+    def leave(self, *, name: str) -> None:
+        """A worker stops: its threads are free at once."""
+        self.s.execute(
+            update(ThreadRow).where(ThreadRow.lease_owner == name)
+            .values(lease_owner=None, lease_expires=None)
+            .execution_options(synchronize_session=False)
+        )
+        self.s.execute(delete(WorkerRow).where(WorkerRow.name == name))
+
+    # -- threads and their work -----------------------------------------------------------------
+
+    def counts(self, forum: str, *, owner: str) -> tuple[int, int]:
+        """How many threads the forum has, and how many of them ``owner`` holds."""
+        total, held = self.s.execute(
+            select(func.count(), func.count(ThreadRow.id).filter(ThreadRow.lease_owner == owner))
+            .where(ThreadRow.forum == forum)
+        ).one()
+        return int(total), int(held)
+
+    def with_work(self, forum: str, *, now: datetime) -> list[ThreadWork]:
+        """The threads with something to do now: post versions waiting in the inbox, replies
+        to deliver, a whole read, a deadline or reminder due, or a re-read due. A thread the
+        forum has not been asked about yet waits for that."""
+        waiting = select(InboxRow.thread_id)
+        owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
+        rows = self.s.execute(
+            select(ThreadRow.id, ThreadRow.key, CampaignRow.path, ThreadRow.lease_owner,
+                   ThreadRow.lease_expires)
+            .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
+            .where(
+                ThreadRow.forum == forum,
+                ThreadRow.needs_survey.is_(False),
+                or_(
+                    ThreadRow.id.in_(waiting),
+                    ThreadRow.id.in_(owed),
+                    ThreadRow.needs_read.is_(True),
+                    ThreadRow.next_due_at <= now,
+                    ThreadRow.reread_at <= now,
+                ),
+            )
+            .order_by(ThreadRow.id)
+        ).all()
+        return [ThreadWork(id=r.id, key=r.key, campaign_path=r.path, owner=r.lease_owner,
+                           expires=r.lease_expires) for r in rows]
+
+    def claim(self, thread_id: int, *, owner: str, now: datetime, until: datetime,
+              dead: Collection[str] = ()) -> bool:
+        """Take the thread's lease unless another live worker holds it; whether we hold it."""
+        takeable = [
+            ThreadRow.lease_owner.is_(None),
+            ThreadRow.lease_owner == owner,
+            ThreadRow.lease_expires < now,
+        ]
+        if dead:
+            takeable.append(ThreadRow.lease_owner.in_(list(dead)))
+        result = self.s.execute(
+            update(ThreadRow)
+            .where(ThreadRow.id == thread_id, or_(*takeable))
+            .values(lease_owner=owner, lease_expires=until)
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def release(self, thread_ids: Iterable[int], *, owner: str) -> None:
+        """Give these threads up (if ``owner`` holds them)."""
+        ids = list(thread_ids)
+        if ids:
+            self.s.execute(
+                update(ThreadRow)
+                .where(ThreadRow.id.in_(ids), ThreadRow.lease_owner == owner)
+                .values(lease_owner=None, lease_expires=None)
+                .execution_options(synchronize_session=False)
+            )
+
+    def held(self, forum: str, *, owner: str) -> list[int]:
+        """The threads ``owner`` holds, the newest thread first."""
+        return list(self.s.scalars(
+            select(ThreadRow.id).where(ThreadRow.forum == forum, ThreadRow.lease_owner == owner)
+            .order_by(ThreadRow.id.desc())
+        ))
+
+    def hold(self, thread_id: int, *, owner: str) -> ThreadRow | None:
+        """The thread's row, locked for this unit of work, if ``owner`` still holds it."""
+        row = self.s.scalars(
+            select(ThreadRow).where(ThreadRow.id == thread_id).with_for_update()
+        ).first()
+        return row if row is not None and row.lease_owner == owner else None
+
+    def owed(self, forum: str, *, owner: str) -> list[tuple[int, str]]:
+        """(id, key) of the threads ``owner`` holds that have replies to deliver."""
+        rows = self.s.execute(
+            select(ThreadRow.id, ThreadRow.key)
+            .where(ThreadRow.forum == forum, ThreadRow.lease_owner == owner,
+                   ThreadRow.id.in_(select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))))
+            .order_by(ThreadRow.id)
+        ).all()
+        return [(r.id, r.key) for r in rows]

@@ -1,0 +1,267 @@
+"""The store contract, part 3: what the poll's three steps share (the inbox, the bot's replies
+found on the forum, the live workers, the leases, the threads with work). Each test runs on
+SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+
+from sqlalchemy import select
+
+from pbp.forums.base import ForumPost
+from pbp.store import Store
+from pbp.store.inbox import Inbox
+from pbp.store.leases import Leases
+from pbp.store.repository import Repository
+from pbp.store.schema import ThreadRow
+
+T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+TTL = timedelta(minutes=5)
+NewThread = Callable[..., int]
+
+
+def minutes(n: float) -> datetime:
+    return T0 + timedelta(minutes=n)
+
+
+def post(post_id: str, *, thread: str = "keep-1", body: str = "text", author: str = "alice",
+         deleted: bool = False) -> ForumPost:
+    return ForumPost(id=post_id, thread=thread, author=author, body=body, created_at=T0,
+                     deleted_at=T0 if deleted else None)
+
+
+def surveyed(store: Store, *thread_ids: int) -> None:
+    with store.session() as s:
+        for tid in thread_ids:
+            Inbox(s).surveyed(tid, read_whole=False)
+
+
+# -- the inbox --------------------------------------------------------------------------------
+
+
+def test_versions_wait_in_listing_order_and_a_take_leaves_later_ones(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid, other = new_thread("keep-1"), new_thread("keep-2")
+    with store.session() as s:
+        inbox = Inbox(s)
+        assert inbox.put(tid, [post("p2"), post("p1", body="first\ttab\nline")], at=T0) == 2
+        inbox.put(other, [post("q1", thread="keep-2")], at=T0)
+    with store.session() as s:
+        pending = Inbox(s).pending(tid, "keep-1")
+        assert [(p.post.id, p.post.body) for p in pending] == [
+            ("p2", "text"), ("p1", "first\ttab\nline"),
+        ]
+        assert pending[0].post.created_at == T0 and pending[0].post.thread == "keep-1"
+        Inbox(s).put(tid, [post("p3")], at=T0)  # listed while the worker was at it
+        Inbox(s).take(tid, upto=pending[-1].id)
+    with store.session() as s:
+        assert [p.post.id for p in Inbox(s).pending(tid, "keep-1")] == ["p3"]
+        assert [p.post.id for p in Inbox(s).pending(other, "keep-2")] == ["q1"]
+
+
+def test_a_new_thread_waits_for_its_survey_and_the_survey_may_ask_a_whole_read(
+    store: Store, new_thread: NewThread
+) -> None:
+    one, two = new_thread("keep-1"), new_thread("keep-2")
+    new_thread("keep-1", forum="reddit")
+    with store.session() as s:
+        inbox = Inbox(s)
+        assert inbox.unsurveyed("local") == {"keep-1": one, "keep-2": two}
+        assert inbox.watched("local", ["keep-2", "nope"]) == {"keep-2": two}
+        inbox.surveyed(one, read_whole=False)
+        inbox.surveyed(two, read_whole=True)
+    with store.session() as s:
+        assert Inbox(s).unsurveyed("local") == {}
+        assert Inbox(s).all_keys("local") == ["keep-1", "keep-2"]
+        rows = {r.key: r.needs_read for r in s.scalars(
+            select(ThreadRow).where(ThreadRow.forum == "local"))}
+        assert rows == {"keep-1": False, "keep-2": True}
+        Inbox(s).read_whole([one])
+    with store.session() as s:
+        assert all(r.needs_read for r in s.scalars(
+            select(ThreadRow).where(ThreadRow.forum == "local")))
+
+
+def test_the_posts_a_thread_accounts_for_are_those_read_waiting_and_replied_not_deleted(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        repo = Repository(s)
+        for post_id, deleted in (("p1", False), ("p2", False), ("p2", True)):
+            version = 2 if deleted else 1
+            repo.add_version(thread_id=tid, post_id=post_id, version=version, author="alice",
+                             body=None if deleted else "x", body_hash="h", written_at=T0,
+                             seen_at=T0, deleted=deleted)
+        Inbox(s).put(tid, [post("p3"), post("p4", deleted=True)], at=T0)
+        reply = repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
+        s.flush()
+        repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
+    with store.session() as s:
+        assert Inbox(s).known_posts([tid]) == {tid: {"p1", "p3", "r1"}}
+
+
+def test_replies_found_on_the_forum_are_kept_unless_the_outbox_posted_them(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        repo = Repository(s)
+        reply = repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
+        s.flush()
+        repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
+    with store.session() as s:
+        Inbox(s).found_replies(tid, {"cheatsheet": "r1", "summary-1": "r7"})
+        Inbox(s).found_replies(tid, {"summary-1": "r7"})  # found again: no second row
+    with store.session() as s:
+        inbox = Inbox(s)
+        assert inbox.found_reply(tid, "cheatsheet") is None
+        assert inbox.found_reply(tid, "summary-1") == "r7"
+        inbox.forget_found(tid, "summary-1")
+    with store.session() as s:
+        assert Inbox(s).found_reply(tid, "summary-1") is None
+
+
+def test_a_thread_and_a_campaign_added_twice_are_one_row_each(store: Store) -> None:
+    with store.session() as s:
+        repo = Repository(s)
+        first = repo.save_campaign(path="/c.toml", name="Keep", file_hash="a", at=T0)
+        again = repo.save_campaign(path="/c.toml", name="Keep 2", file_hash="b", at=T0)
+        assert first.id == again.id and (again.name, again.file_hash) == ("Keep 2", "b")
+        one = repo.add_thread(forum="local", key="k", campaign_id=first.id,
+                              campaign_hash="b", at=T0)
+        two = repo.add_thread(forum="local", key="k", campaign_id=first.id,
+                              campaign_hash="b", at=T0, bound_by="gm_sam")
+        assert one.id == two.id and two.bound_by is None and two.needs_survey
+
+
+def test_a_cursor_of_thousands_of_characters_is_kept_whole(store: Store) -> None:
+    long = '{"seen": [' + ", ".join(f'"{i:07x}"' for i in range(2000)) + '], "newest": 1.5}'
+    with store.session() as s:
+        Repository(s).save_cursor("reddit", "all", long, at=T0)
+    with store.session() as s:
+        assert Repository(s).cursor("reddit", "all") == long
+
+
+# -- workers and leases -----------------------------------------------------------------------
+
+
+def claim(store: Store, tid: int, owner: str, now: datetime, *, dead: tuple[str, ...] = ()
+          ) -> bool:
+    with store.session() as s:
+        return Leases(s).claim(tid, owner=owner, now=now, until=now + TTL, dead=dead)
+
+
+def owner_of(store: Store, tid: int) -> str | None:
+    with store.session() as s:
+        return s.get(ThreadRow, tid).lease_owner  # type: ignore[union-attr]
+
+
+def test_a_live_lease_keeps_other_workers_out_until_it_expires(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    assert claim(store, tid, "A", T0)
+    assert not claim(store, tid, "B", minutes(4))
+    assert claim(store, tid, "B", minutes(6))
+    assert not claim(store, tid, "A", minutes(7))
+    assert owner_of(store, tid) == "B"
+
+
+def test_a_lease_expiry_is_compared_in_utc(store: Store, new_thread: NewThread) -> None:
+    tid = new_thread()
+    claim(store, tid, "A", T0)
+    new_york = timezone(timedelta(hours=-5))
+    assert not claim(store, tid, "B", minutes(4).astimezone(new_york))
+    assert claim(store, tid, "B", minutes(6).astimezone(new_york))
+
+
+def test_a_released_lease_is_free_a_dead_workers_is_taken_and_an_owner_renews_its_own(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    claim(store, tid, "A", T0)
+    assert claim(store, tid, "A", minutes(1))
+    with store.session() as s:
+        Leases(s).release([tid], owner="B")  # not B's to give up
+    assert not claim(store, tid, "B", minutes(2))
+    assert not claim(store, tid, "B", minutes(2), dead=("C",))
+    assert claim(store, tid, "B", minutes(2), dead=("A",))
+    with store.session() as s:
+        Leases(s).release([tid], owner="B")
+    assert claim(store, tid, "C", minutes(3))
+
+
+def test_a_beat_renews_every_lease_of_its_worker_in_one_go(
+    store: Store, new_thread: NewThread
+) -> None:
+    one, two, three = new_thread("t1"), new_thread("t2"), new_thread("t3")
+    claim(store, one, "A", T0)
+    claim(store, two, "A", T0)
+    claim(store, three, "B", T0)
+    with store.session() as s:
+        Leases(s).beat(name="A", forum="local", now=minutes(4), until=minutes(9))
+    assert not claim(store, one, "C", minutes(8))  # renewed: still A's
+    assert claim(store, three, "C", minutes(8))  # B never beat: expired
+    with store.session() as s:
+        assert Leases(s).counts("local", owner="A") == (3, 2)
+        assert Leases(s).held("local", owner="A") == [two, one]
+
+
+def test_live_workers_are_those_seen_lately_and_a_leaving_worker_frees_its_threads(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        leases = Leases(s)
+        leases.beat(name="A", forum="local", now=T0, until=minutes(5))
+        leases.beat(name="B", forum="local", now=minutes(3), until=minutes(8))
+        leases.beat(name="R", forum="reddit", now=minutes(3), until=minutes(8))
+    claim(store, tid, "A", minutes(3))
+    with store.session() as s:
+        assert Leases(s).workers("local", seen_since=T0) == ["A", "B"]
+        assert Leases(s).workers("local", seen_since=minutes(1)) == ["B"]
+        Leases(s).leave(name="A")
+    with store.session() as s:
+        assert Leases(s).workers("local", seen_since=T0) == ["B"]
+    assert owner_of(store, tid) is None
+
+
+def test_only_threads_with_work_now_are_listed_and_a_new_one_waits_for_its_survey(
+    store: Store, new_thread: NewThread
+) -> None:
+    keys = ["idle", "inbox", "owed", "whole", "due", "later", "reread", "new"]
+    ids = {k: new_thread(k) for k in keys}
+    surveyed(store, *(ids[k] for k in keys if k != "new"))
+    with store.session() as s:
+        inbox, repo = Inbox(s), Repository(s)
+        inbox.put(ids["inbox"], [post("p1", thread="inbox")], at=T0)
+        inbox.put(ids["new"], [post("p2", thread="new")], at=T0)
+        repo.queue_reply(thread_id=ids["owed"], key="cheatsheet", to=None, text="x", at=T0)
+        inbox.read_whole([ids["whole"]])
+        rows = {r.key: r for r in s.scalars(select(ThreadRow))}
+        rows["due"].next_due_at = minutes(10)
+        rows["later"].next_due_at = minutes(11)
+        rows["reread"].reread_at = minutes(9)
+    with store.session() as s:
+        work = Leases(s).with_work("local", now=minutes(10))
+        assert [w.key for w in work] == ["inbox", "owed", "whole", "due", "reread"]
+        assert work[0].campaign_path == "/campaigns/inbox.toml" and work[0].owner is None
+
+
+def test_a_thread_is_held_for_a_unit_of_work_only_by_its_owner_and_owed_lists_its_replies(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid, other = new_thread("t1"), new_thread("t2")
+    claim(store, tid, "A", T0)
+    claim(store, other, "B", T0)
+    with store.session() as s:
+        Repository(s).queue_reply(thread_id=tid, key="k", to=None, text="x", at=T0)
+        Repository(s).queue_reply(thread_id=other, key="k", to=None, text="x", at=T0)
+    with store.session() as s:
+        assert Leases(s).hold(tid, owner="B") is None
+        row = Leases(s).hold(tid, owner="A")
+        assert row is not None and row.key == "t1"
+        assert Leases(s).owed("local", owner="A") == [(tid, "t1")]
