@@ -74,7 +74,7 @@ class BotRunner:
                                     replace_existing=True, misfire_grace_time=None)
 
     def _give_up(self, why: str) -> None:
-        log.error("stopping: %s", why)
+        log.info("stopping: %s", why)  # the command says why, once
         self.failure = why
         self.stop()
 

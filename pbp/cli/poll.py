@@ -14,14 +14,14 @@ from pbp.scheduler import BotRunner
 from pbp.services.bot import Bot, PollReport
 
 
-def _say(report: PollReport) -> None:
+def _say(report: PollReport, *, skipped: bool = True) -> None:
     posted = sum(len(v) for v in report.delivered.values())
     click.echo(f"read {report.events} new post versions; posted or edited {posted} replies")
     for line in report.failed:
         click.echo(f"  post failed: {line}", err=True)
     for line in report.errors:
         click.echo(f"  error: {line}", err=True)
-    for line in report.skipped:
+    for line in report.skipped if skipped else ():
         click.echo(f"  skipped: thread {line}", err=True)
     for line in report.waiting:
         click.echo(f"  later: {line}", err=True)
@@ -88,5 +88,6 @@ def _say_new(bot: Bot, command: str) -> None:
 
 
 def _log(report: PollReport) -> None:
+    # a thread another worker runs is no news to a running worker: it says what it did
     if report.events or report.delivered or report.errors or report.failed:
-        _say(report)
+        _say(report, skipped=False)

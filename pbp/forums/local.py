@@ -120,9 +120,10 @@ class LocalForum:
         return Listing(posts=tuple(posts), cursor=str(last))
 
     def survey(self, threads: Sequence[str]) -> dict[str, ThreadSurvey]:
-        """How many posts each thread holds (a local thread opens with an ordinary post)."""
+        """How many posts each thread holds (a local thread opens with an ordinary post, and
+        exists before it: a thread nobody posted in yet holds none)."""
         counts = self._storage.post_counts(threads)
-        return {t: ThreadSurvey(thread=t, opening=None, posts=n) for t, n in counts.items()}
+        return {t: ThreadSurvey(thread=t, opening=None, posts=counts.get(t, 0)) for t in threads}
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """Every post of a thread, the bot's replies included."""

@@ -120,16 +120,18 @@ class Bot:
         report = PollReport()
         self._store.check_present()
         self._register(now, report)
-        self._beat(now)
         Ingest(self, now=now, report=report).run()
-        share, work = self._claim(now, report)
+        share, held, work = self._claim(now, report)
         for item in work:
             if self._stopping:
                 break
             self._process(item, now, report)
-        if not self._stopping:
-            self._deliver(now, report)
-        self._shed(share, keep={w.id for w in work})
+        for item in work:  # every thread with replies owed has work, so it is among these
+            if self._stopping:
+                break
+            self._deliver(item, now, report)
+        if held > share:
+            self._shed(share, keep={w.id for w in work})
         log.info("poll at %s: %d post versions read, %d replies sent, %d errors",
                  now.isoformat(timespec="seconds"), report.events,
                  sum(len(d) for d in report.delivered.values()), len(report.errors))
@@ -159,14 +161,14 @@ class Bot:
                                 campaign_hash=loaded.file_hash, at=now)
             self._registered.add(key)
 
-    def _beat(self, now: datetime) -> None:
-        with self._store.session() as s:
-            Leases(s).beat(name=self.options.owner, forum=self._forum.kind, now=now,
-                           until=now + self.options.lease)
+    def beat(self, leases: Leases, *, now: datetime) -> None:
+        """This worker is alive: its leases last another ``lease`` (the ingest's first step)."""
+        leases.beat(name=self.options.owner, forum=self._forum.kind, now=now,
+                    until=now + self.options.lease)
 
-    def _claim(self, now: datetime, report: PollReport) -> tuple[int, list[ThreadWork]]:
-        """This worker's share of the threads, and the threads with work it holds now (taking
-        free ones, expired ones and dead workers' ones while under its share)."""
+    def _claim(self, now: datetime, report: PollReport) -> tuple[int, int, list[ThreadWork]]:
+        """This worker's share of the threads, how many it holds, and the threads with work it
+        holds now (taking free ones, expired ones and dead workers' ones under its share)."""
         me, alive = self.options.owner, self.options.owner_alive
         with self._store.session() as s:
             leases = Leases(s)
@@ -195,7 +197,7 @@ class Bot:
             if taken:
                 held += 1
                 mine.append(item)
-        return share, mine
+        return share, held, mine
 
     def _shed(self, share: int, *, keep: set[int]) -> None:
         """Hold no more than the share: give up idle threads first (a new worker takes them)."""
@@ -248,19 +250,15 @@ class Bot:
         thread.needs_read = False
         return cycle
 
-    def _deliver(self, now: datetime, report: PollReport) -> None:
-        with self._store.session() as s:
-            owed = Leases(s).owed(self._forum.kind, owner=self.options.owner)
-        for thread_id, key in owed:
-            if self._stopping:
-                return
-            delivery = deliver(self._store, self._forum, thread_id=thread_id, thread=key,
-                               now=now)
-            if delivery.sent:
-                report.delivered.setdefault(key, []).extend(delivery.sent)
-            report.errors += [f"thread {key}: {line}" for line in delivery.refused]
-            if delivery.waiting:
-                report.waiting.append(f"thread {key}: {delivery.waiting}")
+    def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
+        key = work.key
+        delivery = deliver(self._store, self._forum, thread_id=work.id, thread=key, now=now,
+                           owner=self.options.owner)
+        if delivery.sent:
+            report.delivered.setdefault(key, []).extend(delivery.sent)
+        report.errors += [f"thread {key}: {line}" for line in delivery.refused]
+        if delivery.waiting:
+            report.waiting.append(f"thread {key}: {delivery.waiting}")
 
     # -- campaigns ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import ForumPost, Listing, ThreadSurvey
 from pbp.services.polling import PollReport
 from pbp.store.inbox import Inbox
+from pbp.store.leases import Leases
 from pbp.store.repository import Repository
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class Ingest:
     def run(self) -> None:
         """Read the listing (and the surveys it calls for) and keep what it showed."""
         with self.bot.store.session() as s:
+            self.bot.beat(Leases(s), now=self.now)
             cursor = Repository(s).cursor(self.kind, LISTING_SCOPE)
             fresh = Inbox(s).unsurveyed(self.kind)
         # surveyed before the listing: a post made in between shows in the listing too, so a
@@ -82,15 +84,22 @@ class Ingest:
             return None
 
     def _survey(self, threads: Mapping[str, int]) -> dict[str, ThreadSurvey]:
+        """What the forum says of new threads; one it does not know stays new (asked again
+        next poll) and is reported."""
         if not threads:
             return {}
         try:
-            return self.forum.survey(list(threads))
+            surveys = self.forum.survey(list(threads))
         except ForumError as exc:  # the threads stay unsurveyed: asked again next poll
             self.report.errors.append(f"the forum could not say what {len(threads)} new "
                                       f"thread(s) hold: {exc}")
             log.warning("survey of %d threads failed: %s", len(threads), exc)
             return {}
+        for key in threads:
+            if key not in surveys:
+                self.report.errors.append(f"thread {key}: the forum has no such thread (is "
+                                          "its id under [[threads]] right?)")
+        return surveys
 
     # -- keeping it -----------------------------------------------------------------------------
 

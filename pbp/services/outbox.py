@@ -18,6 +18,7 @@ from pbp.errors import ForumError
 from pbp.forums.base import Forum
 from pbp.store.database import Store
 from pbp.store.inbox import Inbox
+from pbp.store.leases import Leases
 from pbp.store.repository import Repository
 from pbp.store.schema import ReplyRow
 
@@ -64,23 +65,26 @@ class Delivery:
     waiting: str | None = None
 
 
-def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str,
-            now: datetime) -> Delivery:
-    """Post or edit every undelivered reply of a thread, oldest first.
+def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: datetime,
+            owner: str | None = None) -> Delivery:
+    """Post or edit every undelivered reply of a thread, oldest first (nothing unless
+    ``owner``, when given, still holds the thread's lease).
 
     Stops at the first temporary forum error (the rest keep their order and go next poll). A
     permanent error on a reply to a post (the post is gone) posts it in the thread next time;
     any other permanent error marks the reply failed, with the reason, and goes on.
     """
     with store.session() as s:
-        repo, inbox = Repository(s), Inbox(s)
+        repo = Repository(s)
+        if owner is not None and Leases(s).hold(thread_id, owner=owner) is None:
+            return Delivery(sent=[], refused=[])  # another worker runs the thread now
+        rows = [r for r in repo.undelivered(thread_id) if r.status != "failed"]
+        found = Inbox(s).found(thread_id) if rows else {}
         owed = [
             _Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
                   forum_id=r.forum_reply_id, tried_before=r.attempts > 0,
-                  found=inbox.found_reply(thread_id, forum_key(r))
-                  if r.status == "pending" else None)
-            for r in repo.undelivered(thread_id)
-            if r.status != "failed"
+                  found=found.get(forum_key(r)) if r.status == "pending" else None)
+            for r in rows
         ]
         repo.count_attempts([o.id for o in owed])  # committed before the forum is asked
     delivery = Delivery(sent=[], refused=[])

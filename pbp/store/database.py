@@ -234,6 +234,11 @@ class Store:
             yield session
             session.rollback()
 
+    @property
+    def engines(self) -> tuple[Engine, ...]:
+        """Every engine this store talks through (SQLite: a writer and a reader)."""
+        return (self.engine,) if self._reader is self.engine else (self.engine, self._reader)
+
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()

@@ -161,10 +161,11 @@ class Inbox:
                 for key, forum_id in replies.items() if forum_id not in recorded]
         insert_new(self.s, FoundReplyRow.__table__, rows, keys=("thread_id", "key"))
 
-    def found_reply(self, thread_id: int, key: str) -> str | None:
-        """The id of a reply with this forum key found on the forum, if any."""
-        return self.s.scalar(select(FoundReplyRow.forum_id).where(
-            FoundReplyRow.thread_id == thread_id, FoundReplyRow.key == key))
+    def found(self, thread_id: int) -> dict[str, str]:
+        """The replies found on the forum in a thread: forum key -> id."""
+        rows = self.s.execute(select(FoundReplyRow.key, FoundReplyRow.forum_id)
+                              .where(FoundReplyRow.thread_id == thread_id)).all()
+        return {r.key: r.forum_id for r in rows}
 
     def forget_found(self, thread_id: int, key: str) -> None:
         """The reply found under ``key`` is the outbox's now."""

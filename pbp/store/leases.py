@@ -146,13 +146,3 @@ class Leases:
             select(ThreadRow).where(ThreadRow.id == thread_id).with_for_update()
         ).first()
         return row if row is not None and row.lease_owner == owner else None
-
-    def owed(self, forum: str, *, owner: str) -> list[tuple[int, str]]:
-        """(id, key) of the threads ``owner`` holds that have replies to deliver."""
-        rows = self.s.execute(
-            select(ThreadRow.id, ThreadRow.key)
-            .where(ThreadRow.forum == forum, ThreadRow.lease_owner == owner,
-                   ThreadRow.id.in_(select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))))
-            .order_by(ThreadRow.id)
-        ).all()
-        return [(r.id, r.key) for r in rows]

@@ -215,3 +215,34 @@ def test_a_fixed_typo_is_confirmed_before_the_close_by_the_periodic_reread(
         table.poll()
     [reply] = [c for c in table.fake.comments_by("pbp_bot") if c.parent_id == f"t1_{typo}"]
     assert "phisical" not in reply.body and reply.edited
+
+
+def test_a_database_set_up_anew_edits_the_replies_reddit_holds_and_posts_none_twice(
+    tmp_path: Path, fake_reddit: FakeReddit
+) -> None:
+    (tmp_path / "old").mkdir()
+    table = RedditTable(tmp_path / "old", fake_reddit)
+    table.comment("gm_sam", "!group Aria, Bram, Goblin")
+    table.comment("alice", "[physical: attack Goblin]")
+    table.comment("gm_sam", "!close")
+    table.poll()
+    typo = table.comment("bob", "[phisical: attack Goblin]")
+    table.poll()
+    before = table.replies()
+    (tmp_path / "new").mkdir()  # the database is lost: the bot starts on an empty one
+    store = Store(f"sqlite:///{tmp_path / 'new' / 'pbp.db'}")
+    store.upgrade()
+    forum = RedditForum(praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB],
+                        bot="pbp_bot")
+    fresh = Bot(store=store, forum=forum,
+                threads=[WatchedThread(key=table.thread, campaign=tmp_path / "old" /
+                                       "campaign.toml")],
+                options=BotOptions(username="pbp_bot", owner="w9"))
+    fake_reddit.advance(60)
+    report = fresh.poll_once(datetime.fromtimestamp(fake_reddit.now(), UTC))
+    assert report.errors == []
+    assert table.replies() == before  # the open round's replies found and made its own
+    assert f"problems-{typo}" in before
+    with store.session() as s:
+        rows = s.scalars(select(ReplyRow)).all()
+        assert rows and {r.status for r in rows} == {"posted"}

@@ -94,3 +94,18 @@ def test_an_error_reply_edited_before_it_went_out_goes_out_with_the_new_text(
     table.poll(4)
     [reply] = table.reply_to(typo)
     assert "phisical" not in reply.body  # posted once, already saying the tag is fixed
+
+
+def test_a_reply_found_after_a_failed_attempt_gets_the_text_owed_now(
+    table: Table, flaky: FlakyForum
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    typo = table.post("bob", "[phisical: attack Goblin]", 2)
+    flaky.commit_then_fail(1)  # the error reply is up, the bot heard of a failure
+    table.bot.poll_once(table.clock.now)
+    table.edit(typo, "[physical: attack Goblin]", 4)  # fixed before the bot tried again
+    table.poll(5)
+    [reply] = table.reply_to(typo)
+    assert "phisical" not in reply.body  # found by its key and edited, not left stale
+    assert _keys(table)[f"problems-{typo}"] == 1

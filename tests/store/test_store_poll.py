@@ -117,11 +117,10 @@ def test_replies_found_on_the_forum_are_kept_unless_the_outbox_posted_them(
         Inbox(s).found_replies(tid, {"summary-1": "r7"})  # found again: no second row
     with store.session() as s:
         inbox = Inbox(s)
-        assert inbox.found_reply(tid, "cheatsheet") is None
-        assert inbox.found_reply(tid, "summary-1") == "r7"
+        assert inbox.found(tid) == {"summary-1": "r7"}
         inbox.forget_found(tid, "summary-1")
     with store.session() as s:
-        assert Inbox(s).found_reply(tid, "summary-1") is None
+        assert Inbox(s).found(tid) == {}
 
 
 def test_a_thread_and_a_campaign_added_twice_are_one_row_each(store: Store) -> None:
@@ -251,17 +250,13 @@ def test_only_threads_with_work_now_are_listed_and_a_new_one_waits_for_its_surve
         assert work[0].campaign_path == "/campaigns/inbox.toml" and work[0].owner is None
 
 
-def test_a_thread_is_held_for_a_unit_of_work_only_by_its_owner_and_owed_lists_its_replies(
+def test_a_thread_is_held_for_a_unit_of_work_only_by_its_owner(
     store: Store, new_thread: NewThread
 ) -> None:
     tid, other = new_thread("t1"), new_thread("t2")
     claim(store, tid, "A", T0)
     claim(store, other, "B", T0)
     with store.session() as s:
-        Repository(s).queue_reply(thread_id=tid, key="k", to=None, text="x", at=T0)
-        Repository(s).queue_reply(thread_id=other, key="k", to=None, text="x", at=T0)
-    with store.session() as s:
         assert Leases(s).hold(tid, owner="B") is None
         row = Leases(s).hold(tid, owner="A")
         assert row is not None and row.key == "t1"
-        assert Leases(s).owed("local", owner="A") == [(tid, "t1")]
