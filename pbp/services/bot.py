@@ -143,7 +143,7 @@ class Bot:
         if not missing:
             return
         with self._store.session() as s:
-            known = set(Inbox(s).watched(self._forum.kind, missing))
+            known = {t.key for t in Inbox(s).watched(self._forum.kind, missing)}
         for key in missing:
             if key in known:
                 self._registered.add(key)
@@ -180,6 +180,8 @@ class Bot:
         share = math.ceil(total / max(1, len(live)))
         mine: list[ThreadWork] = []
         for item in work:
+            if not (item.bound or self.configures(item.key)):
+                continue  # taken out of the config: left alone
             if item.owner == me:
                 mine.append(item)
                 continue
@@ -232,7 +234,7 @@ class Bot:
     def _cycle(self, repo: Repository, inbox: Inbox, thread: ThreadRow, watched: WatchedThread,
                now: datetime, report: PollReport) -> ThreadCycle:
         pending = inbox.pending(thread.id, thread.key)
-        posts = [p.post for p in pending]
+        posts = [p.post for p in pending]  # in the order listed: a later copy is newer
         if thread.needs_read:  # the store cannot account for every post: read it whole
             whole = self._forum.backfill(thread.key)
             bot = self.options.username.casefold()
@@ -245,8 +247,7 @@ class Bot:
         cycle = ThreadCycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
                             silent=thread.last_seq == 0)
         report.events += cycle.run(posts, report)
-        if pending:
-            inbox.take(thread.id, upto=pending[-1].id)
+        inbox.take(p.id for p in pending)
         thread.needs_read = False
         return cycle
 
@@ -261,6 +262,10 @@ class Bot:
             report.waiting.append(f"thread {key}: {delivery.waiting}")
 
     # -- campaigns ----------------------------------------------------------------------------
+
+    def configures(self, key: str) -> bool:
+        """Whether the config lists the thread (a bound one runs without)."""
+        return key in self._configured
 
     def campaign(self, path: Path) -> _Loaded:
         """The campaign file as it is now (parsed again only when its bytes change)."""

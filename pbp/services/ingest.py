@@ -23,7 +23,7 @@ from pbp.engine.reload import carry_over
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import ForumPost, Listing, ThreadSurvey
 from pbp.services.polling import PollReport
-from pbp.store.inbox import Inbox
+from pbp.store.inbox import Inbox, StoredThread
 from pbp.store.leases import Leases
 from pbp.store.repository import Repository
 
@@ -62,7 +62,7 @@ class Ingest:
         with self.bot.store.session() as s:
             self.bot.beat(Leases(s), now=self.now)
             cursor = Repository(s).cursor(self.kind, LISTING_SCOPE)
-            fresh = Inbox(s).unsurveyed(self.kind)
+            fresh = self._run_here(Inbox(s).unsurveyed(self.kind))
         # surveyed before the listing: a post made in between shows in the listing too, so a
         # thread is never taken for accounted while a post of it went unseen
         surveys = self._survey(fresh)
@@ -72,6 +72,11 @@ class Ingest:
             surveys.update(self._survey(bound))
             fresh.update(bound)
         self._keep(_Read(listing=listing, surveys=surveys), fresh=fresh, cursor=cursor)
+
+    def _run_here(self, threads: Iterable[StoredThread]) -> dict[str, int]:
+        """The threads this bot runs among ``threads`` (key -> id): those the config lists
+        and those a GM bound; a thread taken out of the config is left alone."""
+        return {t.key: t.id for t in threads if t.bound or self.bot.configures(t.key)}
 
     # -- reading the forum ----------------------------------------------------------------------
 
@@ -110,7 +115,7 @@ class Ingest:
         bot = self.bot.options.username.casefold()
         with self.bot.store.session() as s:
             inbox = Inbox(s)
-            watched = inbox.watched(self.kind, listed)
+            watched = self._run_here(inbox.watched(self.kind, listed))
             kept = 0
             for key, thread_id in watched.items():
                 kept += inbox.put(thread_id, (p for p in listed[key]
@@ -141,7 +146,7 @@ class Ingest:
         if read.listing is not None and not read.listing.complete:
             gap = self._gap_surveys(inbox)
             read.surveys.update(gap)
-            threads.update(inbox.watched(self.kind, gap))
+            threads.update(self._run_here(inbox.watched(self.kind, gap)))
         known = inbox.known_posts(threads.values())
         out: dict[str, int] = {}
         for key, thread_id in threads.items():
@@ -153,7 +158,7 @@ class Ingest:
 
     def _gap_surveys(self, inbox: Inbox) -> dict[str, ThreadSurvey]:
         """The listing did not reach back to its cursor: ask about every thread run here."""
-        keys = inbox.all_keys(self.kind)
+        keys = list(self._run_here(inbox.all_keys(self.kind)))
         log.warning("the listing did not reach back to the last post seen: asking the forum "
                     "what %d threads hold", len(keys))
         try:
@@ -170,7 +175,7 @@ class Ingest:
         the thread to the campaign; its characters come along from their last thread."""
         threads = list(dict.fromkeys(p.thread for p in posts))
         with self.bot.store.session() as s:
-            watched = set(Inbox(s).watched(self.kind, threads))
+            watched = {t.key for t in Inbox(s).watched(self.kind, threads)}
         unwatched = [p for p in posts if p.thread not in watched and p.reply_key is None]
         bound: dict[str, int] = {}
         for post in [*self._openings(unwatched), *unwatched]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
@@ -24,6 +25,15 @@ CHUNK = 500  # ids per IN (...): under every database's parameter limit
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StoredThread:
+    """A thread the store has: its id, key, and whether a GM bound it with ``!campaign``."""
+
+    id: int
+    key: str
+    bound: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Pending:
     """A post version in the inbox: its place and the post as the forum showed it."""
 
@@ -39,33 +49,29 @@ class Inbox:
 
     # -- which threads --------------------------------------------------------------------------
 
-    def watched(self, forum: str, keys: Iterable[str]) -> dict[str, int]:
-        """Which of these thread keys the bot runs: key -> thread id."""
+    def watched(self, forum: str, keys: Iterable[str]) -> list[StoredThread]:
+        """The threads with these keys the store has."""
         wanted = list(dict.fromkeys(keys))
-        found: dict[str, int] = {}
+        found: list[StoredThread] = []
         for i in range(0, len(wanted), CHUNK):
-            rows = self.s.execute(
-                select(ThreadRow.key, ThreadRow.id)
-                .where(ThreadRow.forum == forum, ThreadRow.key.in_(wanted[i : i + CHUNK]))
-            ).all()
-            found.update((r.key, r.id) for r in rows)
+            found += self._threads(ThreadRow.forum == forum,
+                                   ThreadRow.key.in_(wanted[i : i + CHUNK]))
         return found
 
-    def all_keys(self, forum: str) -> list[str]:
+    def all_keys(self, forum: str) -> list[StoredThread]:
         """Every thread of the forum the forum has been asked about."""
-        return list(self.s.scalars(
-            select(ThreadRow.key)
-            .where(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(False))
-            .order_by(ThreadRow.id)
-        ))
+        return self._threads(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(False))
 
-    def unsurveyed(self, forum: str) -> dict[str, int]:
-        """The threads the forum has not been asked about yet: key -> thread id."""
+    def unsurveyed(self, forum: str) -> list[StoredThread]:
+        """The threads the forum has not been asked about yet."""
+        return self._threads(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(True))
+
+    def _threads(self, *where: Any) -> list[StoredThread]:
         rows = self.s.execute(
-            select(ThreadRow.key, ThreadRow.id)
-            .where(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(True))
+            select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by).where(*where)
+            .order_by(ThreadRow.id)
         ).all()
-        return {r.key: r.id for r in rows}
+        return [StoredThread(id=r.id, key=r.key, bound=r.bound_by is not None) for r in rows]
 
     def surveyed(self, thread_id: int, *, read_whole: bool) -> None:
         """The forum has been asked about the thread; ``read_whole``: it must be read whole."""
@@ -113,10 +119,12 @@ class Inbox:
             for r in rows
         ]
 
-    def take(self, thread_id: int, *, upto: int) -> None:
-        """The thread's worker took every version up to inbox id ``upto``."""
-        self.s.execute(delete(InboxRow).where(InboxRow.thread_id == thread_id,
-                                              InboxRow.id <= upto))
+    def take(self, ids: Iterable[int]) -> None:
+        """The thread's worker took these versions (by id: a version another worker listed
+        meanwhile, even with a lower id not committed yet, stays for the next poll)."""
+        wanted = list(ids)
+        for i in range(0, len(wanted), CHUNK):
+            self.s.execute(delete(InboxRow).where(InboxRow.id.in_(wanted[i : i + CHUNK])))
 
     # -- what the store accounts for ------------------------------------------------------------
 

@@ -30,6 +30,7 @@ class ThreadWork:
     campaign_path: str
     owner: str | None
     expires: datetime | None
+    bound: bool  # by a GM's ``!campaign`` (else the config names it)
 
 
 class Leases:
@@ -86,7 +87,7 @@ class Leases:
         owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
         rows = self.s.execute(
             select(ThreadRow.id, ThreadRow.key, CampaignRow.path, ThreadRow.lease_owner,
-                   ThreadRow.lease_expires)
+                   ThreadRow.lease_expires, ThreadRow.bound_by)
             .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
             .where(
                 ThreadRow.forum == forum,
@@ -102,7 +103,7 @@ class Leases:
             .order_by(ThreadRow.id)
         ).all()
         return [ThreadWork(id=r.id, key=r.key, campaign_path=r.path, owner=r.lease_owner,
-                           expires=r.lease_expires) for r in rows]
+                           expires=r.lease_expires, bound=r.bound_by is not None) for r in rows]
 
     def claim(self, thread_id: int, *, owner: str, now: datetime, until: datetime,
               dead: Collection[str] = ()) -> bool:

@@ -143,3 +143,23 @@ def test_pbp_check_reads_praws_configuration_for_a_reddit_config(site: Site) -> 
     assert bad.returncode == 1
     assert "error: config.toml: forum reddit: praw could not be configured" in bad.stdout
     assert site.fake.requests == []  # checking sends nothing to Reddit
+
+
+def test_an_idle_pbp_poll_once_of_200_threads_is_a_token_and_one_listing(
+    tmp_path: Path, fake_reddit: FakeReddit
+) -> None:
+    site = Site(tmp_path, fake_reddit)
+    more = [fake_reddit.add_submission(SUB, "gm_sam", f"scene {i}") for i in range(199)]
+    config = site.folder / "config.toml"
+    config.write_text(config.read_text() + "".join(
+        f'[[threads]]\nid = "{t}"\ncampaign = "sunken-keep.toml"\n' for t in more))
+    site.comment("alice", "[physical: attack Goblin]")
+    for _ in range(2):  # every thread read once; then the 200 cheat sheets go by
+        first = site.poll()
+        assert first.returncode == 0, first.stderr
+    fake_reddit.clear_log()
+    idle = site.poll()
+    assert idle.returncode == 0, idle.stderr
+    assert idle.stdout.strip() == "read 0 new post versions; posted or edited 0 replies"
+    paths = [r.path.split("?")[0].rstrip("/") for r in fake_reddit.requests]
+    assert paths == ["/api/v1/access_token", f"/r/{SUB}/comments"]

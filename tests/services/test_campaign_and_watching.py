@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from service_table import CAMPAIGN, SETUP, THREAD, Table, at
+from service_table import BOT, CAMPAIGN, SETUP, THREAD, Table, at
+
+from pbp.services.bot import Bot, BotOptions
 
 
 def test_a_character_added_to_the_campaign_file_can_act_and_damage_stays(table: Table) -> None:
@@ -99,3 +101,14 @@ def test_a_lease_held_by_a_worker_known_dead_is_taken_at_once(table: Table) -> N
     report = other.poll_once(at(4))  # well inside w1's lease
     assert report.skipped == []
     assert [a["actor"] for a in table.ledger(other)["rounds"][0]["actions"]] == ["Aria"]
+
+
+def test_a_thread_taken_out_of_the_config_is_left_alone(table: Table) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    replies = len(table.replies())
+    retired = Bot(store=table.store, forum=table.forum, threads=[],
+                  options=BotOptions(username=BOT, owner="w1"))
+    table.post("bob", "[phisical: attack Goblin]", 2)
+    report = table.poll(3, bot=retired)
+    assert report.events == 0 and len(table.replies()) == replies

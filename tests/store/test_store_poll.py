@@ -55,7 +55,7 @@ def test_versions_wait_in_listing_order_and_a_take_leaves_later_ones(
         ]
         assert pending[0].post.created_at == T0 and pending[0].post.thread == "keep-1"
         Inbox(s).put(tid, [post("p3")], at=T0)  # listed while the worker was at it
-        Inbox(s).take(tid, upto=pending[-1].id)
+        Inbox(s).take(p.id for p in pending)
     with store.session() as s:
         assert [p.post.id for p in Inbox(s).pending(tid, "keep-1")] == ["p3"]
         assert [p.post.id for p in Inbox(s).pending(other, "keep-2")] == ["q1"]
@@ -68,13 +68,15 @@ def test_a_new_thread_waits_for_its_survey_and_the_survey_may_ask_a_whole_read(
     new_thread("keep-1", forum="reddit")
     with store.session() as s:
         inbox = Inbox(s)
-        assert inbox.unsurveyed("local") == {"keep-1": one, "keep-2": two}
-        assert inbox.watched("local", ["keep-2", "nope"]) == {"keep-2": two}
+        assert [(t.key, t.id) for t in inbox.unsurveyed("local")] == [("keep-1", one),
+                                                                      ("keep-2", two)]
+        assert [(t.key, t.id, t.bound) for t in inbox.watched("local", ["keep-2", "nope"])
+                ] == [("keep-2", two, False)]
         inbox.surveyed(one, read_whole=False)
         inbox.surveyed(two, read_whole=True)
     with store.session() as s:
-        assert Inbox(s).unsurveyed("local") == {}
-        assert Inbox(s).all_keys("local") == ["keep-1", "keep-2"]
+        assert Inbox(s).unsurveyed("local") == []
+        assert [t.key for t in Inbox(s).all_keys("local")] == ["keep-1", "keep-2"]
         rows = {r.key: r.needs_read for r in s.scalars(
             select(ThreadRow).where(ThreadRow.forum == "local"))}
         assert rows == {"keep-1": False, "keep-2": True}
