@@ -23,6 +23,7 @@ from pbp.engine.abstract_model import (
     ReactionRoll,
     Task,
 )
+from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.state import Accepted, PostRecord
 from pbp.rules.abstract import (
     PoolUse,
@@ -162,6 +163,17 @@ class _Interval:
             return replace(record, outcome="void", reason="short_of_pips")
         return self._pay(record, use, task)
 
+    def safely(self, item: AbstractItem, intent: AbstractAction) -> AbstractRecord:
+        """An abstract action resolved; one whose resolution fails is void, the banks and
+        tasks as they were before it, and the interval goes on."""
+        abstract, opposition = self.abstract, dict(self.opposition)
+        try:
+            return self.resolve(item, intent)
+        except Exception:
+            self.abstract, self.opposition = abstract, opposition
+            return AbstractRecord(actor=intent.actor, verb="abstract", task=intent.task,
+                                  skill=intent.skill, outcome="void", reason=COULD_NOT_RESOLVE)
+
     def _pay(self, record: AbstractRecord, use: PoolUse, task: Task) -> AbstractRecord:
         actor = record.actor
         bank = self.abstract.bank(actor) - use.bank_used + use.banked_pips
@@ -227,7 +239,7 @@ def resolve_abstract(
     for item in actions:
         intent = item.accepted.intent
         assert isinstance(intent, AbstractAction)
-        entries.append(_entry(item, run.resolve(item, intent), len(entries)))
+        entries.append(_entry(item, run.safely(item, intent), len(entries)))
     records = [e.record for e in entries]
     report = AbstractReport(
         entries=tuple(entries),

@@ -108,14 +108,27 @@ def _task(state: EngineState, command: TaskCommand) -> EngineState | Problem:
 
 
 def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState | Problem:
-    """``!difficulty POST N``: that post's course rolls against N at the close (RULES M9)."""
+    """``!difficulty POST [NAME] N``: that post's course (that character's, when named) rolls
+    against N at the close (RULES M9)."""
     assert state.round is not None
     if state.scene_kind not in (SceneKind.SKIRMISH, SceneKind.BATTLE):
         detail = f"this thread runs a {state.scene_kind.value} scene"
         return _located(MarkhorRefused(tag="", cause="not_fight", detail=detail), command)
-    if state.round.post(command.post) is None:
+    post = state.round.post(command.post)
+    if post is None:
         return no_such_post(command, command.post)
-    calls = (*(c for c in state.markhor.calls if c[0] != command.post), (command.post, command.dc))
+    name: str | None = None
+    if command.character is not None:
+        actors = tuple(dict.fromkeys(a.actor for a in post.accepted))
+        found = resolve_name(command.character, candidates=actors)
+        if not isinstance(found, str):
+            detail = (f"post {command.post} has no course of {command.character}"
+                      f" (it has: {', '.join(actors) or 'none'})")
+            return _located(MarkhorRefused(tag="", cause="no_such_course", detail=detail),
+                            command)
+        name = found
+    kept = tuple(c for c in state.markhor.calls if (c[0], c[1]) != (command.post, name))
+    calls = (*kept, (command.post, name, command.dc))
     return replace(state, markhor=replace(state.markhor, calls=calls))
 
 

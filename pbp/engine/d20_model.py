@@ -60,6 +60,14 @@ class DiceRoll:
 
 D20Intent = D20Check | D20Attack | D20Aid | DiceRoll
 D20_INTENTS = (D20Check, D20Attack, D20Aid, DiceRoll)
+_VERBS: dict[type, Literal["check", "attack", "aid", "roll"]] = {
+    D20Check: "check", D20Attack: "attack", D20Aid: "aid", DiceRoll: "roll",
+}
+
+
+def intent_verb(intent: D20Intent) -> Literal["check", "attack", "aid", "roll"]:
+    """The verb of a d20 intent (as its record names it)."""
+    return _VERBS[type(intent)]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,7 +154,7 @@ class D20Record:
     opponent_modifier: int | None = None
     opponent_total: int | None = None
     tie_roll: int | None = None  # the 50/50 d20 of a tie (RULES A1)
-    outcome: Literal["success", "failure"] = "success"
+    outcome: Literal["success", "failure", "void"] = "success"
     reason: str | None = None
     critical_threat: bool = False
     aid_bonus: int | None = None  # what an aid grants (0 when it failed)

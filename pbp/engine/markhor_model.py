@@ -29,6 +29,7 @@ class Course:
     text: str | None = None
     advantage: int = 0  # adv minus dis, as written (RULES M6 cancels and clamps)
     react: bool = False  # a battle reaction during the target's turn (RULES M7)
+    amount: str | None = None  # battle: a hit's damage, a heal's HP, as dice (RULES §6)
 
 
 MARKHOR_INTENTS = (Course,)
@@ -49,13 +50,19 @@ class MarkhorState:
     pools: tuple[tuple[str, Pools], ...] = ()
     full: tuple[tuple[str, Pools], ...] = ()
     budgets: tuple[tuple[str, TurnBudget], ...] = ()  # battle action points (RULES M7)
-    # RULES M9: the posts whose courses the GM called a roll for, with the difficulty; they
-    # roll at this round's close
-    calls: tuple[tuple[str, int], ...] = ()
+    # RULES M9: the courses the GM called a roll for (post, the character or None for every
+    # course of the post), with the difficulty; they roll at this round's close
+    calls: tuple[tuple[str, str | None, int], ...] = ()
 
-    def call(self, post_id: str) -> int | None:
-        """The difficulty the GM set for a post's course, or None (it succeeds unrolled)."""
-        return next((dc for post, dc in self.calls if post == post_id), None)
+    def call(self, post_id: str, actor: str) -> int | None:
+        """The difficulty the GM set for ``actor``'s course in a post (a call naming the
+        character first, then one for the whole post), or None: it succeeds unrolled."""
+        named = next((dc for post, who, dc in self.calls if post == post_id and who == actor),
+                     None)
+        if named is not None:
+            return named
+        return next((dc for post, who, dc in self.calls if post == post_id and who is None),
+                    None)
 
     @staticmethod
     def fresh(kind: SceneKind, *, ambush: str | None = None) -> MarkhorState:
@@ -111,6 +118,8 @@ class MarkhorRecord:
     damage: tuple[tuple[str, str, int], ...] = ()  # (character, "hp"|"wp", amount)
     caster_wp: int | None = None  # the caster's WP after a cast
     healed: int | None = None  # HP restored
+    amount: str | None = None  # battle: the damage or heal the tag gave, as dice (RULES §6)
+    amount_rolled: int | None = None  # what that came to
     net_advantage: int = 0
     dice: tuple[int, ...] = ()
     kept: int | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pbp.campaign.model import Campaign
 from pbp.engine.markhor_model import (
@@ -19,9 +20,11 @@ from pbp.engine.markhor_model import (
     MarkhorReport,
     MarkhorState,
 )
+from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.state import Accepted, PostRecord
 from pbp.errors import Problem
+from pbp.rules.dice.notation import evaluate, parse_notation
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Roller
 from pbp.rules.markhor import (
@@ -36,6 +39,7 @@ from pbp.rules.markhor import (
     cast_cost,
     clamp_net,
     heal,
+    heal_by,
     needs_roll,
     react,
     roll_with,
@@ -179,6 +183,17 @@ class _Round:
         self.markhor = self.markhor.with_budget(name, budget)
         return None
 
+    def safely(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
+        """A course in turn ``turn``; one whose resolution fails is void, the fight as it was
+        before it, and the round goes on (no exception inside one action may lose a close)."""
+        before = self.markhor
+        try:
+            return self.act(item, course, turn)
+        except Exception:
+            self.markhor = before
+            return replace(self.bare(course, turn), reaction=course.react, outcome="void",
+                           reason=COULD_NOT_RESOLVE)
+
     def act(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
         """A course in turn ``turn``: its AP paid first in a battle."""
         if self.markhor.mode == "battle" and not self.markhor.is_out(course.actor):
@@ -200,39 +215,58 @@ class _Round:
 
     def course(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
         record = self.bare(course, turn)
-        difficulty = self.markhor.call(item.post.post_id)
+        difficulty = self.markhor.call(item.post.post_id, course.actor)
+        # one roller per tag: its advantage roll first, then its damage or heal (RULES §6)
+        roller = self.dice.for_key(item.post.post_id, item.accepted.tag.source.index)
+        seen = len(self.dice.records)
         if course.advantage or needs_roll(gm_requires=difficulty is not None):
             # RULES M6: cancel, clamp to ±2, roll d24s and keep one. A called roll (RULES M9)
             # is a d24 too: the die Markhorspire rolls for initiative; the seed names no other
-            roller = self.dice.for_key(item.post.post_id, item.accepted.tag.source.index)
-            seen = len(self.dice.records)
             rolled = roll_with(sides=24, net=clamp_net(course.advantage), roller=roller)
             record = replace(record, net_advantage=rolled.net, dice=rolled.dice,
-                             kept=rolled.kept, rolls=self.dice.records[seen:],
-                             difficulty=difficulty)  # fmt: skip
+                             kept=rolled.kept, difficulty=difficulty)  # fmt: skip
+        record = self._landed(record, course, difficulty, roller)
+        return replace(record, rolls=self.dice.records[seen:])
+
+    def _landed(self, record: MarkhorRecord, course: Course, difficulty: int | None,
+                roller: Roller) -> MarkhorRecord:
         if self.markhor.is_out(course.actor):
             return replace(record, outcome="void", reason="actor_out")
         if difficulty is not None and (record.kept or 0) < difficulty:
             return replace(record, outcome="failure")  # RULES M9: the called roll missed
         match course.verb:
             case "attack":
-                return self._hit(record, course)
+                return self._hit(record, course, self._amount(record, course, roller))
             case "cast" | "heal":
-                return self._cast(record, course)
+                return self._cast(record, course, roller)
         return record  # RULES M9: any other course succeeds unless the GM calls for a roll
 
-    def _hit(self, record: MarkhorRecord, course: Course) -> MarkhorRecord:
+    def _amount(self, record: MarkhorRecord, course: Course, roller: Roller) -> int:
+        """A battle hit's damage or heal's HP: the tag's number or dice, 1 when it gives none
+        (RULES §6). A skirmish hit does 1 (M2), whatever the tag says."""
+        if self.markhor.mode != "battle" or course.amount is None:
+            return 1
+        return max(0, evaluate(parse_notation(course.amount), roller=roller).total)
+
+    def _hit(self, record: MarkhorRecord, course: Course, amount: int) -> MarkhorRecord:
         target = course.target or ""
         before = self.markhor.pool(target)
         if before is None or before.out:
             return replace(record, outcome="void", reason="target_out")
-        after = take_damage(before)  # RULES M2: 1 HP, then WP once HP is 0
+        after = take_damage(before, amount=amount)  # RULES M2: HP first, then WP
         self.markhor = self.markhor.with_pool(target, after)
-        stat = "hp" if after.hp < before.hp else "wp"
-        out = (target,) if after.out else ()
-        return replace(record, damage=(*record.damage, (target, stat, 1)), out=out)
+        taken = tuple((target, stat, lost) for stat, lost in
+                      (("hp", before.hp - after.hp), ("wp", before.wp - after.wp)) if lost)
+        out = (*record.out, target) if after.out else record.out
+        return replace(record, damage=(*record.damage, *taken), out=out,
+                       **self._rolled(course, amount))
 
-    def _cast(self, record: MarkhorRecord, course: Course) -> MarkhorRecord:
+    def _rolled(self, course: Course, amount: int) -> dict[str, Any]:
+        if self.markhor.mode != "battle" or course.amount is None:
+            return {}
+        return {"amount": course.amount, "amount_rolled": amount}
+
+    def _cast(self, record: MarkhorRecord, course: Course, roller: Roller) -> MarkhorRecord:
         caster = self.markhor.pool(course.actor)
         if caster is None or caster.wp <= 0:
             return replace(record, outcome="void", reason="no_wp_to_cast")
@@ -240,15 +274,22 @@ class _Round:
         aimed = self.markhor.pool(target)
         if aimed is None or aimed.out:  # RULES M3: no healing back into the fight
             return replace(record, outcome="void", reason="target_out")
-        caster = cast_cost(caster)  # RULES M2: a cast costs 1 WP
+        caster = cast_cost(caster)  # RULES M2: a cast costs 1 WP, paid first
         self.markhor = self.markhor.with_pool(course.actor, caster)
         record = replace(record, caster_wp=caster.wp, out=(course.actor,) if caster.out else ())
+        aimed = self.markhor.pool(target) or aimed  # the caster may be its own target
+        if aimed.out:  # RULES §6: put out by paying, its own heal does not land; WP stays spent
+            return replace(record, outcome="void", reason="put_out_by_cost")
+        amount = self._amount(record, course, roller)
         if course.verb == "cast":
-            return self._hit(record, course)
-        aimed = self.markhor.pool(target) or aimed  # the caster may have healed themselves
-        healed = heal(aimed, full=self.markhor.full_pool(target) or aimed)  # RULES M3: all HP
+            return self._hit(record, course, amount)
+        full = self.markhor.full_pool(target) or aimed
+        if self.markhor.mode == "battle":  # RULES §6: the tag's amount, not M3's full heal
+            healed = heal_by(aimed, full=full, amount=amount)
+        else:
+            healed = heal(aimed, full=full)  # RULES M3: all Skirmish HP back
         self.markhor = self.markhor.with_pool(target, healed)
-        return replace(record, healed=healed.hp - aimed.hp)
+        return replace(record, healed=healed.hp - aimed.hp, **self._rolled(course, amount))
 
 
 def _course(item: MarkhorItem) -> Course:
@@ -294,7 +335,7 @@ def resolve_markhor(
         for item in (*own, *reacting):
             entries.append(MarkhorEntry(
                 post_id=item.post.post_id, author=item.post.author,
-                tag=item.accepted.tag.source.text, record=run.act(item, _course(item), turn),
+                tag=item.accepted.tag.source.text, record=run.safely(item, _course(item), turn),
                 on_behalf=item.accepted.on_behalf,
             ))  # fmt: skip
     run.markhor = replace(run.markhor, calls=())  # the called rolls are made

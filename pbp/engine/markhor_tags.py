@@ -25,11 +25,11 @@ def intent_of(tag: Tag, *, actor: str) -> Course | None:
     match tag:
         case SkirmishAttackTag():
             return Course(actor=actor, verb="attack", target=tag.target, advantage=tag.advantage,
-                          react=tag.react)  # fmt: skip
+                          react=tag.react, amount=tag.amount)  # fmt: skip
         case CastTag():
             verb: Literal["heal", "cast"] = "heal" if tag.heal else "cast"
             return Course(actor=actor, verb=verb, target=tag.target, advantage=tag.advantage,
-                          react=tag.react)  # fmt: skip
+                          react=tag.react, amount=tag.amount)  # fmt: skip
         case ActTag():
             return Course(actor=actor, verb="act", text=tag.text, advantage=tag.advantage)
     return None
@@ -50,6 +50,9 @@ def _course_problem(course: Course, markhor: MarkhorState) -> tuple[str, str] | 
     pools = markhor.pool(course.actor)
     if course.verb in ("cast", "heal") and pools is not None and pools.wp <= 0:
         return "no_wp_to_cast", f"{course.actor} has no WP left to cast with"  # RULES M2
+    if course.amount is not None and markhor.mode == "skirmish":  # RULES M2, M3 and §6
+        what = "a heal restores all HP" if course.verb == "heal" else "every hit does 1"
+        return "amount_in_skirmish", f"in a skirmish {what}; an amount is for battles"
     return None
 
 

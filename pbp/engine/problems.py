@@ -143,3 +143,12 @@ def refusal(kind: type[R], *, source: Source, cause: str, detail: str) -> R:
     return kind(
         tag=source.text, line=source.line, column=source.column, cause=cause, detail=detail
     )
+
+
+COULD_NOT_RESOLVE = "could_not_resolve"  # the reason of an action whose resolution failed
+
+
+def failure_text(error: Exception) -> str:
+    """What failed, in one line, for the GM and the ledger (never a traceback)."""
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

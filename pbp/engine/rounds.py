@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from pbp.campaign.model import Campaign
 from pbp.engine.abstract_model import ABSTRACT_INTENTS, AbstractReport, AbstractState
 from pbp.engine.abstract_resolve import AbstractItem, resolve_abstract
-from pbp.engine.d20_model import D20_INTENTS, D20Entry, D20Intent, D20State
+from pbp.engine.d20_model import D20_INTENTS, D20Entry, D20Intent, D20Record, D20State, intent_verb
 from pbp.engine.d20_resolve import D20Context, resolve_d20
 from pbp.engine.d20_tags import pool_size
 from pbp.engine.distat_tags import Pending
@@ -24,7 +25,7 @@ from pbp.engine.markhor_resolve import (
     skirmish_formula,
     with_pools,
 )
-from pbp.engine.problems import MarkhorRefused, refusal
+from pbp.engine.problems import COULD_NOT_RESOLVE, MarkhorRefused, failure_text, refusal
 from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
@@ -106,7 +107,11 @@ class _D20Run:
         roller = self.dice.for_key(post.post_id, index)  # SPEC §6: (post id, tag index, roll)
         seen = len(self.dice.records)
         ctx = D20Context(d20=self.d20, pool=pool_size(self.campaign, self.d20, item.actor))
-        self.d20, record = resolve_d20(intent, ctx=ctx, roller=roller)
+        try:
+            self.d20, record = resolve_d20(intent, ctx=ctx, roller=roller)
+        except Exception:  # one action's failure never loses the close: void, and on
+            record = D20Record(actor=item.actor, verb=intent_verb(intent), outcome="void",
+                               reason=COULD_NOT_RESOLVE)
         record = replace(record, rolls=self.dice.records[seen:])
         self.entries.append(
             D20Entry(
@@ -118,6 +123,16 @@ class _D20Run:
                 order=(post.order, index),
             )
         )
+
+
+def _distat(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tuple[Any, ...]]:
+    """A Distat action resolved; one whose resolution fails is void with what failed, and the
+    round goes on (no exception inside one action may lose a close)."""
+    try:
+        return distat.resolve(scene, intent)
+    except Exception as error:
+        why = distat.CouldNotResolve(error=failure_text(error))
+        return scene, distat.void_records(intent, why)
 
 
 def _steps(post: PostRecord) -> Iterator[Accepted | Command]:
@@ -178,7 +193,7 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
                 assert not isinstance(item.intent, D20_INTENTS)
                 assert not isinstance(item.intent, ABSTRACT_INTENTS)
                 assert not isinstance(item.intent, MARKHOR_INTENTS)
-                scene, records = distat.resolve(scene, item.intent)
+                scene, records = _distat(scene, item.intent)
                 actions += [
                     ActionEntry(
                         post_id=post.post_id,

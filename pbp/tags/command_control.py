@@ -136,15 +136,18 @@ def read_oppose(args: Args) -> Command:
 
 
 def read_difficulty(args: Args) -> Command:
-    """``!difficulty POST 12``: a post id (or permalink), then the difficulty."""
-    expected = "a post and a difficulty, like p7 12"
-    if len(args.tokens) != 2:
+    """``!difficulty POST 12`` or ``!difficulty POST NAME 12``: a post id (or permalink), the
+    character whose course it is when the post holds several (the GM's NPC turns), then the
+    difficulty."""
+    expected = "a post, a character if the post has several, and a difficulty, like p7 Goblin 12"
+    if len(args.tokens) < 2:
         raise ArgumentError(found=join(args.tokens), expected=expected)
     post = post_id(args.tokens[0].text)
     if post is None:
         raise ArgumentError(found=args.tokens[0].text, expected=expected)
-    dc = number(args.tokens[1:], low=1, high=CORRECTION_LIMIT, expected="a difficulty like 12")
-    return DifficultyCommand(source=args.source, post=post, dc=dc)
+    name = join(args.tokens[1:-1]).strip() or None
+    dc = number(args.tokens[-1:], low=1, high=CORRECTION_LIMIT, expected="a difficulty like 12")
+    return DifficultyCommand(source=args.source, post=post, character=name, dc=dc)
 
 
 def read_rest(args: Args) -> Command:

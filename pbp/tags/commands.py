@@ -154,11 +154,13 @@ class OpposeCommand:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DifficultyCommand:
     """``!difficulty POST 12``: the GM calls for a roll on that post's course of action, against
-    a Narrator-set difficulty (RULES M9)."""
+    a Narrator-set difficulty (RULES M9); ``!difficulty POST NAME 12``: on that character's
+    course only (a GM's post of NPC turns holds several)."""
 
     source: Source
     post: str
     dc: int
+    character: str | None = None
     gm_only = True
     timing = CommandTiming.AT_ONCE
 

@@ -225,6 +225,7 @@ class SkirmishAttackTag:
     advantage: int = 0  # count of `adv` minus count of `dis` (RULES M6 clamps it)
     react: bool = False
     as_name: str | None = None
+    amount: str | None = None  # `damage N` / `damage 2d6`: a battle hit's damage (RULES §6)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -237,6 +238,7 @@ class CastTag:
     advantage: int = 0
     react: bool = False
     as_name: str | None = None
+    amount: str | None = None  # battle: `damage` of a cast, `amount` of a heal (RULES §6)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

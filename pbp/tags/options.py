@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pbp.tags.cursor import Cursor, Names, Reject
+from pbp.tags.dice import check_notation
 from pbp.tags.problems import BadNumber, BadOption, DuplicateOption, MissingTarget
 
 
@@ -21,6 +22,7 @@ class Arg(Enum):
     COUNT = "count"
     NAME = "name"  # a character
     CHOICE = "choice"
+    DICE = "dice"  # a number or dice notation (``3``, ``2d6+1``), kept canonical
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,12 @@ def _argument(
             if not name:
                 raise Reject(MissingTarget(tag="", verb=verb, maneuver=key, what="character"))
             return name
+        case Arg.DICE:
+            word = cursor.take_word()
+            if not word:
+                raise Reject(BadNumber(tag="", verb=verb, option=key, value="",
+                                       expected="a number or dice, like 3 or 2d6"))
+            return check_notation(word.lower())
         case Arg.CHOICE:
             word = cursor.take_word()
             if word.lower() in option.choices:

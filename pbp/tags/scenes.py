@@ -36,6 +36,9 @@ CHECK_OPTIONS = {
 }  # fmt: skip
 SKIRMISH_OPTIONS = {"adv": Option(repeats=True), "dis": Option(repeats=True), "as": AS}
 TARGETED_OPTIONS = {**SKIRMISH_OPTIONS, "react": Option()}  # RULES M7: battle reactions
+# RULES §6: in a battle the tag gives an attack's damage and a heal's amount (1 when absent)
+ATTACK_OPTIONS = {**TARGETED_OPTIONS, "damage": Option(Arg.DICE)}
+HEAL_OPTIONS = {**TARGETED_OPTIONS, "amount": Option(Arg.DICE)}
 AS_ONLY = {"as": AS}
 _PAYMENTS = ("spend", "bank", "auto")
 
@@ -181,14 +184,14 @@ def read_skirmish_attack(body: str, *, source: Source, names: Names) -> Skirmish
     """``[attack: TARGET]`` (skirmish, battle)."""
     cursor = Cursor(body)
     target = cursor.take_name(
-        names.characters, names=names, stop=TARGETED_OPTIONS, kind="character"
+        names.characters, names=names, stop=ATTACK_OPTIONS, kind="character"
     )
     if not target:
         raise Reject(MissingTarget(tag="", verb="attack", what="character"))
-    found = read_options(cursor, TARGETED_OPTIONS, verb="attack", names=names)
+    found = read_options(cursor, ATTACK_OPTIONS, verb="attack", names=names)
     return SkirmishAttackTag(
         source=source, target=target, advantage=_advantage(found), react=flag(found, "react"),
-        as_name=first_str(found, "as"),
+        as_name=first_str(found, "as"), amount=first_str(found, "damage"),
     )  # fmt: skip
 
 
@@ -198,17 +201,17 @@ def read_cast(body: str, *, source: Source, names: Names) -> CastTag:
     heal = cursor.peek_word() == "heal"
     if heal:
         cursor.take_word()
-    target = cursor.take_name(
-        names.characters, names=names, stop=TARGETED_OPTIONS, kind="character"
-    )
+    table = HEAL_OPTIONS if heal else ATTACK_OPTIONS
+    target = cursor.take_name(names.characters, names=names, stop=table, kind="character")
     if not target:
         raise Reject(
             MissingTarget(tag="", verb="cast", maneuver="heal" if heal else "", what="character")
         )
-    found = read_options(cursor, TARGETED_OPTIONS, verb="cast", names=names)
+    found = read_options(cursor, table, verb="cast", names=names)
     return CastTag(
         source=source, target=target, heal=heal, advantage=_advantage(found),
         react=flag(found, "react"), as_name=first_str(found, "as"),
+        amount=first_str(found, "amount" if heal else "damage"),
     )  # fmt: skip
 
 

@@ -446,3 +446,98 @@ def test_hp_corrections_outside_a_fight_are_refused_at_the_close() -> None:
     assert [(r.problem.code, getattr(r.problem, "cause", "")) for r in report.rejected] == [
         ("markhor_rule", "not_fight")
     ]
+
+
+# -- RULES §6: the self-heal with the last WP, battle damage and healing from the tag ---------
+
+
+def test_a_caster_put_out_by_paying_for_its_own_heal_is_out_and_the_heal_is_void() -> None:
+    # RULES §6 (M2, M3): the cost is paid first; Goblin at 0 HP and 1 WP is out by paying, so
+    # its heal of itself does not land, and the WP stays spent. The round still closes.
+    run = fight(
+        [[("alice", "[attack: Goblin]")], [("gm_sam", "[cast: heal Goblin | as Goblin]")]],
+        dice=initiative(20, 10, 1, 2), opening=WOLF,
+    )  # fmt: skip
+    assert run.pools(1)["Goblin"] == (0, 1)
+    (entry,) = run.entries(2)
+    record = entry.record
+    assert (record.outcome, record.reason, record.caster_wp) == ("void", "put_out_by_cost", 0)
+    assert record.out == ("Goblin",) and record.healed is None
+    assert run.pools(2)["Goblin"] == (0, 0)
+    assert run.state.markhor.is_out("Goblin")
+
+
+def test_a_caster_paying_its_last_wp_still_heals_someone_else() -> None:
+    run = fight(
+        [[("alice", "[attack: Goblin]"), ("gm_sam", "[attack: Wolf | as Goblin]")],
+         [("gm_sam", "[cast: heal Wolf | as Goblin]")]],
+        dice=initiative(20, 10, 5, 2), opening=WOLF,
+    )  # fmt: skip
+    (entry,) = run.entries(2)
+    assert (entry.record.outcome, entry.record.healed) == ("success", 1)
+    assert entry.record.out == ("Goblin",)  # out after paying; its heal of Wolf lands
+    assert run.pools(2)["Wolf"] == (3, 3)
+
+
+def test_a_battle_attack_does_the_damage_its_tag_gives_and_one_without() -> None:
+    # RULES §6: in a battle the tag gives an attack's damage, a number or dice (1 if absent)
+    dice = {**initiative(20, 10, 1), ("r1p1", 0): [4, 6]}
+    run = fight(
+        [[("alice", "[attack: Goblin | damage 3] [attack: Goblin]"),
+          ("bob", "[attack: Goblin | damage 2d6]")]],
+        ruleset="battle", dice=dice,
+    )  # fmt: skip
+    three, one, rolled = (e.record for e in run.entries())
+    assert (three.damage, three.amount, three.amount_rolled) == ((("Goblin", "hp", 3),), "3", 3)
+    assert (one.damage, one.amount) == ((("Goblin", "hp", 1),), None)
+    assert (rolled.amount, rolled.amount_rolled) == ("2d6", 10)
+    assert [(r.sides, r.value) for r in rolled.rolls] == [(6, 4), (6, 6)]
+    assert run.pools()["Goblin"] == (0, 10)  # 12 HP: 3 + 1 + 8 of the 10, the rest from WP
+    assert rolled.damage == (("Goblin", "hp", 8), ("Goblin", "wp", 2))
+
+
+def test_a_battle_heal_restores_the_amount_its_tag_gives_never_past_full() -> None:
+    # RULES §6: a heal's amount comes from the tag (1 if absent); M3's full heal is the
+    # skirmish's. Aria has 20 HP.
+    run = fight(
+        [[("gm_sam", "[attack: Aria | as Goblin, damage 6]")],
+         [("bob", "[cast: heal Aria]")],
+         [("bob", "[cast: heal Aria | amount 4]")],
+         [("bob", "[cast: heal Aria | amount 9]")]],
+        ruleset="battle", dice={**initiative(1, 2, 24), **initiative(1, 2, 24, round_number=2)},
+    )  # fmt: skip
+    assert run.pools(1)["Aria"][0] == 14
+    assert [run.entries(n)[0].record.healed for n in (2, 3, 4)] == [1, 4, 1]
+    assert run.pools(4)["Aria"] == (20, 15)
+    assert run.pools(4)["Bram"][1] == 12 - 3  # each heal cost 1 WP
+
+
+def test_damage_and_amount_are_refused_in_a_skirmish() -> None:
+    run = fight(
+        [[("alice", "[attack: Goblin | damage 2]"), ("bob", "[cast: heal Aria | amount 3]")]],
+        dice=initiative(5, 4, 3),
+    )  # fmt: skip
+    assert run.causes() == ["amount_in_skirmish", "amount_in_skirmish"]
+    assert run.entries() == ()
+
+
+def test_a_difficulty_can_name_the_character_whose_course_rolls() -> None:
+    # RULES M9: the GM posts every NPC turn in one post; `!difficulty POST NAME N` calls a roll
+    # for that character's course only
+    dice = {**initiative(20, 10, 5, 1), ("r1p0", 1): [3]}
+    run = fight(
+        [[("gm_sam", "[attack: Aria | as Goblin] [attack: Bram | as Wolf]"),
+          ("gm_sam", "!difficulty r1p0 Wolf 12")]],
+        dice=dice, opening=WOLF,
+    )  # fmt: skip
+    goblin, wolf = sorted((e.record for e in run.entries()), key=lambda r: r.actor)
+    assert (goblin.outcome, goblin.difficulty, goblin.dice) == ("success", None, ())
+    assert (wolf.outcome, wolf.difficulty, wolf.kept) == ("failure", 12, 3)
+
+
+def test_a_difficulty_naming_a_character_without_a_course_there_is_refused() -> None:
+    run = fight(
+        [[("gm_sam", "[attack: Aria | as Goblin]"), ("gm_sam", "!difficulty r1p0 Bram 12")]],
+        dice=initiative(20, 10, 5),
+    )  # fmt: skip
+    assert run.causes() == ["no_such_course"]

@@ -34,7 +34,7 @@ from pbp.rules.distat.intents import (
     UseTalent,
 )
 from pbp.rules.distat.records import CheckRecord, Damage
-from pbp.rules.distat.resolve import resolve
+from pbp.rules.distat.resolve import resolve, void_records
 from pbp.rules.distat.rounds import (
     add_bonus,
     apply_damage,
@@ -60,7 +60,7 @@ from pbp.rules.distat.scene import (
 from pbp.rules.distat.talents import Talent, TalentEffect, TalentKind, effect_of
 from pbp.rules.distat.validate import Slot, slots_used, validate
 from pbp.rules.distat.views import CharacterView, RestraintView, StatView, view
-from pbp.rules.distat.violations import Violation
+from pbp.rules.distat.violations import CouldNotResolve, Violation
 
 __all__ = [
     "STATS",
@@ -71,6 +71,7 @@ __all__ = [
     "CharacterView",
     "Check",
     "CheckRecord",
+    "CouldNotResolve",
     "Damage",
     "DistatScene",
     "Effect",
@@ -125,4 +126,5 @@ __all__ = [
     "talent_names",
     "validate",
     "view",
+    "void_records",
 ]

@@ -20,6 +20,15 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CouldNotResolve(Violation):
+    """Resolving the action failed inside the bot: it is void, the round goes on (the GM
+    settles it by hand). ``error`` names what failed, for the GM and the ledger."""
+
+    code: ClassVar[str] = "could_not_resolve"
+    error: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownName(Violation):
     """No character or feature of the scene has this name."""
 

@@ -41,6 +41,7 @@ from pbp.rules.markhor.pools import (
     battle_pools,
     cast_cost,
     heal,
+    heal_by,
     skirmish_pools,
     take_damage,
 )
@@ -85,6 +86,7 @@ __all__ = [
     "clamp_net",
     "fate_of_foes",
     "heal",
+    "heal_by",
     "needs_roll",
     "net_advantage",
     "react",

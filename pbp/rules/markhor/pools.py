@@ -107,3 +107,13 @@ def heal(pools: Pools, *, full: Pools) -> Pools:
     if pools.out:
         raise PoolRefused(code="out_cannot_heal", detail="out of this skirmish for good")
     return replace(pools, hp=max(pools.hp, full.hp))
+
+
+def heal_by(pools: Pools, *, full: Pools, amount: int) -> Pools:
+    """Restore ``amount`` HP, up to ``full.hp`` (a battle heal: RULES §6, the amount from the
+    tag). Raises :class:`PoolRefused` when the entity is out, as :func:`heal` does."""
+    if amount < 0:
+        raise ValueError(f"a heal cannot be negative ({amount})")
+    if pools.out:
+        raise PoolRefused(code="out_cannot_heal", detail="out of this fight for good")
+    return replace(pools, hp=max(pools.hp, min(pools.hp + amount, full.hp)))
