@@ -26,8 +26,10 @@ from pbp.engine.effects import (
 )
 from pbp.engine.state import EngineState
 from pbp.render.problems import render_problem_reply
+from pbp.render.scene_views import SCENES, Shown, Table
 from pbp.render.views import Disclosure, character_row, disclosure_for, summary_view
 from pbp.rules import distat
+from pbp.tags.model import SceneKind
 
 REPLY_LIMIT = 10_000  # Reddit's comment length limit
 
@@ -75,6 +77,9 @@ class Replies:
                     seed=self.seed_for(report.number),
                     next_seal=self._seal(report.number + 1),
                 )
+                # a d20 scene shows its own table; a fight and an interval their sections
+                view["scene_table"] = (self._scene_table(state)
+                                       if report.scene == SceneKind.D20.value else None)
                 if isinstance(content, UndoneContent):
                     return "undone", {**view, "undone_by": content.undone_by}
                 return "summary", view
@@ -128,11 +133,22 @@ class Replies:
             "scene": state.scene_kind.value,
         }
 
+    def _shown(self, state: EngineState) -> Shown:
+        disclosure = self._disclosure(state)
+        return Shown(hide=disclosure.hide,
+                     hidden=disclosure.npcs if disclosure.hide else frozenset())
+
+    def _scene_table(self, state: EngineState) -> Table | None:
+        """The scene's own table, for every scene but Distat (which has its templates)."""
+        views = SCENES.get(state.scene_kind)
+        return views[0](state, self._shown(state)) if views is not None else None
+
     def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:
         scene = state.round.base if state.round is not None else state.scene
         disclosure = self._disclosure(state)
         return {
             "number": _round_number(state),
+            "table": self._scene_table(state),
             "characters": [
                 character_row(distat.view(scene, n), disclosure) for n in distat.names(scene)
             ],
@@ -145,13 +161,17 @@ class Replies:
     def _sheets(self, state: EngineState, content: SheetContent) -> dict[str, Any]:
         scene = state.round.base if state.round is not None else state.scene
         disclosure = self._disclosure(state)
+        views = SCENES.get(state.scene_kind)
         sheets = []
         for name in content.names:
             row = character_row(distat.view(scene, name), disclosure)
             sheet = state.campaign.character(name)
             talents = [] if row["hidden"] else list(distat.fighter(scene, name).talents)
-            sheets.append({**row, "player": sheet.player if sheet else None, "talents": talents})
-        return {"sheets": sheets}
+            own = views[1](state, name, self._shown(state)) if views is not None else None
+            sheets.append({**row, "player": sheet.player if sheet else None, "talents": talents,
+                           "scene_lines": own.lines if own is not None else None,
+                           "scene_sheet": own is not None})
+        return {"sheets": sheets, "scene": state.scene_kind.value}
 
 
 def _round_number(state: EngineState) -> int:
