@@ -21,7 +21,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.markhor_model import MarkhorState
-from pbp.engine.problems import AbstractRefused, BadName, CannotUndo, MarkhorRefused
+from pbp.engine.problems import AbstractRefused, BadName, CannotUndo, MarkhorRefused, scene_phrase
 from pbp.engine.reading import is_command_problem, task_names
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import apply_setup, no_such_post
@@ -84,7 +84,7 @@ def _not_abstract(command: Command, state: EngineState) -> Problem:
         AbstractRefused(
             tag="",
             cause="not_abstract",
-            detail=f"this thread runs a {state.scene_kind.value} scene",
+            detail=f"this thread runs {scene_phrase(state.scene_kind)}",
         ),
         command,
     )
@@ -112,7 +112,7 @@ def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState |
     against N at the close (RULES M9)."""
     assert state.round is not None
     if state.scene_kind not in (SceneKind.SKIRMISH, SceneKind.BATTLE):
-        detail = f"this thread runs a {state.scene_kind.value} scene"
+        detail = f"this thread runs {scene_phrase(state.scene_kind)}"
         return _located(MarkhorRefused(tag="", cause="not_fight", detail=detail), command)
     post = state.round.post(command.post)
     if post is None:
@@ -239,7 +239,7 @@ def _oppose_problem(state: EngineState, command: OpposeCommand) -> Problem | Non
     if state.scene_kind is not SceneKind.ABSTRACT:
         return _not_abstract(command, state)
     found = resolve_name(command.task, candidates=task_names(state.abstract))
-    return None if isinstance(found, str) else _located(found, command)
+    return None if isinstance(found, str) else _located(replace(found, kind="task"), command)
 
 
 def _names(

@@ -7,7 +7,7 @@ from typing import ClassVar, Protocol, TypeVar
 
 from pbp.errors import Problem
 from pbp.rules.distat.violations import Violation
-from pbp.tags.model import Source
+from pbp.tags.model import SceneKind, Source
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -152,3 +152,9 @@ def failure_text(error: Exception) -> str:
     """What failed, in one line, for the GM and the ledger (never a traceback)."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def scene_phrase(kind: SceneKind) -> str:
+    """A scene kind with its article: "a d20 scene", "an abstract scene"."""
+    word = kind.value
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word} scene"

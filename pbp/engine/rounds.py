@@ -25,7 +25,13 @@ from pbp.engine.markhor_resolve import (
     skirmish_formula,
     with_pools,
 )
-from pbp.engine.problems import COULD_NOT_RESOLVE, MarkhorRefused, failure_text, refusal
+from pbp.engine.problems import (
+    COULD_NOT_RESOLVE,
+    MarkhorRefused,
+    failure_text,
+    refusal,
+    scene_phrase,
+)
 from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
@@ -265,7 +271,7 @@ def _not_fight(
 ) -> Rejection:
     """HP and WP belong to a skirmish or battle; Distat corrects Body and Mind."""
     src = command.source
-    detail = f"this thread runs a {state.scene_kind.value} scene"
+    detail = f"this thread runs {scene_phrase(state.scene_kind)}"
     refused = refusal(MarkhorRefused, source=src, cause="not_fight", detail=detail)
     return Rejection(post_id=post.post_id, tag=src.text, problem=refused)
 

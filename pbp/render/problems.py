@@ -4,25 +4,64 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import jinja2
 
 from pbp.errors import Problem
+from pbp.tags.model import COMMON_VERBS, SCENE_VERBS, SceneKind
 
 SEPARATOR = "\n\n-----\n\n"  # a thematic break between the problems of one reply
 
 
-def render_problem(problem: Problem, *, env: jinja2.Environment) -> str:
-    """One problem in words: ``problems/{code}.md.j2`` with the problem's fields as variables.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Examples:
+    """What the examples of a problem reply are written with: the scene's own tag syntax and
+    real names of it. ``target`` and ``other`` are characters to act on (foes first, never
+    the author's own), ``ally`` a player character not the author's, ``own`` the author's,
+    ``task`` and ``feature`` the scene's ("" when it has none), ``talent`` an active one of
+    the author's (else of anyone's); ``verbs`` are the scene's. The defaults serve `pbp parse`
+    without a campaign.
+    Every name is safe inside a code span (no backtick)."""
+
+    scene: str = "distat"
+    verbs: tuple[str, ...] = tuple(sorted(SCENE_VERBS[SceneKind.DISTAT] | COMMON_VERBS))
+    target: str = "Goblin"
+    other: str = "Ogre"
+    ally: str = "Aria"
+    own: str = "Bram"
+    task: str = "Breach the gate"
+    feature: str = "Door"
+    talent: str = "TALENT"
+
+    @staticmethod
+    def named(*, scene: str, target: str, other: str, ally: str, own: str, task: str,
+              feature: str, talent: str) -> Examples:
+        """Examples with these names, made safe for code spans."""
+        def safe(name: str) -> str:
+            return name.replace("`", "'")
+
+        verbs = tuple(sorted(SCENE_VERBS[SceneKind(scene)] | COMMON_VERBS))
+        return Examples(scene=scene, verbs=verbs, target=safe(target), other=safe(other),
+                        ally=safe(ally), own=safe(own), task=safe(task),
+                        feature=safe(feature), talent=safe(talent))
+
+
+def render_problem(problem: Problem, *, env: jinja2.Environment,
+                   examples: Examples | None = None) -> str:
+    """One problem in words: ``problems/{code}.md.j2`` with the problem's fields as variables
+    and ``ex``, what its examples are written with.
 
     Generic on purpose: any ``Problem`` subclass with a template renders, so the engine adds
     its own problems by adding templates.
     """
     fields = {field.name: getattr(problem, field.name) for field in dataclasses.fields(problem)}
     template = env.get_template(f"problems/{problem.code}.md.j2")
-    return template.render(code=problem.code, **fields).strip()
+    return template.render(code=problem.code, ex=examples or Examples(), **fields).strip()
 
 
-def render_problem_reply(problems: Sequence[Problem], *, env: jinja2.Environment) -> str:
+def render_problem_reply(problems: Sequence[Problem], *, env: jinja2.Environment,
+                         examples: Examples | None = None) -> str:
     """One reply listing every problem of a post, in post order."""
-    return SEPARATOR.join(render_problem(problem, env=env) for problem in problems) + "\n"
+    return SEPARATOR.join(render_problem(problem, env=env, examples=examples)
+                          for problem in problems) + "\n"

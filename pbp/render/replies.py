@@ -25,7 +25,7 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.state import EngineState
-from pbp.render.problems import render_problem_reply
+from pbp.render.problems import Examples, render_problem_reply
 from pbp.render.scene_views import SCENES, Shown, Table
 from pbp.render.views import Disclosure, character_row, disclosure_for, summary_view
 from pbp.rules import distat
@@ -51,7 +51,9 @@ class Replies:
         name, view = self._view(content, state)
         if name == "problems":
             assert isinstance(content, ProblemsContent)
-            return render_problem_reply(content.problems, env=self.env)
+            post = state.round.post(content.post_id) if state.round is not None else None
+            examples = examples_for(state, author=post.author if post is not None else None)
+            return render_problem_reply(content.problems, env=self.env, examples=examples)
         return self.env.get_template(f"{name}.md.j2").render(**view).strip() + "\n"
 
     def _seal(self, number: int) -> str | None:
@@ -172,6 +174,33 @@ class Replies:
                            "scene_lines": own.lines if own is not None else None,
                            "scene_sheet": own is not None})
         return {"sheets": sheets, "scene": state.scene_kind.value}
+
+
+def examples_for(state: EngineState, *, author: str | None) -> Examples:
+    """The names a problem reply's examples use: the scene's own, never the author's
+    character as the one acted on."""
+    campaign = state.campaign
+    scene = state.round.base if state.round is not None else state.scene
+    names = list(distat.names(scene))
+    pcs = {c.name for c in campaign.characters if c.player is not None}
+    low = author.casefold() if author else None
+    own = [c.name for c in campaign.characters
+           if c.player is not None and c.player.casefold() == low]
+    others = [n for n in names if n not in own]
+    ranked = [n for n in others if n not in pcs] + [n for n in others if n in pcs]
+    target = ranked[0] if ranked else (names[0] if names else "Goblin")
+    other = next((n for n in ranked if n != target), target)
+    ally = next((n for n in others if n in pcs), own[0] if own else target)
+    tasks = [t.name for t in state.abstract.tasks if t.done_by is None]
+    tasks = tasks or [t.name for t in state.abstract.tasks]
+    features = distat.feature_names(scene)
+    sheets = sorted(campaign.characters, key=lambda c: c.name not in own)  # the author's first
+    talents = [t.name for c in sheets for t in c.talents if t.kind == "active"]
+    return Examples.named(scene=state.scene_kind.value, target=target, other=other, ally=ally,
+                          own=own[0] if own else ally,
+                          task=tasks[0] if tasks else "",
+                          feature=features[0] if features else "",
+                          talent=talents[0] if talents else "TALENT")
 
 
 def _round_number(state: EngineState) -> int:

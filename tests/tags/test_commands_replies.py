@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import jinja2
@@ -10,6 +9,7 @@ import pytest
 
 from pbp.errors import Problem
 from pbp.render.environment import make_environment
+from pbp.render.problems import render_problem
 from pbp.tags.command_parser import parse_command_line
 from pbp.tags.command_problems import BadCommandArguments
 from pbp.tags.commands import COMMAND_WORDS
@@ -31,8 +31,7 @@ def problem_of(line: str, *, gm: bool) -> Problem:
 
 
 def render(env: jinja2.Environment, problem: Problem) -> str:
-    fields = {field.name: getattr(problem, field.name) for field in dataclasses.fields(problem)}
-    return env.get_template(f"problems/{problem.code}.md.j2").render(**fields)
+    return render_problem(problem, env=env)
 
 
 def examples_in(reply: str) -> list[str]:

@@ -1,0 +1,105 @@
+"""Every example a problem reply shows is written in the scene's own syntax with names of that
+scene: each one is read again, in that scene, and reads cleanly (no problem, names it knows).
+
+A campaign with uncommon names (no Goblin, no Aria) plays many mistakes in each scene; every
+tag or command a reply offers after "For example:" is parsed as the bot would read it."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from thread_run import new_run
+
+from pbp.campaign.loader import parse_campaign
+from pbp.engine.events import PostArrived
+from pbp.engine.reading import parse_for
+from pbp.services.seeds import round_seeds
+
+ROSTER = """
+[[characters]]
+name = "Zed"
+player = "zoe"
+body = 5
+mind = 4
+hp = 12
+constitution = 2
+wisdom = 2
+
+[[characters.talents]]
+name = "Hex"
+stat = "mind"
+level = 1
+kind = "active"
+
+[[characters]]
+name = "Quill"
+player = "quinn"
+body = 3
+mind = 5
+
+[[characters]]
+name = "Marrow Hound"
+body = 3
+mind = 1
+constitution = 1
+wisdom = 1
+"""
+COMMON = [  # mistakes any scene may meet
+    "[phisical: attack Marrow Hound]", "[attack]", "[cast]", "[check]", "[abstract]",
+    "[roll: 2q6]", "[pass | bonus 2]", "[move: Nobody]", "[aid: Nobody Climb +2]",
+    "[attack: Nobody]", "[check: Climb +2 vs 15 | take 7]", "[identify]",
+    "[physical: attack Marrow Hound, flurp]", "[mental: use]", "[physical: feat]",
+    "[physical: attack Marrow Hound with 2]", "[physical: attack Marrow Hound | bonus x]",
+    "[cast: heal]", "[attack: Marrow Hound | damage 2 | damage 3]", "[act]",
+    "[abstract: Athletics +4 on Nowhere]", "[reaction | flurp]",
+]
+GM_LINES = ["!clsoe", "!damage Nobody hp 1", "!difficulty p999 12", "!group", "!bonus",
+            "!npc", "!task", "!oppose Nowhere 4d6", "!encounter sideways", "!heal Zed"]
+SETUP = {
+    "distat": "!group Zed, Marrow Hound",
+    "d20": "",
+    "abstract": "!task Storm the walls dc 40",
+    "skirmish": "",
+    "battle": "",
+}
+EXAMPLE = re.compile(r"`(\[[^`]*\]|![^`]*)`")
+
+
+def examples_in(reply: str) -> list[str]:
+    """The tags and commands a reply offers as correct examples (after "For example:")."""
+    found: list[str] = []
+    for part in reply.split("For example:")[1:]:
+        found += EXAMPLE.findall(part.split("\n\n")[0])
+    return found
+
+
+def play(ruleset: str) -> tuple[Any, list[str]]:
+    head = f'[campaign]\nname = "Den"\ngms = ["gm_gil"]\nruleset = "{ruleset}"\n'
+    campaign = parse_campaign(head + ROSTER, path="den.toml")
+    run = new_run(campaign, seed_for=round_seeds("1"), bot="pbp_bot")
+    start = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    posts = [("gm_gil", SETUP[ruleset])] if SETUP[ruleset] else []
+    posts += [("zoe", line) for line in COMMON]
+    posts += [("gm_gil", line) for line in GM_LINES]
+    replies: list[str] = []
+    for i, (author, body) in enumerate(posts):
+        done = run.feed(PostArrived(post_id=f"p{i}", author=author, body=body,
+                                    at=start + timedelta(minutes=i)))
+        replies += [r.text for r in done if r.key.startswith("problems-")]
+    return run, replies
+
+
+@pytest.mark.parametrize("ruleset", list(SETUP))
+def test_every_example_in_a_problem_reply_reads_cleanly_in_that_scene(ruleset: str) -> None:
+    run, replies = play(ruleset)
+    examples = [e for reply in replies for e in examples_in(reply)]
+    assert len(examples) >= 10, replies  # the mistakes did draw examples
+    for example in examples:
+        for stranger in ("Goblin", "Aria", "Bram", "Ogre", "Door", "TASK", "Breach the gate"):
+            assert stranger not in example, (ruleset, example)
+        parsed = parse_for(run.state, body=example, gm=example.startswith("!"))
+        assert parsed.problems == (), (ruleset, example, parsed.problems)
+        assert parsed.tags or parsed.commands, (ruleset, example)
