@@ -111,6 +111,10 @@ class Pending:
     bonus: dict[str, int] = field(default_factory=dict)
     moves: dict[str, Move] = field(default_factory=dict)
     d20: dict[str, RoundBudget] = field(default_factory=dict)  # RULES A11, per character
+    # RULES §6: talents declared used earlier this round, (user, talent), in post order: an
+    # Identify read after one is checked as if it had been seen
+    talents: list[tuple[str, str]] = field(default_factory=list)
+    restraints: list[Restrain] = field(default_factory=list)  # attempted: an escape may follow
 
     def add(self, accepted: Accepted, post_id: str) -> None:
         """Count an accepted tag."""
@@ -126,17 +130,38 @@ class Pending:
         self.bonus[accepted.actor] = self.bonus.get(accepted.actor, 0) + accepted.bonus
         if isinstance(accepted.intent, Move):
             self.moves[accepted.actor] = accepted.intent
+        parts = accepted.intent.parts if isinstance(accepted.intent, Split) else (accepted.intent,)
+        for part in parts:
+            talent = getattr(part, "talent", None)
+            if isinstance(talent, str):
+                self.talents.append((accepted.actor, talent))
+            if isinstance(part, Restrain):
+                self.restraints.append(part)
 
 
 def _where(problem: Problem, tag: Tag) -> Problem:
     return replace(problem, tag=tag.source.text, line=tag.source.line, column=tag.source.column)
 
 
-def _scene_for(scene: DistatScene, actor: str, pending: Pending) -> DistatScene:
-    """The scene as it stands, with the actor's own earlier move of this round made: a player
-    who moves to a goblin and attacks it in one round is checked where they will stand."""
-    move = pending.moves.get(actor)
-    return scene if move is None else distat.resolve(scene, move)[0]
+def _scene_for(scene: DistatScene, intent: Intent, pending: Pending) -> DistatScene:
+    """The scene as it stands, with what earlier posts of the round declared, never their
+    outcomes (RULES §6): every move made (a player who moves to a goblin and attacks it in one
+    round is checked where they will stand), the talents declared used seen by the others,
+    and, for an escape, the restraints attempted on the actor in place."""
+    actor = intent.actor
+    for user, talent in pending.talents:
+        if user != actor:
+            scene = distat.saw_use(scene, user, talent)
+    for move in pending.moves.values():  # made as declared, whatever a check would say
+        if not distat.validate(scene, move):
+            scene = distat.arrive(scene, move)[0]
+    if isinstance(intent, Escape) and distat.view(scene, actor).restrained is None:
+        for attempt in pending.restraints:
+            if attempt.target == actor:
+                scene = distat.restrain(scene, by=attempt.actor, target=actor,
+                                        stat=attempt.stat)[0]
+                break
+    return scene
 
 
 def check_tag(
@@ -157,10 +182,7 @@ def check_tag(
     left = distat.fighter(scene, actor.name).bonus_pool - pending.bonus.get(actor.name, 0)
     if bonus > 0 and bonus > left:
         return _where(BonusBudget(tag="", actor=actor.name, asked=bonus, left=max(left, 0)), tag)
-    violations = distat.validate(_scene_for(scene, actor.name, pending), intent)
-    if violations:
-        return _where(RuleBroken(tag="", violation=violations[0]), tag)
-    return Accepted(
+    accepted = Accepted(
         tag=tag,
         intent=intent,
         actor=actor.name,
@@ -168,3 +190,7 @@ def check_tag(
         slots=slots,
         bonus=bonus,
     )
+    violations = distat.validate(_scene_for(scene, intent, pending), intent)
+    if violations:
+        return _where(RuleBroken(tag="", violation=violations[0], would_be=accepted), tag)
+    return accepted

@@ -18,6 +18,14 @@ class ProblemsContent:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ActedContent:
+    """A post whose tags the rules refused when it was read acted at the close after all: at
+    their turn they were valid (RULES §6)."""
+
+    post_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FixedContent:
     """A post whose problems were fixed by an edit before the close."""
 
@@ -104,6 +112,7 @@ class AllActedContent:
 Content = (
     ProblemsContent
     | FixedContent
+    | ActedContent
     | AckContent
     | CheatSheetContent
     | SummaryContent

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from pbp.errors import Problem
 from pbp.rules.distat.violations import Violation
@@ -60,10 +60,13 @@ class BonusBudget(Problem):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleBroken(Problem):
-    """The rules refuse the action as the scene stands."""
+    """The rules refuse the action as the scene stands. ``would_be`` is the action the tag
+    would have been (an ``Accepted``): at the close it acts after all if it is valid at its
+    turn (RULES §6: the close is authoritative)."""
 
     code: ClassVar[str] = "rule"
     violation: Violation
+    would_be: Any = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

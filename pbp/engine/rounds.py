@@ -14,7 +14,14 @@ from pbp.engine.d20_model import D20_INTENTS, D20Entry, D20Intent, D20Record, D2
 from pbp.engine.d20_resolve import D20Context, resolve_d20
 from pbp.engine.d20_tags import pool_size
 from pbp.engine.distat_tags import Pending
-from pbp.engine.effects import EditReply, Effect, FixedContent, Reply, SummaryContent
+from pbp.engine.effects import (
+    ActedContent,
+    EditReply,
+    Effect,
+    FixedContent,
+    Reply,
+    SummaryContent,
+)
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.markhor_model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
 from pbp.engine.markhor_resolve import (
@@ -28,6 +35,7 @@ from pbp.engine.markhor_resolve import (
 from pbp.engine.problems import (
     COULD_NOT_RESOLVE,
     MarkhorRefused,
+    RuleBroken,
     failure_text,
     refusal,
     scene_phrase,
@@ -36,6 +44,7 @@ from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
+from pbp.errors import Problem
 from pbp.rules import distat
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
@@ -97,6 +106,7 @@ class _Resolved:
     abstract_report: AbstractReport | None
     markhor: MarkhorState
     markhor_report: MarkhorReport | None
+    acted: tuple[tuple[str, Problem], ...] = ()  # (post, refusal) of the tags that acted after all
 
 
 @dataclass(slots=True)
@@ -141,16 +151,40 @@ def _distat(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tup
         return scene, distat.void_records(intent, why)
 
 
-def _steps(post: PostRecord) -> Iterator[Accepted | Command]:
-    """A post's accepted tags and corrections in the order they stand in the post."""
-    items: list[tuple[tuple[int, int], Accepted | Command]] = [
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Retry:
+    """A Distat tag the rules refused when it was read: it acts if it is valid at its turn
+    (RULES §6: the close is authoritative)."""
+
+    accepted: Accepted
+    problem: RuleBroken
+
+
+def _steps(post: PostRecord) -> Iterator[Accepted | Command | _Retry]:
+    """A post's accepted tags, its rule-refused Distat tags and its corrections, in the order
+    they stand in the post."""
+    items: list[tuple[tuple[int, int], Accepted | Command | _Retry]] = [
         ((a.tag.source.line, a.tag.source.column), a) for a in post.accepted
+    ]
+    items += [
+        ((p.line, p.column), _Retry(accepted=p.would_be, problem=p)) for p in post.problems
+        if isinstance(p, RuleBroken) and isinstance(p.would_be, Accepted)
     ]
     items += [
         ((c.source.line, c.source.column), c) for c in post.commands if isinstance(c, CORRECTIONS)
     ]
     for _, item in sorted(items, key=lambda pair: pair[0]):
         yield item
+
+
+def _claimed(rnd: OpenRound) -> dict[str, set[str]]:
+    """The action slots the round's accepted tags take, per character."""
+    claimed: dict[str, set[str]] = {}
+    for post in rnd.posts:
+        if post.live:
+            for accepted in post.accepted:
+                claimed.setdefault(accepted.actor, set()).update(accepted.slots)
+    return claimed
 
 
 def _opposes(post: PostRecord) -> list[tuple[PostRecord, OpposeCommand]]:
@@ -180,9 +214,20 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     markhor_items: list[MarkhorItem] = []
     opposes: list[tuple[PostRecord, OpposeCommand]] = []
     pool_fixes: list[PoolFix] = []
+    claimed = _claimed(rnd)
+    acted: list[tuple[str, Problem]] = []  # refused when read, valid at their turn: they acted
     for post in (p for p in rnd.posts if p.live):
         opposes += _opposes(post)
         for item in _steps(post):
+            if isinstance(item, _Retry):
+                intent, actor = item.accepted.intent, item.accepted.actor
+                assert not isinstance(intent, (*D20_INTENTS, *ABSTRACT_INTENTS, *MARKHOR_INTENTS))
+                if (claimed.get(actor, set()) & item.accepted.slots
+                        or distat.validate(scene, intent)):
+                    continue  # its slot is taken, or it is still refused: the refusal stands
+                claimed.setdefault(actor, set()).update(item.accepted.slots)
+                acted.append((post.post_id, item.problem))
+                item = item.accepted
             if isinstance(item, DamageCommand | HealCommand) and item.stat in ("hp", "wp"):
                 pool_fixes.append((post, item))
                 continue
@@ -241,6 +286,7 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
         abstract_report=report,
         markhor=markhor,
         markhor_report=fight,
+        acted=tuple(acted),
     )
 
 
@@ -324,15 +370,22 @@ def close_round(
     rnd, effects = recheck(state, state.round)
     done = resolve(state, rnd, dice=LazyDice(dice, rnd.number))
     scene = after(done.scene) if after is not None else done.scene
+    acted = {(post_id, id(problem)) for post_id, problem in done.acted}
     rejected = (
         tuple(
             Rejection(post_id=p.post_id, tag=pr.tag, problem=pr)
             for p in rnd.posts
             if p.live
             for pr in (*p.command_problems, *p.problems)
+            if (p.post_id, id(pr)) not in acted
         )
         + done.problems
     )
+    for post in rnd.posts:  # every refusal of a post acted after all: its reply says so
+        own = [pr for pr in post.problems if (post.post_id, id(pr)) in acted]
+        if own and len(own) == len(post.problems) and post.error_replied:
+            effects.append(EditReply(key=problems_key(post.post_id),
+                                     content=ActedContent(post_id=post.post_id)))
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
     d20_before = state.d20
     abstract_before, markhor_before = state.abstract, state.markhor

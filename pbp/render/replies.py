@@ -12,6 +12,7 @@ import jinja2
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import (
     AckContent,
+    ActedContent,
     AllActedContent,
     CheatSheetContent,
     Content,
@@ -109,6 +110,8 @@ class Replies:
                 return "all_acted", {"number": _round_number(state), "gms": content.gms}
             case FixedContent():
                 return "fixed", {}
+            case ActedContent():
+                return "acted", {}
             case AckContent():
                 return "ack", {"actions": content.actions}
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine_helpers import ledger, play, thread
 
-from pbp.engine.effects import ProblemsContent
+from pbp.campaign.loader import parse_campaign
+from pbp.engine.effects import EditReply, ProblemsContent
 
 GROUP = ("post", "p1", "gm_sam", 1, "!group Aria, Goblin")
 
@@ -139,12 +140,88 @@ def test_resolution_follows_post_order_not_arrival_of_the_close() -> None:
     assert (goblin.record.active, goblin.record.passive, goblin.record.outcome) == (2, 5, "failure")
 
 
-def test_target_moved_away_earlier_in_the_round_makes_a_physical_attack_void() -> None:
+def test_an_attack_on_a_target_declared_moving_away_earlier_is_refused_and_stays_so() -> None:
+    # RULES §6: read against what earlier posts declared (Aria's move away); at the close
+    # her Threatened check passes (Body 5 vs the Goblin's 3) and she is gone, so at its turn
+    # the attack is still impossible: the refusal stands
     run = play([
         ("post", "p1", "gm_sam", 1, "!group Aria, Bram, Goblin"),
         ("post", "p2", "alice", 2, "[move: away]"),
         ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Goblin]\n!close"),
     ])  # fmt: skip
-    goblin = next(a for a in run.closed(1).actions if a.record.actor == "Goblin")
-    assert goblin.record.outcome == "void"
-    assert goblin.record.reason is not None and goblin.record.reason.code == "not_adjacent"
+    report = run.closed(1)
+    assert [a.record.verb for a in report.actions] == ["move"]
+    [refused] = report.rejected
+    assert (refused.post_id, refused.problem.violation.code) == ("p3", "not_adjacent")
+
+
+def test_an_action_refused_when_read_acts_if_it_is_valid_at_its_turn() -> None:
+    # RULES §6: the close is authoritative. Aria declares a move away from the Ogre, so its
+    # attack on her is refused when read; at the close her Threatened check fails (Body 5 vs
+    # the Ogre's 6), she stays, and at its turn the attack is valid: it acts, and its error
+    # reply is edited to say so
+    run = play([
+        ("post", "p1", "gm_sam", 1, "!group Aria, Ogre"),
+        ("post", "p2", "alice", 2, "[move: away, body]"),
+        ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Ogre]"),
+        ("post", "p4", "gm_sam", 4, "!close"),
+    ])  # fmt: skip
+    assert [type(p).__name__ for p in run.state.closed[0].reopen.posts[2].problems] == [
+        "RuleBroken"]  # refused when it was read
+    report = run.closed(1)
+    move, attack = report.actions
+    assert (move.record.verb, move.record.outcome) == ("move", "failure")
+    assert (attack.post_id, attack.record.outcome, attack.record.target) == ("p3", "success",
+                                                                             "Aria")
+    assert report.rejected == ()
+    edits = [e for e in run.effects if isinstance(e, EditReply) and e.key == "problems-p3"]
+    assert [type(e.content).__name__ for e in edits] == ["ActedContent"]
+
+
+def test_a_refused_action_whose_slot_another_accepted_tag_takes_does_not_act() -> None:
+    run = play([
+        ("post", "p1", "gm_sam", 1, "!group Aria, Ogre"),
+        ("post", "p2", "alice", 2, "[move: away, body]"),
+        ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Ogre]"),
+        ("post", "p4", "gm_sam", 4, "[physical: feat vs 2 | as Ogre]\n!close"),
+    ])  # fmt: skip
+    report = run.closed(1)
+    assert [a.post_id for a in report.actions] == ["p2", "p4"]
+    assert [r.post_id for r in report.rejected] == ["p3"]
+
+
+SHAMAN = """
+[campaign]
+name = "Den"
+gms = ["gm_sam"]
+
+[[characters]]
+name = "Cora"
+player = "cara"
+body = 2
+mind = 6
+
+[[characters]]
+name = "Shaman"
+body = 2
+mind = 4
+
+[[characters.talents]]
+name = "Hex"
+stat = "mind"
+level = 2
+kind = "active"
+"""
+
+
+def test_identify_of_a_talent_declared_used_earlier_in_the_round_is_accepted() -> None:
+    # RULES §6: read against the talents earlier posts declared used, never their outcome;
+    # resolved in post order after the use, the Identify sees it (L2: TN 4, seen once: 3)
+    run = play([
+        ("post", "p1", "gm_sam", 1, "[mental: use Hex on Cora | as Shaman]"),
+        ("post", "p2", "cara", 2, "[identify: Shaman]"),
+        ("post", "p3", "gm_sam", 3, "!close"),
+    ], campaign=parse_campaign(SHAMAN, path="den.toml"))  # fmt: skip
+    assert run.contents(ProblemsContent) == []  # accepted when read
+    identify = run.closed(1).actions[-1].record
+    assert (identify.verb, identify.outcome, identify.passive) == ("identify", "success", 3)

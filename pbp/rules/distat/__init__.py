@@ -33,6 +33,8 @@ from pbp.rules.distat.intents import (
     Stat,
     UseTalent,
 )
+from pbp.rules.distat.movement import arrive
+from pbp.rules.distat.opposed import restrain, saw_use
 from pbp.rules.distat.records import CheckRecord, Damage
 from pbp.rules.distat.resolve import resolve, void_records
 from pbp.rules.distat.rounds import (
@@ -108,6 +110,7 @@ __all__ = [
     "add_feature",
     "add_fighter",
     "apply_damage",
+    "arrive",
     "begin_round",
     "effect_of",
     "end_encounter",
@@ -121,6 +124,8 @@ __all__ = [
     "night_rest",
     "replace_sheet",
     "resolve",
+    "restrain",
+    "saw_use",
     "set_group",
     "slots_used",
     "talent_names",

@@ -143,7 +143,7 @@ def run_move(scene: DistatScene, move: Move) -> tuple[DistatScene, CheckRecord]:
         checked = constraint_check(scene, move.actor, feature)
     success = checked is None or checked[3]
     if success:
-        scene, gid = _arrive(scene, move)
+        scene, gid = arrive(scene, move)
         effects.append(JoinedGroup(character=move.actor, group=gid, target=move.target))
     return scene, CheckRecord(
         actor=move.actor, verb="move", maneuver=None, target=move.target,
@@ -153,7 +153,9 @@ def run_move(scene: DistatScene, move: Move) -> tuple[DistatScene, CheckRecord]:
     )
 
 
-def _arrive(scene: DistatScene, move: Move) -> tuple[DistatScene, str]:
+def arrive(scene: DistatScene, move: Move) -> tuple[DistatScene, str]:
+    """The mover where the move takes it (its target's group, or alone), with no check: a
+    move made, or one declared (RULES §6: read-time checks see what was declared)."""
     if move.target is None:
         return stand_alone(scene, move.actor)
     scene, gid = group_of_target(scene, move.target)
