@@ -21,8 +21,9 @@ _FLAG_OPTIONS = ("identify_bonus_requires_owning", "close_on_any_gm_post")
 _NUMBER_OPTIONS = ("skirmish_minimum", "skirmish_per_point")  # RULES M1
 _CHARACTER_KEYS = (
     "name", "player", "side", "body", "mind", "bonus_pool", "constitution", "wisdom",
-    "intuition", "hp", "wp", "stamina", "dice_pool", "talents",
+    "intuition", "hp", "wp", "stamina", "dice_pool", "talents", "skills", "attack", "defense",
 )  # fmt: skip
+SKILL_LIMIT = 999  # a skill bonus, an attack bonus: beyond any real character
 _POINTS = (
     "body",
     "mind",
@@ -153,8 +154,37 @@ def _character(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...]) 
         talents=talents,
         hp=reader.whole(row, at, "hp", minimum=0),
         wp=reader.whole(row, at, "wp", minimum=0),
+        skills=_skills(reader, row, at),
+        attack=_bonus(reader, row, at, "attack"),
+        defense=reader.whole(row, at, "defense", minimum=0),
         **points,
     )
+
+
+def _bonus(reader: Reader, row: Table, at: KeyPath, key: str) -> int | None:
+    """A signed bonus (``attack = 5``), at most SKILL_LIMIT either way."""
+    found = reader.value(row, at, key, kind=int, expected=f"{key} = 5 (a whole number)")
+    if found is not None and abs(found) > SKILL_LIMIT:
+        reader.fail((*at, key), f"{key} = {found} is beyond ±{SKILL_LIMIT}",
+                    f"a whole number from -{SKILL_LIMIT} to {SKILL_LIMIT}")
+    return None if found is None else int(found)
+
+
+def _skills(reader: Reader, row: Table, at: KeyPath) -> tuple[tuple[str, int], ...]:
+    """``skills = { Stealth = 6, "Disable Device" = 4 }``: each skill's bonus."""
+    table = reader.table(row, at, "skills") or {}
+    found: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for skill in table:
+        where = (*at, "skills", skill)
+        name = check_name(reader, skill, where, what="skill")
+        if name.casefold() in seen:
+            reader.fail(where, f'skill "{name}" is given twice', "each skill once")
+        seen.add(name.casefold())
+        bonus = _bonus(reader, table, (*at, "skills"), skill)
+        assert bonus is not None
+        found.append((name, bonus))
+    return tuple(found)
 
 
 def _side(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...], *, npc: bool) -> str:

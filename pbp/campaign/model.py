@@ -30,11 +30,21 @@ class CharacterSheet:
     wp: int | None = None
     stamina: int = 0
     dice_pool: int = 0
+    # d20 Advanced and Epic Path: skill bonuses (``[check: Stealth vs 15]`` takes Stealth's),
+    # and d20 attack bonus and Defense (``[attack: Goblin]``)
+    skills: tuple[tuple[str, int], ...] = ()
+    attack: int | None = None
+    defense: int | None = None
 
     @property
     def is_npc(self) -> bool:
         """Whether the GM runs this character."""
         return self.player is None
+
+    def skill(self, name: str) -> int | None:
+        """The sheet's bonus in a skill (named case-insensitively), or None."""
+        low = name.casefold()
+        return next((bonus for skill, bonus in self.skills if skill.casefold() == low), None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

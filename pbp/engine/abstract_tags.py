@@ -30,7 +30,7 @@ def intent_of(tag: Tag, *, actor: str) -> AbstractIntent | None:
                 actor=actor,
                 task=tag.task,
                 skill=tag.skill,
-                modifier=tag.modifier,
+                modifier=tag.modifier if tag.modifier is not None else 0,  # a spell: none
                 source=tag.skill_source.value,
                 payment=tag.payment.kind.value,
                 amount=tag.payment.amount,

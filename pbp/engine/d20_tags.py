@@ -30,6 +30,12 @@ from pbp.tags.model import AidTag, AttackRollTag, CheckTag, RollTag, Tag
 D20_TAGS = (CheckTag, AttackRollTag, AidTag, RollTag)
 
 
+def _given(number: int | None) -> int:
+    """A number of the tag, or of the sheets (``engine.sheets`` filled it in first)."""
+    assert number is not None, "a tag's number is read from the sheets before its intent"
+    return number
+
+
 def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
     """The d20 intent of a tag acting for ``actor`` (None: not a d20 tag)."""
     match tag:
@@ -38,19 +44,21 @@ def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
             return D20Check(
                 actor=actor,
                 skill=tag.skill,
-                modifier=tag.modifier,
+                modifier=_given(tag.modifier),
                 dc=tag.dc,
                 opponent=opponent.name if opponent else None,
                 opponent_skill=opponent.skill if opponent else None,
-                opponent_modifier=opponent.modifier if opponent else 0,
+                opponent_modifier=_given(opponent.modifier) if opponent else 0,
                 take=tag.take,
                 tools=tag.tools,
                 pool=tag.pool,
             )
         case AttackRollTag():
-            return D20Attack(actor=actor, modifier=tag.modifier, defense=tag.defense)
+            return D20Attack(actor=actor, modifier=_given(tag.modifier),
+                             defense=_given(tag.defense))
         case AidTag():
-            return D20Aid(actor=actor, target=tag.target, skill=tag.skill, modifier=tag.modifier)
+            return D20Aid(actor=actor, target=tag.target, skill=tag.skill,
+                          modifier=_given(tag.modifier))
         case RollTag():
             return DiceRoll(actor=actor, expression=tag.expression)
     return None

@@ -15,6 +15,7 @@ from pbp.engine.distat_tags import Pending, check_tag
 from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.markhor_tags import MARKHOR_TAGS, check_markhor_tag
 from pbp.engine.problems import RulesetUnavailable
+from pbp.engine.sheets import from_sheets
 from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
@@ -114,6 +115,12 @@ def check_tags(
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))
             continue
+        if d20_tag or abstract_tag:  # the numbers the tag leaves to the sheets
+            filled = from_sheets(tag, actor=actor.name, campaign=campaign)
+            if isinstance(filled, Problem):
+                problems.append(filled)
+                continue
+            tag = filled
         if markhor_tag:
             verdict = check_markhor_tag(
                 tag=tag, actor=actor, markhor=markhor or MarkhorState(), pending=pending,

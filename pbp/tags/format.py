@@ -53,7 +53,7 @@ def _advantage(advantage: int) -> list[str]:
 
 
 def _abstract(tag: AbstractTag) -> str:
-    skill = "spell" if tag.skill is None else f"{tag.skill} {_signed(tag.modifier)}"
+    skill = "spell" if tag.skill is None else _with_bonus(tag.skill, tag.modifier)
     options = [tag.skill_source.value] if tag.skill_source in _NAMED_SOURCES else []
     match tag.payment.kind:
         case PaymentKind.SPEND:
@@ -74,7 +74,7 @@ def _check(tag: CheckTag) -> str:
     against = (
         str(tag.dc)
         if tag.opponent is None
-        else f"{tag.opponent.name} {tag.opponent.skill} {_signed(tag.opponent.modifier)}"
+        else f"{tag.opponent.name} {_with_bonus(tag.opponent.skill, tag.opponent.modifier)}"
     )
     options = [f"take {tag.take}"] if tag.take is not None else []
     if tag.tools is not None:
@@ -82,8 +82,22 @@ def _check(tag: CheckTag) -> str:
     if tag.pool:
         options.append("pool")
     return _bracket(
-        "check", f"{tag.skill} {_signed(tag.modifier)} vs {against}", options, tag.as_name
+        "check", f"{_with_bonus(tag.skill, tag.modifier)} vs {against}", options, tag.as_name
     )
+
+
+def _with_bonus(skill: str, bonus: int | None) -> str:
+    """``Climb +4``, or ``Climb`` when the bonus comes from the sheet."""
+    return skill if bonus is None else f"{skill} {_signed(bonus)}"
+
+
+def _attack_roll(tag: AttackRollTag) -> str:
+    against = str(tag.defense) if tag.defense is not None else tag.target or ""
+    if tag.modifier is None:
+        body = against if tag.defense is None else f"vs {against}"
+    else:
+        body = f"{_signed(tag.modifier)} vs {against}"
+    return _bracket("attack", body, [], tag.as_name)
 
 
 def format_tag(tag: Tag) -> str:
@@ -109,9 +123,9 @@ def format_tag(tag: Tag) -> str:
         case CheckTag():
             return _check(tag)
         case AttackRollTag():
-            return _bracket("attack", f"{_signed(tag.modifier)} vs {tag.defense}", [], tag.as_name)
+            return _attack_roll(tag)
         case AidTag():
-            body = f"{tag.target} {tag.skill} {_signed(tag.modifier)}"
+            body = f"{tag.target} {_with_bonus(tag.skill, tag.modifier)}"
             return _bracket("aid", body, [], tag.as_name)
         case RollTag():
             return _bracket("roll", tag.expression, [], tag.as_name)

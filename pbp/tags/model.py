@@ -134,11 +134,12 @@ class Payment:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AbstractTag:
-    """``[abstract: SKILL +N on TASK, …]`` or ``[abstract: spell on TASK]``."""
+    """``[abstract: SKILL +N on TASK, …]`` or ``[abstract: spell on TASK]``; without ``+N`` the
+    skill's bonus comes from the character's sheet."""
 
     source: Source
     skill: str | None  # None for spell
-    modifier: int
+    modifier: int | None  # None: the sheet's
     task: str
     skill_source: SkillSource = SkillSource.SKILL
     payment: Payment = Payment()
@@ -159,20 +160,22 @@ class ReactionTag:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Opponent:
-    """The other side of an opposed d20 check: ``vs Goblin Perception +3``."""
+    """The other side of an opposed d20 check: ``vs Goblin Perception +3`` (without ``+3``:
+    the bonus on Goblin's sheet)."""
 
     name: str
     skill: str
-    modifier: int
+    modifier: int | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckTag:
-    """``[check: SKILL +N vs DC]`` or ``[check: SKILL +N vs NAME SKILL +M]`` with options."""
+    """``[check: SKILL +N vs DC]`` or ``[check: SKILL +N vs NAME SKILL +M]`` with options; a
+    bonus left out is the character's sheet's."""
 
     source: Source
     skill: str
-    modifier: int
+    modifier: int | None
     dc: int | None = None
     opponent: Opponent | None = None
     take: Literal[1, 10, 20] | None = None
@@ -183,22 +186,24 @@ class CheckTag:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AttackRollTag:
-    """``[attack: +6 vs 15]`` in a d20 scene."""
+    """``[attack: +6 vs 15]`` in a d20 scene; ``[attack: vs Goblin]`` or ``[attack: Goblin]``
+    take the attack bonus and the Defense from the sheets."""
 
     source: Source
-    modifier: int
-    defense: int
+    modifier: int | None
+    defense: int | None
+    target: str | None = None  # whose Defense, when no number is given
     as_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AidTag:
-    """``[aid: NAME SKILL +N]``: aid another (RULES A5)."""
+    """``[aid: NAME SKILL +N]``: aid another (RULES A5); without ``+N``: the sheet's bonus."""
 
     source: Source
     target: str
     skill: str
-    modifier: int
+    modifier: int | None
     as_name: str | None = None
 
 

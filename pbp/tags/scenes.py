@@ -43,20 +43,22 @@ AS_ONLY = {"as": AS}
 _PAYMENTS = ("spend", "bank", "auto")
 
 
-def _skill(cursor: Cursor, *, verb: str, stop: frozenset[str]) -> tuple[str, int]:
-    """``SKILL +N``: the words up to a modifier (skills may hold spaces and parentheses)."""
+def _skill(cursor: Cursor, *, verb: str, stop: frozenset[str]) -> tuple[str, int | None]:
+    """``SKILL +N``: the words up to a modifier (skills may hold spaces and parentheses); with
+    no ``+N`` the bonus is the sheet's (None)."""
     skill = cursor.take_words(stop, signed_stops=True).strip()
     if not skill:
         raise Reject(IncompleteTag(tag="", verb=verb, missing="SKILL +N"))
-    modifier = cursor.take_signed(verb=verb, option=skill) if is_signed(cursor.peek_word()) else 0
-    return skill, modifier
+    if not is_signed(cursor.peek_word()):
+        return skill, None
+    return skill, cursor.take_signed(verb=verb, option=skill)
 
 
 def read_abstract(body: str, *, source: Source, names: Names) -> AbstractTag:
     """``[abstract: SKILL +N on TASK, …]`` or ``[abstract: spell on TASK]``."""
     cursor = Cursor(body)
     skill: str | None = None
-    modifier = 0
+    modifier: int | None = 0
     if cursor.peek_word() == "spell":
         cursor.take_word()
     else:
@@ -136,17 +138,30 @@ _TAKES: dict[str, Literal[1, 10, 20]] = {"1": 1, "10": 10, "20": 20}
 
 
 def read_attack_roll(body: str, *, source: Source, names: Names) -> AttackRollTag:
-    """``[attack: +6 vs 15]`` (d20)."""
+    """``[attack: +6 vs 15]`` (d20); the bonus may be left to the sheet (``[attack: vs 15]``)
+    and the Defense named (``[attack: +6 vs Goblin]``, ``[attack: Goblin]``)."""
     cursor = Cursor(body)
     if not cursor.peek_word():
         raise Reject(IncompleteTag(tag="", verb="attack", missing="+N vs DEFENSE"))
-    modifier = cursor.take_signed(verb="attack", option="attack")
-    cursor.expect("vs", verb="attack", missing="vs DEFENSE")
-    defense = cursor.take_count(verb="attack", option="vs")
+    modifier: int | None = None
+    if is_signed(cursor.peek_word()):
+        modifier = cursor.take_signed(verb="attack", option="attack")
+        cursor.expect("vs", verb="attack", missing="vs DEFENSE")
+    elif cursor.peek_word() == "vs":
+        cursor.take_word()
+    defense: int | None = None
+    target: str | None = None
+    if cursor.peek_word().isdigit():
+        defense = cursor.take_count(verb="attack", option="vs")
+    else:
+        target = cursor.take_name(names.characters, names=names, stop=AS_ONLY, kind="character")
+        if not target:
+            raise Reject(IncompleteTag(tag="", verb="attack", missing="+N vs DEFENSE"))
     found = read_options(cursor, AS_ONLY, verb="attack", names=names)
     return AttackRollTag(
-        source=source, modifier=modifier, defense=defense, as_name=first_str(found, "as")
-    )
+        source=source, modifier=modifier, defense=defense, target=target,
+        as_name=first_str(found, "as"),
+    )  # fmt: skip
 
 
 def read_aid(body: str, *, source: Source, names: Names) -> AidTag:

@@ -1,0 +1,85 @@
+"""The numbers a tag leaves to the character sheets: a d20 or Epic Path skill's bonus
+(``[check: Stealth vs 15]``, ``[abstract: Athletics on TASK]``), the opponent's in an opposed
+check, a d20 attack bonus and a Defense (``[attack: Goblin]``). A number the sheet does not
+have is a refusal that says which, and how to write it in the tag instead."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbp.campaign.model import Campaign, CharacterSheet
+from pbp.engine.problems import AbstractRefused, D20Refused, refusal
+from pbp.errors import Problem
+from pbp.tags.model import AbstractTag, AidTag, AttackRollTag, CheckTag, Tag
+
+NOT_ON_SHEET = "not_on_sheet"
+
+
+def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
+    """``tag`` with every number it left out taken from the sheets, or why that cannot be."""
+    match tag:
+        case CheckTag():
+            return _check(tag, actor=actor, campaign=campaign)
+        case AidTag(modifier=None):
+            bonus = _skill(campaign, actor, tag.skill)
+            if bonus is None:
+                return _missing(tag, f"{actor}'s sheet has no {tag.skill} bonus",
+                                f"[aid: {tag.target} {tag.skill} +3]")
+            return replace(tag, modifier=bonus)
+        case AbstractTag(modifier=None, skill=str() as skill):
+            bonus = _skill(campaign, actor, skill)
+            if bonus is None:
+                example = f"[abstract: {skill} +12 on {tag.task}]"
+                return refusal(AbstractRefused, source=tag.source, cause=NOT_ON_SHEET,
+                               detail=f"{actor}'s sheet has no {skill} bonus; {example}")
+            return replace(tag, modifier=bonus)
+        case AttackRollTag():
+            return _attack(tag, actor=actor, campaign=campaign)
+    return tag
+
+
+def _check(tag: CheckTag, *, actor: str, campaign: Campaign) -> CheckTag | Problem:
+    if tag.modifier is None:
+        bonus = _skill(campaign, actor, tag.skill)
+        if bonus is None:
+            return _missing(tag, f"{actor}'s sheet has no {tag.skill} bonus",
+                            f"[check: {tag.skill} +4 vs 15]")
+        tag = replace(tag, modifier=bonus)
+    opponent = tag.opponent
+    if opponent is not None and opponent.modifier is None:
+        bonus = _skill(campaign, opponent.name, opponent.skill)
+        if bonus is None:
+            return _missing(tag, f"{opponent.name}'s sheet has no {opponent.skill} bonus",
+                            f"[check: {tag.skill} vs {opponent.name} {opponent.skill} +3]")
+        tag = replace(tag, opponent=replace(opponent, modifier=bonus))
+    return tag
+
+
+def _attack(tag: AttackRollTag, *, actor: str, campaign: Campaign) -> AttackRollTag | Problem:
+    if tag.modifier is None:
+        own = _sheet(campaign, actor)
+        bonus = own.attack if own is not None else None
+        if bonus is None:
+            return _missing(tag, f"{actor}'s sheet has no attack bonus", "[attack: +5 vs 12]")
+        tag = replace(tag, modifier=bonus)
+    if tag.defense is None and tag.target is not None:
+        sheet = _sheet(campaign, tag.target)
+        if sheet is None or sheet.defense is None:
+            return _missing(tag, f"{tag.target}'s sheet has no Defense",
+                            f"[attack: {tag.modifier:+d} vs 12]")
+        tag = replace(tag, defense=sheet.defense)
+    return tag
+
+
+def _sheet(campaign: Campaign, name: str) -> CharacterSheet | None:
+    return campaign.character(name)
+
+
+def _skill(campaign: Campaign, name: str, skill: str) -> int | None:
+    sheet = campaign.character(name)
+    return sheet.skill(skill) if sheet is not None else None
+
+
+def _missing(tag: Tag, detail: str, example: str) -> D20Refused:
+    return refusal(D20Refused, source=tag.source, cause=NOT_ON_SHEET,
+                   detail=f"{detail}; {example}")
