@@ -58,14 +58,39 @@ class DiceRoll:
     expression: str
 
 
-D20Intent = D20Check | D20Attack | D20Aid | DiceRoll
-D20_INTENTS = (D20Check, D20Attack, D20Aid, DiceRoll)
-_VERBS: dict[type, Literal["check", "attack", "aid", "roll"]] = {
-    D20Check: "check", D20Attack: "attack", D20Aid: "aid", DiceRoll: "roll",
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Compare:
+    """``[compare: SCORE N vs NAME M]``: a comparison check, no roll (RULES A12)."""
+
+    actor: str
+    score: str
+    value: int
+    opponent: str
+    opponent_value: int
+    boost: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Effect:
+    """``[effect: +N vs NAME RESISTANCE]``: an effect roll against a static DC (RULES A9)."""
+
+    actor: str
+    modifier: int
+    dc: int
+    target: str | None = None
+    resistance: str | None = None
+
+
+D20Intent = D20Check | D20Attack | D20Aid | D20Compare | D20Effect | DiceRoll
+D20_INTENTS = (D20Check, D20Attack, D20Aid, D20Compare, D20Effect, DiceRoll)
+Verb = Literal["check", "attack", "aid", "compare", "effect", "roll"]
+_VERBS: dict[type, Verb] = {
+    D20Check: "check", D20Attack: "attack", D20Aid: "aid", D20Compare: "compare",
+    D20Effect: "effect", DiceRoll: "roll",
 }
 
 
-def intent_verb(intent: D20Intent) -> Literal["check", "attack", "aid", "roll"]:
+def intent_verb(intent: D20Intent) -> Verb:
     """The verb of a d20 intent (as its record names it)."""
     return _VERBS[type(intent)]
 
@@ -104,8 +129,6 @@ class D20State:
         return D20State(pressure=self.pressure, pool_spent=tuple(spent.items()), aid=self.aid)
 
 
-Verb = Literal["check", "attack", "aid", "roll"]
-
 
 def activity_of(intent: D20Intent) -> Activity | None:
     """What an intent costs of the round's two actions (RULES A11); a generic roll is free.
@@ -122,6 +145,10 @@ def activity_of(intent: D20Intent) -> Activity | None:
             return Activity(name="attack", cost=ActionCost.ONE)
         case D20Aid():
             return Activity(name="aid", cost=ActionCost.ONE)
+        case D20Compare():  # RULES A11: a check, though it rolls nothing
+            return Activity(name="comparison", cost=ActionCost.ONE)
+        case D20Effect():
+            return Activity(name="effect", cost=ActionCost.ONE)
         case DiceRoll():
             return None
 
@@ -158,6 +185,8 @@ class D20Record:
     reason: str | None = None
     critical_threat: bool = False
     aid_bonus: int | None = None  # what an aid grants (0 when it failed)
+    resistance: str | None = None  # an effect roll's: the target's resistance (RULES A9)
+    margin: int | None = None  # an effect roll's total less the DC
     pool_dice: tuple[int, ...] = ()  # the pool's d20s when a failed check was retried
     pool_left: int | None = None
     first_roll: int | None = None  # the failed roll a pool retried

@@ -13,6 +13,8 @@ from pbp.engine.d20_model import (
     D20Aid,
     D20Attack,
     D20Check,
+    D20Compare,
+    D20Effect,
     D20Intent,
     D20Record,
     D20State,
@@ -29,8 +31,9 @@ from pbp.rules.d20.checks import (
     roll_check,
     take_check,
 )
-from pbp.rules.d20.opposed import OpposedSide, opposed_check
+from pbp.rules.d20.opposed import OpposedSide, compare_scores, opposed_check
 from pbp.rules.d20.pools import DicePool, retry_with_pool
+from pbp.rules.d20.resistances import RESISTANCE_BASE, Resistance, resist, resistance_dc
 from pbp.rules.d20.results import Modifier
 from pbp.rules.dice.notation import evaluate, parse_notation
 from pbp.rules.dice.source import Roller
@@ -186,6 +189,32 @@ def _roll(intent: DiceRoll, roller: Roller) -> D20Record:
     )
 
 
+def _compare(intent: D20Compare, roller: Roller) -> D20Record:
+    """RULES A12: no roll, the higher score wins; equal scores, a 50/50 d20."""
+    result = compare_scores(first=intent.value, second=intent.opponent_value, roller=roller,
+                            first_boost=intent.boost)
+    return D20Record(
+        actor=intent.actor, verb="compare", skill=intent.score, modifier=intent.boost,
+        total=result.first_score, opponent=intent.opponent, opponent_skill=intent.score,
+        opponent_total=result.second_score, tie_roll=result.tie_roll,
+        outcome=result.outcome, reason=result.reason.value,
+    )  # fmt: skip
+
+
+def _effect(intent: D20Effect, roller: Roller) -> D20Record:
+    """RULES A9: an effect roll gets through on a total that meets the static DC."""
+    roll = roller.roll(20)
+    kind = Resistance(intent.resistance) if intent.resistance else Resistance.DEFENSE
+    dc = resistance_dc(resistance=kind, ranks=intent.dc - RESISTANCE_BASE)
+    result = resist(effect_total=roll + intent.modifier, dc=dc)
+    return D20Record(
+        actor=intent.actor, verb="effect", target=intent.target, roll=roll,
+        modifier=intent.modifier, total=result.effect_total, dc=result.dc,
+        resistance=intent.resistance, margin=result.margin, outcome=result.outcome,
+        reason="met_dc" if result.outcome == "success" else "below_dc",
+    )  # fmt: skip
+
+
 def resolve_d20(
     intent: D20Intent, *, ctx: D20Context, roller: Roller
 ) -> tuple[D20State, D20Record]:
@@ -198,5 +227,9 @@ def resolve_d20(
             return ctx.d20, _attack(intent, roller)
         case D20Aid():
             return _aid(intent, ctx, roller)
+        case D20Compare():
+            return ctx.d20, _compare(intent, roller)
+        case D20Effect():
+            return ctx.d20, _effect(intent, roller)
         case DiceRoll():
             return ctx.d20, _roll(intent, roller)

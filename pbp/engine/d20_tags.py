@@ -13,6 +13,8 @@ from pbp.engine.d20_model import (
     D20Aid,
     D20Attack,
     D20Check,
+    D20Compare,
+    D20Effect,
     D20Intent,
     D20State,
     DiceRoll,
@@ -25,9 +27,9 @@ from pbp.errors import Problem
 from pbp.rules.d20.actions import RoundBudget, spend
 from pbp.rules.d20.checks import Check, Difficulty, Situation, Tools, refuse_take
 from pbp.rules.d20.errors import D20Error
-from pbp.tags.model import AidTag, AttackRollTag, CheckTag, RollTag, Tag
+from pbp.tags.model import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, RollTag, Tag
 
-D20_TAGS = (CheckTag, AttackRollTag, AidTag, RollTag)
+D20_TAGS = (CheckTag, AttackRollTag, AidTag, CompareTag, EffectTag, RollTag)
 
 
 def _given(number: int | None) -> int:
@@ -59,6 +61,13 @@ def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
         case AidTag():
             return D20Aid(actor=actor, target=tag.target, skill=tag.skill,
                           modifier=_given(tag.modifier))
+        case CompareTag():
+            return D20Compare(actor=actor, score=tag.score, value=_given(tag.value),
+                              opponent=tag.opponent, opponent_value=_given(tag.opponent_value),
+                              boost=tag.boost)
+        case EffectTag():
+            return D20Effect(actor=actor, modifier=_given(tag.modifier), dc=_given(tag.dc),
+                             target=tag.target, resistance=tag.resistance)
         case RollTag():
             return DiceRoll(actor=actor, expression=tag.expression)
     return None

@@ -10,7 +10,8 @@ from dataclasses import replace
 from pbp.campaign.model import Campaign, CharacterSheet
 from pbp.engine.problems import AbstractRefused, D20Refused, refusal
 from pbp.errors import Problem
-from pbp.tags.model import AbstractTag, AidTag, AttackRollTag, CheckTag, Tag
+from pbp.rules.d20.resistances import RESISTANCE_BASE
+from pbp.tags.model import AbstractTag, AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, Tag
 
 NOT_ON_SHEET = "not_on_sheet"
 
@@ -35,6 +36,46 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
             return replace(tag, modifier=bonus)
         case AttackRollTag():
             return _attack(tag, actor=actor, campaign=campaign)
+        case CompareTag():
+            return _compare(tag, actor=actor, campaign=campaign)
+        case EffectTag():
+            return _effect(tag, actor=actor, campaign=campaign)
+    return tag
+
+
+def _compare(tag: CompareTag, *, actor: str, campaign: Campaign) -> CompareTag | Problem:
+    """RULES A12: each side's score, the tag's or the sheet's (its ``skills`` table)."""
+    if tag.value is None:
+        value = _skill(campaign, actor, tag.score)
+        if value is None:
+            return _missing(tag, f"{actor}'s sheet has no {tag.score} score",
+                            f"[compare: {tag.score} 16 vs {tag.opponent}]")
+        tag = replace(tag, value=value)
+    if tag.opponent_value is None:
+        value = _skill(campaign, tag.opponent, tag.score)
+        if value is None:
+            return _missing(tag, f"{tag.opponent}'s sheet has no {tag.score} score",
+                            f"[compare: {tag.score} {tag.value} vs {tag.opponent} 14]")
+        tag = replace(tag, opponent_value=value)
+    return tag
+
+
+def _effect(tag: EffectTag, *, actor: str, campaign: Campaign) -> EffectTag | Problem:
+    """RULES A9: the roll's bonus (the tag's, or the sheet's attack bonus) against a static DC,
+    10 + the target's rank in the resistance (its ``skills`` entry of that name)."""
+    if tag.modifier is None:
+        own = _sheet(campaign, actor)
+        bonus = own.attack if own is not None else None
+        if bonus is None:
+            return _missing(tag, f"{actor}'s sheet has no attack bonus", "[effect: +6 vs 15]")
+        tag = replace(tag, modifier=bonus)
+    if tag.dc is None and tag.target is not None and tag.resistance is not None:
+        rank = _skill(campaign, tag.target, tag.resistance)
+        if rank is None:
+            name = tag.resistance.capitalize()
+            return _missing(tag, f"{tag.target}'s sheet has no {name} rank",
+                            f"[effect: {tag.modifier:+d} vs 15]")
+        tag = replace(tag, dc=RESISTANCE_BASE + rank)
     return tag
 
 

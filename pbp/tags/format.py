@@ -11,6 +11,8 @@ from pbp.tags.model import (
     AttackRollTag,
     CastTag,
     CheckTag,
+    CompareTag,
+    EffectTag,
     IdentifyTag,
     Maneuver,
     MoveTag,
@@ -127,6 +129,17 @@ def format_tag(tag: Tag) -> str:
         case AidTag():
             body = f"{tag.target} {_with_bonus(tag.skill, tag.modifier)}"
             return _bracket("aid", body, [], tag.as_name)
+        case CompareTag():
+            mine = f"{tag.score} {tag.value}" if tag.value is not None else tag.score
+            theirs = (f"{tag.opponent} {tag.opponent_value}" if tag.opponent_value is not None
+                      else tag.opponent)
+            boost = [f"boost {tag.boost}"] if tag.boost else []
+            return _bracket("compare", f"{mine} vs {theirs}", boost, tag.as_name)
+        case EffectTag():
+            against = (str(tag.dc) if tag.dc is not None
+                       else f"{tag.target} {(tag.resistance or '').capitalize()}")
+            signed = f"{_signed(tag.modifier)} " if tag.modifier is not None else ""
+            return _bracket("effect", f"{signed}vs {against}", [], tag.as_name)
         case RollTag():
             return _bracket("roll", tag.expression, [], tag.as_name)
         case SkirmishAttackTag():

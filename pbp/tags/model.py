@@ -208,6 +208,37 @@ class AidTag:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CompareTag:
+    """``[compare: Strength 16 vs Ogre 18]``: a comparison check, no roll (RULES A12); a score
+    left out is the sheet's; ``boost N`` raises one's own for this check (Hero Dice, by hand)."""
+
+    source: Source
+    score: str
+    value: int | None
+    opponent: str
+    opponent_value: int | None
+    boost: int = 0
+    as_name: str | None = None
+
+
+RESISTANCES = ("fortitude", "will", "toughness", "defense")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EffectTag:
+    """``[effect: +6 vs Goblin Fortitude]`` or ``[effect: +6 vs 15]``: an attack or effect roll
+    against a resistance's static DC, 10 + the target's rank in it (RULES A9); a bonus or rank
+    left out is the sheet's."""
+
+    source: Source
+    modifier: int | None
+    dc: int | None = None
+    target: str | None = None
+    resistance: str | None = None  # one of RESISTANCES, with ``target``
+    as_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RollTag:
     """``[roll: 2d6+3]``: generic dice; ``expression`` is checked notation."""
 
@@ -266,6 +297,8 @@ Tag = (
     | CheckTag
     | AttackRollTag
     | AidTag
+    | CompareTag
+    | EffectTag
     | RollTag
     | SkirmishAttackTag
     | CastTag
@@ -288,7 +321,7 @@ COMMON_VERBS: frozenset[str] = frozenset({"roll", "pass"})
 SCENE_VERBS: dict[SceneKind, frozenset[str]] = {
     SceneKind.DISTAT: frozenset({"move", "physical", "mental", "identify"}),
     SceneKind.ABSTRACT: frozenset({"abstract", "reaction"}),
-    SceneKind.D20: frozenset({"check", "attack", "aid"}),
+    SceneKind.D20: frozenset({"check", "attack", "aid", "compare", "effect"}),
     SceneKind.SKIRMISH: frozenset({"attack", "cast", "act"}),
     SceneKind.BATTLE: frozenset({"attack", "cast", "act"}),
 }
@@ -306,7 +339,7 @@ RESERVED_WORDS: frozenset[str] = frozenset(
     {
         # verbs and aliases
         "move", "physical", "mental", "identify", "pass", "roll", "abstract", "reaction",
-        "check", "attack", "aid", "cast", "act", "p", "m",
+        "check", "attack", "aid", "compare", "effect", "cast", "act", "p", "m",
         # maneuver words
         "restrain", "escape", "feat", "use", "on", "with", "vs",
         # option words

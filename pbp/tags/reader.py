@@ -45,6 +45,7 @@ READERS: dict[SceneKind, dict[str, Reader]] = {
     SceneKind.ABSTRACT: {"abstract": scenes.read_abstract, "reaction": scenes.read_reaction},
     SceneKind.D20: {
         "check": scenes.read_check, "attack": scenes.read_attack_roll, "aid": scenes.read_aid,
+        "compare": scenes.read_compare, "effect": scenes.read_effect,
     },
     SceneKind.SKIRMISH: _SKIRMISH,
     SceneKind.BATTLE: _SKIRMISH,

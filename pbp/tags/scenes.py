@@ -7,12 +7,15 @@ from typing import Literal
 from pbp.tags.cursor import SEPARATORS, Cursor, Names, Reject, is_signed
 from pbp.tags.dice import check_notation
 from pbp.tags.model import (
+    RESISTANCES,
     AbstractTag,
     ActTag,
     AidTag,
     AttackRollTag,
     CastTag,
     CheckTag,
+    CompareTag,
+    EffectTag,
     Opponent,
     Payment,
     PaymentKind,
@@ -22,7 +25,16 @@ from pbp.tags.model import (
     SkirmishAttackTag,
     Source,
 )
-from pbp.tags.options import AS, Arg, Option, OptionValue, first_str, flag, read_options
+from pbp.tags.options import (
+    AS,
+    Arg,
+    Option,
+    OptionValue,
+    first_int,
+    first_str,
+    flag,
+    read_options,
+)
 from pbp.tags.problems import ConflictingOptions, IncompleteTag, MissingTarget
 
 ABSTRACT_OPTIONS = {
@@ -162,6 +174,61 @@ def read_attack_roll(body: str, *, source: Source, names: Names) -> AttackRollTa
         source=source, modifier=modifier, defense=defense, target=target,
         as_name=first_str(found, "as"),
     )  # fmt: skip
+
+
+COMPARE_OPTIONS = {"boost": Option(Arg.COUNT), "as": AS}
+
+
+def _score(cursor: Cursor, *, verb: str) -> int | None:
+    """A score written after a name (a whole number), or None: the sheet's."""
+    return cursor.take_count(verb=verb, option=verb) if cursor.peek_word().isdigit() else None
+
+
+def read_compare(body: str, *, source: Source, names: Names) -> CompareTag:
+    """``[compare: SCORE N vs NAME M]`` (d20, RULES A12); the numbers may be left to the
+    sheets, ``boost N`` raises one's own score."""
+    cursor = Cursor(body)
+    score = ""
+    while (word := cursor.peek_word()) and word != "vs" and not word.isdigit():
+        score = f"{score} {cursor.take_word()}".strip()
+    if not score:
+        raise Reject(IncompleteTag(tag="", verb="compare", missing="SCORE vs NAME"))
+    value = _score(cursor, verb="compare")
+    cursor.expect("vs", verb="compare", missing="vs NAME")
+    opponent = cursor.take_name(names.characters, names=names, stop=COMPARE_OPTIONS,
+                                kind="character", single_word=True)
+    if not opponent:
+        raise Reject(IncompleteTag(tag="", verb="compare", missing="vs NAME"))
+    opponent_value = _score(cursor, verb="compare")
+    found = read_options(cursor, COMPARE_OPTIONS, verb="compare", names=names)
+    return CompareTag(
+        source=source, score=score, value=value, opponent=opponent,
+        opponent_value=opponent_value, boost=first_int(found, "boost") or 0,
+        as_name=first_str(found, "as"),
+    )  # fmt: skip
+
+
+def read_effect(body: str, *, source: Source, names: Names) -> EffectTag:
+    """``[effect: +6 vs NAME RESISTANCE]`` or ``[effect: +6 vs DC]`` (d20, RULES A9)."""
+    cursor = Cursor(body)
+    modifier: int | None = None
+    if is_signed(cursor.peek_word()):
+        modifier = cursor.take_signed(verb="effect", option="effect")
+    cursor.expect("vs", verb="effect", missing="vs NAME FORTITUDE")
+    if cursor.peek_word().isdigit():
+        dc = cursor.take_count(verb="effect", option="vs")
+        found = read_options(cursor, AS_ONLY, verb="effect", names=names)
+        return EffectTag(source=source, modifier=modifier, dc=dc, as_name=first_str(found, "as"))
+    target = cursor.take_name(names.characters, names=names, stop=(*RESISTANCES, "as"),
+                              kind="character", single_word=True)
+    resistance = cursor.peek_word()
+    if not target or resistance not in RESISTANCES:
+        raise Reject(IncompleteTag(tag="", verb="effect",
+                                   missing="vs NAME and one of " + ", ".join(RESISTANCES)))
+    cursor.take_word()
+    found = read_options(cursor, AS_ONLY, verb="effect", names=names)
+    return EffectTag(source=source, modifier=modifier, target=target, resistance=resistance,
+                     as_name=first_str(found, "as"))
 
 
 def read_aid(body: str, *, source: Source, names: Names) -> AidTag:

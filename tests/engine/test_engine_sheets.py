@@ -128,3 +128,54 @@ def test_a_wrong_skills_table_is_a_line_precise_error(skills: str, message: str)
     with pytest.raises(ConfigError) as caught:
         parse_campaign(text, path="s.toml")
     assert message in str(caught.value) and "(line 21)" in str(caught.value), str(caught.value)
+
+
+COMPARE = SHEETS.replace("Athletics = 12, Climb = 3 }", "Athletics = 12, Climb = 3, Strength = 14 }"
+                         ).replace("skills = {{ Perception = 2 }}",
+                                   "skills = {{ Perception = 2, Strength = 14, Fortitude = 3 }}")
+
+
+def run_compare(posts: list[tuple[str, str]], dice: dict[Any, list[int]]) -> Any:
+    campaign = parse_campaign(COMPARE.format(ruleset="d20"), path="c.toml")
+    state: EngineState = initial_state(campaign, bot=BOT)
+    script = ScriptedDice(dice)
+    problems: list[Any] = []
+    rows = [("post", f"p{i}", author, i, body) for i, (author, body) in enumerate(posts)]
+    rows.append(("post", "close", "gm_sam", len(rows), "!close"))
+    for row in rows:
+        event = event_of(row)
+        state, effects = step(state, event, dice=lambda _n: script, now=event.at)
+        problems += [p for e in effects if isinstance(e.content, ProblemsContent)
+                     for p in e.content.problems]
+    return state, problems
+
+
+def test_a_comparison_check_rolls_nothing_unless_the_scores_tie() -> None:
+    # RULES A12: the higher score wins, no roll; equal scores, a 50/50 d20; a boost (Hero
+    # Dice, by hand) raises one's own score
+    state, problems = run_compare([
+        ("alice", "[compare: Strength 16 vs Goblin 12]"),
+        ("bob", "[compare: Strength 10 vs Goblin 12 | boost 2]"),
+        ("gm_sam", "[compare: Strength vs Aria | as Goblin]"),  # 14 and 14, from the sheets
+    ], {("p1", 0): [3], ("p2", 0): [15]})
+    assert problems == []
+    higher, boosted, tie = (e.record for e in state.closed[0].report.d20)
+    assert (higher.total, higher.opponent_total, higher.outcome, higher.rolls) == (
+        16, 12, "success", ())
+    assert (boosted.total, boosted.modifier, boosted.reason, boosted.tie_roll) == (
+        12, 2, "tie_roll", 3)
+    assert (tie.total, tie.opponent_total, tie.reason, tie.tie_roll) == (14, 14, "tie_roll", 15)
+
+
+def test_an_effect_roll_meets_a_resistances_static_dc_of_ten_plus_the_rank() -> None:
+    # RULES A9: DC = 10 + Goblin's Fortitude rank 3 = 13; the effect meets or beats it
+    state, problems = run_compare([
+        ("alice", "[effect: +6 vs Goblin Fortitude] [effect: vs 20]"),
+        ("bob", "[effect: +2 vs Goblin Will]"),
+    ], {("p0", 0): [7], ("p0", 1): [14]})
+    [(cause, detail)] = [(p.cause, p.detail.split("; ")[0]) for p in problems]
+    assert (cause, detail) == ("not_on_sheet", "Goblin's sheet has no Will rank")
+    first, second = (e.record for e in state.closed[0].report.d20)
+    assert (first.total, first.dc, first.outcome, first.margin, first.resistance) == (
+        13, 13, "success", 0, "fortitude")
+    assert (second.modifier, second.total, second.dc, second.outcome) == (5, 19, 20, "failure")
