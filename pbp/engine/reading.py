@@ -7,24 +7,19 @@ from dataclasses import replace
 
 from pbp.campaign.model import Campaign
 from pbp.engine.abstract_model import AbstractState
-from pbp.engine.abstract_tags import ABSTRACT_TAGS, check_abstract_tag
 from pbp.engine.actors import choose_actor
 from pbp.engine.d20_model import D20State
-from pbp.engine.d20_tags import D20_TAGS, check_d20_tag
-from pbp.engine.distat_tags import Pending, check_tag
+from pbp.engine.distat_tags import Pending
 from pbp.engine.markhor_model import MarkhorState
-from pbp.engine.markhor_tags import MARKHOR_TAGS, check_markhor_tag
 from pbp.engine.problems import RulesetUnavailable
+from pbp.engine.rulesets import TagContext, ruleset_for
 from pbp.engine.sheets import from_sheets
 from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
 from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, ReadContext, parse_post
-from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, RollTag, SceneKind
-
-DISTAT_TAGS = (MoveTag, ActionTag, IdentifyTag, PassTag)
-MARKHOR_SCENES = (SceneKind.SKIRMISH, SceneKind.BATTLE)
+from pbp.tags.model import SceneKind
 
 
 def context_for(
@@ -89,21 +84,14 @@ def check_tags(
     accepted: list[Accepted] = []
     # problems of command lines belong to the first version, read once (SPEC §2.5)
     problems: list[Problem] = [p for p in parsed.problems if not is_command_problem(p)]
+    ctx = TagContext(campaign=campaign, scene=scene, pending=pending, d20=d20 or D20State(),
+                     abstract=abstract or AbstractState(), markhor=markhor or MarkhorState(),
+                     scores=scores or (lambda _name: {}))
     for tag in parsed.tags:
-        # a [roll:] reads in every scene (SPEC §2: a common verb); the rest in a d20 scene
-        d20_tag = isinstance(tag, RollTag) or (kind is SceneKind.D20 and isinstance(tag, D20_TAGS))
-        abstract_tag = kind is SceneKind.ABSTRACT and isinstance(tag, ABSTRACT_TAGS)
-        distat_tag = kind is SceneKind.DISTAT and isinstance(tag, DISTAT_TAGS)
-        markhor_tag = kind in MARKHOR_SCENES and isinstance(tag, MARKHOR_TAGS)
-        if not (d20_tag or abstract_tag or distat_tag or markhor_tag):
-            problems.append(
-                RulesetUnavailable(
-                    tag=tag.source.text,
-                    line=tag.source.line,
-                    column=tag.source.column,
-                    ruleset=kind.value,
-                )
-            )
+        ruleset = ruleset_for(tag, kind)
+        if ruleset is None:
+            problems.append(RulesetUnavailable(tag=tag.source.text, line=tag.source.line,
+                                               column=tag.source.column, ruleset=kind.value))
             continue
         actor = choose_actor(
             campaign=campaign,
@@ -115,27 +103,13 @@ def check_tags(
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))
             continue
-        if d20_tag or abstract_tag:  # the numbers the tag leaves to the sheets
+        if ruleset.sheets:  # the numbers the tag leaves to the sheets
             filled = from_sheets(tag, actor=actor.name, campaign=campaign)
             if isinstance(filled, Problem):
                 problems.append(filled)
                 continue
             tag = filled
-        if markhor_tag:
-            verdict = check_markhor_tag(
-                tag=tag, actor=actor, markhor=markhor or MarkhorState(), pending=pending,
-                stamina=(scores(actor.name).get("stamina") if scores else 0) or 0,
-            )  # fmt: skip
-        elif abstract_tag:
-            verdict = check_abstract_tag(
-                tag=tag, actor=actor, abstract=abstract or AbstractState(), pending=pending
-            )
-        elif d20_tag:
-            verdict = check_d20_tag(
-                tag=tag, actor=actor, campaign=campaign, d20=d20 or D20State(), pending=pending
-            )
-        else:
-            verdict = check_tag(scene=scene, tag=tag, actor=actor, pending=pending)
+        verdict = ruleset.check(tag, actor, ctx)
         if isinstance(verdict, Accepted):
             accepted.append(verdict)
             pending.add(verdict, post_id)
