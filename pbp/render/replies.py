@@ -26,7 +26,8 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.state import EngineState
-from pbp.render.problems import Examples, render_problem_reply
+from pbp.errors import Problem
+from pbp.render.problems import Examples, render_problem, render_problem_reply
 from pbp.render.scene_views import SCENES, Shown, Table
 from pbp.render.views import Disclosure, character_row, disclosure_for, summary_view
 from pbp.rules import distat
@@ -83,6 +84,7 @@ class Replies:
                 # a d20 scene shows its own table; a fight and an interval their sections
                 view["scene_table"] = (self._scene_table(state)
                                        if report.scene == SceneKind.D20.value else None)
+                view["refusals"] = [self._refusal(r.problem, state) for r in report.rejected]
                 if isinstance(content, UndoneContent):
                     return "undone", {**view, "undone_by": content.undone_by}
                 return "summary", view
@@ -114,6 +116,15 @@ class Replies:
                 return "acted", {}
             case AckContent():
                 return "ack", {"actions": content.actions}
+
+    def _refusal(self, problem: Problem, state: EngineState) -> str:
+        """Why a tag was not accepted, in the words of its own reply, on one line (no quote of
+        the tag, no example): what players read in the summary, never an internal code."""
+        text = render_problem(problem, env=self.env, examples=examples_for(state, author=None))
+        lines = [line for line in text.splitlines()
+                 if line.strip() and not line.startswith(">")
+                 and not line.startswith("For example")]
+        return " ".join(" ".join(lines).split())
 
     def _orientation(self, state: EngineState, author: str | None) -> dict[str, Any]:
         campaign: Campaign = state.campaign

@@ -53,8 +53,11 @@ def disclosure_for(
     )
 
 
-def _effect(effect: Any) -> dict[str, Any]:
+def _effect(effect: Any, disclosure: Disclosure) -> dict[str, Any]:
     facts = {k: getattr(effect, k) for k in getattr(effect, "__dataclass_fields__", {})}
+    if effect.code == "threatened_check":  # each side's number is its owner's
+        facts["active"] = disclosure.number(facts["character"], facts["active"])
+        facts["passive"] = disclosure.number(facts["by"], facts["passive"])
     return {"code": effect.code, **facts}
 
 
@@ -62,13 +65,19 @@ def _passive_owner(entry: ActionEntry) -> str | None:
     """Whose number the passive side of a record is: the target's, the threatening enemy's
     for a move, nobody's for a target number (feats, Identify)."""
     r = entry.record
-    if r.verb == "move":
-        return next(
-            (getattr(e, "by", None) for e in r.effects if e.code == "threatened_check"), r.target
-        )
+    if r.verb == "move":  # a Threatened check's passive is the threatener's, a constraint no one's
+        return r.against
     if r.verb == "identify" or r.maneuver == "feat":
         return None
     return r.target
+
+
+def _talent_shown(r: Any, disclosure: Disclosure) -> str | None:
+    """A talent's name as players may read it: an NPC's only once the party identified it (an
+    Identify that failed names nothing)."""
+    if r.verb == "identify":
+        return r.talent if r.outcome == "success" or not disclosure.hide else None
+    return disclosure.talent(r.actor, r.talent)
 
 
 def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
@@ -91,8 +100,8 @@ def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
             {"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage
         ],
         "reason": r.reason,
-        "talent": disclosure.talent(r.actor, r.talent) if r.verb != "identify" else r.talent,
-        "effects": [_effect(e) for e in r.effects],
+        "talent": _talent_shown(r, disclosure),
+        "effects": [_effect(e, disclosure) for e in r.effects],
     }
 
 

@@ -15,6 +15,7 @@ from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, WatchedThread
 from pbp.services.export import thread_ledger
+from pbp.services.files import load_campaign
 from pbp.services.outbox import Delivered, forum_key
 from pbp.services.seeds import round_seeds
 from pbp.store.database import Store
@@ -98,7 +99,9 @@ def _thread_id(session: Any) -> int:
 def replay_run(
     campaign: Path, *, seed: str, bot: str = BOT, ack: str = "errors"
 ) -> Iterator[ReplayRun]:
-    """A replay in a throw-away database, removed when the block ends."""
+    """A replay in a throw-away database, removed when the block ends. A campaign file that
+    does not load is its ``ConfigError`` at once (the bot would only report it each poll)."""
+    load_campaign(campaign)
     with tempfile.TemporaryDirectory(prefix="pbp-replay-") as folder:
         store = Store(f"sqlite:///{Path(folder) / 'replay.db'}", durable=False)
         store.upgrade()

@@ -139,8 +139,10 @@ def run_move(scene: DistatScene, move: Move) -> tuple[DistatScene, CheckRecord]:
             effects.append(ThreatenedCheck(character=move.actor, by=by.name, stat=checked[0],
                                            active=checked[1], passive=checked[2],
                                            success=True))
+    threat = by is not None  # whether the record's check is the Threatened one
     if feature is not None and (checked is None or checked[3]):
         checked = constraint_check(scene, move.actor, feature)
+        threat = False
     success = checked is None or checked[3]
     if success:
         scene, gid = arrive(scene, move)
@@ -150,6 +152,7 @@ def run_move(scene: DistatScene, move: Move) -> tuple[DistatScene, CheckRecord]:
         stat=checked[0] if checked else None, active=checked[1] if checked else None,
         passive=checked[2] if checked else None,
         outcome="success" if success else "failure", effects=tuple(effects),
+        against=by.name if threat and by is not None else None,  # whose passive it is
     )
 
 

@@ -42,3 +42,4 @@ class CheckRecord:
     reason: Violation | None = None
     talent: str | None = None
     effects: tuple[Effect, ...] = ()
+    against: str | None = None  # whose number ``passive`` is, when not the target's (a threat)
