@@ -31,6 +31,7 @@ from pbp.rules import distat
 from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, resolve_name
 from pbp.tags.command_parser import parse_command_line
+from pbp.tags.command_problems import BadCommandArguments
 from pbp.tags.commands import (
     CampaignCommand,
     CloseCommand,
@@ -57,10 +58,18 @@ def _located(problem: Problem, command: Command) -> Problem:
     return replace(problem, tag=src.text, line=src.line, column=src.column)
 
 
-def _deadline(state: EngineState, command: DeadlineCommand) -> EngineState:
+def _deadline(state: EngineState, command: DeadlineCommand,
+              post: PostRecord) -> EngineState | Problem:
     rnd = state.round
     assert rnd is not None
     if command.at is not None:
+        if command.at <= post.at:  # it would close the round at once, and in the past
+            when = command.at.strftime("%Y-%m-%d %H:%M UTC")
+            posted = post.at.strftime("%Y-%m-%d %H:%M UTC")
+            return _located(BadCommandArguments(
+                tag="", command="deadline", found=when,
+                expected=f"a time after this post ({posted})",
+            ), command)
         return replace(state, round=replace(rnd, deadline=command.at, reminded=False))
     deadline = rnd.opened_at + command.after if command.after is not None else None
     return replace(
@@ -138,7 +147,7 @@ def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineSt
     assert rnd is not None
     match command:
         case DeadlineCommand():
-            return _deadline(state, command)
+            return _deadline(state, command, post)
         case VoidCommand():
             return _void(state, command, post.post_id)
         case CampaignCommand():

@@ -361,10 +361,13 @@ def close_round(
     dice: DiceForRound,
     after: Callable[[DistatScene], DistatScene] | None = None,
     notes: tuple[str, ...] = (),
+    opens_at: datetime | None = None,
 ) -> tuple[EngineState, list[Effect]]:
     """Close the open round: check every post again, resolve, report, open the next round.
 
-    ``dice`` gives a round's dice; this round's are fetched only if a tag rolls.
+    ``dice`` gives a round's dice; this round's are fetched only if a tag rolls. The next
+    round opens at ``opens_at`` (default ``at``): a deadline missed while the bot was stopped
+    closes the round at the deadline, and the next one counts from when the bot saw it.
     """
     assert state.round is not None
     rnd, effects = recheck(state, state.round)
@@ -393,7 +396,7 @@ def close_round(
         state, scene=scene, d20=done.d20, abstract=done.abstract, markhor=done.markhor
     )
     state, notes = after_fight(state, done.markhor_report, notes)
-    nxt = open_round(state, number=rnd.number + 1, at=at)
+    nxt = open_round(state, number=rnd.number + 1, at=opens_at or at)
     report = RoundReport(
         number=rnd.number,
         scene=state.scene_kind.value,

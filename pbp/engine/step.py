@@ -9,7 +9,7 @@ sends the half-time reminder.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
 from pbp.engine.commands import after_tags, read_commands
@@ -67,6 +67,9 @@ def step(state: EngineState, event: Event, *, dice: DiceForRound, now: datetime)
     return state, tuple(effects)
 
 
+LATE_DEADLINE = timedelta(minutes=15)  # a deadline noticed later than this was missed
+
+
 def _due(
     state: EngineState, at: datetime, effects: list[Effect], dice: DiceForRound
 ) -> EngineState:
@@ -76,8 +79,12 @@ def _due(
         return state
     if at >= rnd.deadline:
         if rnd.has_actions:  # a round in which no one acted waits for the GM (SPEC §4.4)
+            # seen long after it passed (the bot was stopped): the next round's deadline
+            # counts from now, so its players get their whole time
+            late = at - rnd.deadline > LATE_DEADLINE
             state, more = close_round(
-                state, at=rnd.deadline, closed_by="deadline", reply_to=None, dice=dice
+                state, at=rnd.deadline, closed_by="deadline", reply_to=None, dice=dice,
+                opens_at=at if late else None,
             )
             effects += more
         return state

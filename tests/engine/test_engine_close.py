@@ -183,3 +183,28 @@ def test_undone_summary_is_an_edit_of_the_original_reply() -> None:
     ])  # fmt: skip
     edits = [e for e in run.effects if isinstance(e, EditReply) and e.key == "summary-1"]
     assert len(edits) == 1 and isinstance(edits[0].content, UndoneContent)
+
+
+def test_a_deadline_in_the_past_is_refused_with_the_reason() -> None:
+    run = play([
+        ("post", "p1", "gm_sam", 0, "!deadline 2020-01-01 00:00 UTC"),
+        ("post", "p2", "bob", 10, "[mental: attack Goblin]"),
+        ("tick", None, None, 20),
+    ])  # fmt: skip
+    assert run.state.closed == () and run.state.round is not None
+    assert run.state.round.deadline is None
+    [problems] = run.contents(ProblemsContent)
+    [problem] = problems.problems
+    assert (problem.code, problem.found) == ("bad_command_arguments", "2020-01-01 00:00 UTC")
+    assert problem.expected == "a time after this post (2026-11-29 10:00 UTC)"
+
+
+def test_a_deadline_missed_while_the_bot_was_stopped_gives_the_next_round_its_whole_time() -> None:
+    run = thread([
+        ("post", "p1", "gm_sam", 0, "!deadline 48h"),
+        ("post", "p2", "bob", 10, "[mental: attack Goblin]"),
+        ("tick", None, None, 60 * 60),  # noticed 12 hours late
+    ])  # fmt: skip
+    rounds = ledger(run)["rounds"]
+    assert rounds[0]["closed_at"] == at(48 * 60).isoformat()  # closed at its deadline
+    assert rounds[1]["deadline"] == at(60 * 60 + 48 * 60).isoformat()  # 48 h from now
