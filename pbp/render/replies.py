@@ -29,7 +29,13 @@ from pbp.engine.state import EngineState
 from pbp.errors import Problem
 from pbp.render.problems import Examples, render_problem, render_problem_reply
 from pbp.render.scene_views import SCENES, Shown, Table
-from pbp.render.views import Disclosure, character_row, disclosure_for, summary_view
+from pbp.render.views import (
+    Disclosure,
+    character_row,
+    disclosure_for,
+    group_labels,
+    summary_view,
+)
 from pbp.rules import distat
 from pbp.tags.model import SceneKind
 
@@ -80,6 +86,7 @@ class Replies:
                     disclosure=self._disclosure(state),
                     seed=self.seed_for(report.number),
                     next_seal=self._seal(report.number + 1),
+                    labels=group_labels(state.scene),
                 )
                 # a d20 scene shows its own table; a fight and an interval their sections
                 view["scene_table"] = (self._scene_table(state)
@@ -166,7 +173,8 @@ class Replies:
             "number": _round_number(state),
             "table": self._scene_table(state),
             "characters": [
-                character_row(distat.view(scene, n), disclosure) for n in distat.names(scene)
+                character_row(distat.view(scene, n), disclosure, group_labels(scene))
+                for n in distat.names(scene)
             ],
             "not_acted": content.not_acted,
             "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC")
@@ -180,7 +188,7 @@ class Replies:
         views = SCENES.get(state.scene_kind)
         sheets = []
         for name in content.names:
-            row = character_row(distat.view(scene, name), disclosure)
+            row = character_row(distat.view(scene, name), disclosure, group_labels(scene))
             sheet = state.campaign.character(name)
             talents = [] if row["hidden"] else list(distat.fighter(scene, name).talents)
             own = views[1](state, name, self._shown(state)) if views is not None else None

@@ -15,7 +15,8 @@ from pbp.engine.d20_model import D20Entry
 from pbp.engine.report import ActionEntry, RoundReport
 from pbp.render.abstract_views import abstract_view, roll_view
 from pbp.render.markhor_views import markhor_view
-from pbp.rules.distat import CharacterView
+from pbp.rules import distat
+from pbp.rules.distat import CharacterView, DistatScene
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -118,14 +119,35 @@ def d20_view(entry: D20Entry) -> dict[str, Any]:
     }
 
 
-def character_row(view: CharacterView, disclosure: Disclosure) -> dict[str, Any]:
-    """A row of the status table."""
+def group_labels(scene: DistatScene) -> dict[str, str]:
+    """Where each character stands, in words: "at the Gate", "with Aria, Dax", "at the Gate,
+    with Bram", or "alone" (the scene's group ids say nothing to players)."""
+    members: dict[str, list[str]] = {}
+    features = set(distat.feature_names(scene))
+    for name in (*distat.names(scene), *sorted(features)):
+        gid = scene.groups.get(name)
+        if gid is not None:
+            members.setdefault(gid, []).append(name)
+    labels: dict[str, str] = {}
+    for name in distat.names(scene):
+        together = members.get(scene.groups.get(name, ""), [])
+        at = [n for n in together if n in features]
+        others = [n for n in together if n not in features and n != name]
+        parts = ([f"at {', '.join(at)}"] if at else []) + (
+            [f"with {', '.join(others)}"] if others else [])
+        labels[name] = ", ".join(parts) or "alone"
+    return labels
+
+
+def character_row(view: CharacterView, disclosure: Disclosure,
+                  labels: dict[str, str] | None = None) -> dict[str, Any]:
+    """A row of the status table; ``labels`` say where each character stands."""
     hidden = disclosure.hide and view.name in disclosure.npcs
     return {
         "name": view.name,
         "npc": view.name in disclosure.npcs,
         "side": view.side,
-        "group": view.group,
+        "group": (labels or {}).get(view.name, view.group),
         "status": view.status,
         "hidden": hidden,
         "body": None if hidden else view.body,
@@ -142,6 +164,7 @@ def summary_view(
     disclosure: Disclosure,
     seed: str | None,
     next_seal: str | None,
+    labels: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Everything the summary template shows."""
     return {
@@ -164,7 +187,7 @@ def summary_view(
             for c in report.corrections
         ],
         "rejected": report.rejected,
-        "characters": [character_row(c, disclosure) for c in report.characters],
+        "characters": [character_row(c, disclosure, labels) for c in report.characters],
         "not_acted": report.not_acted,
         "late_edits": report.late_edits,
         "next_round": report.next_round,

@@ -35,7 +35,7 @@ constitution = 1
 wisdom = 1
 hp = 9
 """
-DISTAT_WORDS = ("Body", "Mind", "EAV", "EPV", "Group", "zeroed")
+DISTAT_WORDS = ("Body", "Mind", "EAV", "EPV", "Stands", "zeroed")
 
 
 def campaign(ruleset: str) -> Any:
@@ -100,6 +100,7 @@ def test_status_sheet_and_summary_show_the_scenes_own_values(ruleset: str) -> No
 def test_a_distat_scene_keeps_its_body_and_mind_columns() -> None:
     texts = replies("distat", [("gm_sam", "!group Aria, Goblin"),
                                ("alice", "[physical: attack Goblin]")])
-    assert "| Character | Group | Body (EAV/EPV) | Mind (EAV/EPV) | State |" in texts["s2-1"]
+    assert "| Character | Stands | Body (EAV/EPV) | Mind (EAV/EPV) | State |" in texts["s2-1"]
+    assert "| Aria | with Goblin |" in texts["s2-1"] and "| Bram | alone |" in texts["s2-1"]
     assert "| Body |" in texts["s2-2"]
     assert "Body (EAV/EPV)" in texts["summary-1"]
