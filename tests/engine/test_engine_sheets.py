@@ -43,8 +43,10 @@ skills = {{ Perception = 2 }}
 """
 
 
-def run(ruleset: str, posts: Iterable[tuple[str, str]], dice: dict[Any, list[int]]) -> Any:
-    campaign = parse_campaign(SHEETS.format(ruleset=ruleset), path="s.toml")
+def run(ruleset: str, posts: Iterable[tuple[str, str]], dice: dict[Any, list[int]],
+        *, sheets: str = SHEETS) -> Any:
+    """Posts ``(author, body)`` then the GM's close, with scripted dice: (state, problems)."""
+    campaign = parse_campaign(sheets.format(ruleset=ruleset), path="s.toml")
     state: EngineState = initial_state(campaign, bot=BOT)
     script = ScriptedDice(dice)
     problems: list[Any] = []
@@ -136,18 +138,7 @@ COMPARE = SHEETS.replace("Athletics = 12, Climb = 3 }", "Athletics = 12, Climb =
 
 
 def run_compare(posts: list[tuple[str, str]], dice: dict[Any, list[int]]) -> Any:
-    campaign = parse_campaign(COMPARE.format(ruleset="d20"), path="c.toml")
-    state: EngineState = initial_state(campaign, bot=BOT)
-    script = ScriptedDice(dice)
-    problems: list[Any] = []
-    rows = [("post", f"p{i}", author, i, body) for i, (author, body) in enumerate(posts)]
-    rows.append(("post", "close", "gm_sam", len(rows), "!close"))
-    for row in rows:
-        event = event_of(row)
-        state, effects = step(state, event, dice=lambda _n: script, now=event.at)
-        problems += [p for e in effects if isinstance(e.content, ProblemsContent)
-                     for p in e.content.problems]
-    return state, problems
+    return run("d20", posts, dice, sheets=COMPARE)
 
 
 def test_a_comparison_check_rolls_nothing_unless_the_scores_tie() -> None:
