@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
-from pbp.engine.events import PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.services.events_file import read_events
+from pbp.services.outbox import Delivered
 from pbp.services.replay import ReplayRun, feed_all, replay_run
 
 _PACKAGED = Path(__file__).resolve().parent.parent / "examples"  # inside an installed wheel
@@ -25,19 +27,34 @@ def examples_dir() -> Path:
 def demo_text(seed: int = 1) -> str:
     """The bundled example thread played through the bot, as a reader sees it."""
     folder = examples_dir()
+    events = list(read_events(folder / THREAD))
     with replay_run(folder / CAMPAIGN, seed=f"demo:{seed}") as run:
-        feed_all(run, read_events(folder / THREAD))
-        return thread_text(run)
+        feed_all(run, events)
+        return thread_text(events, run)
 
 
 def _indent(text: str) -> str:
     return "\n".join(f"    {line}" if line else "" for line in text.rstrip().splitlines())
 
 
-def thread_text(run: ReplayRun) -> str:
-    """The thread as a reader sees it: each post, and under it what the bot replied."""
-    out: list[str] = []
+def _post_id(event: Event) -> str | None:
+    return event.post_id if isinstance(event, PostArrived | PostEdited | PostDeleted) else None
+
+
+def thread_text(events: Sequence[Event], run: ReplayRun) -> str:
+    """The thread as a reader sees it: every post in order, and under each what the bot
+    replied to it (a reply in the thread after the post the bot read it with)."""
+    under: dict[int, list[Delivered]] = {}
     for event, replies in run.log:
+        at = _index_of(events, event)
+        for reply in replies:
+            place = at
+            if reply.to is not None:  # under the post it answers, as it stood then
+                place = max((i for i, e in enumerate(events[: at + 1])
+                             if _post_id(e) == reply.to), default=at)
+            under.setdefault(place, []).append(reply)
+    out: list[str] = []
+    for i, event in enumerate(events):
         when = event.at.strftime("%Y-%m-%d %H:%M")
         match event:
             case PostArrived():
@@ -49,9 +66,17 @@ def thread_text(run: ReplayRun) -> str:
             case PostDeleted():
                 out.append(f"=== {event.post_id} deleted, {when}\n")
             case Tick():
-                pass
-        for reply in replies:
+                out.append(f"=== time passes: {when}\n")
+        for reply in under.get(i, []):
             head = "edits its reply" if reply.edited else "replies"
             where = f"to {reply.to}" if reply.to else "in the thread"
             out.append(f"  --- pbp {head} {where}:\n{_indent(reply.text)}\n")
     return "\n".join(out)
+
+
+def _index_of(events: Sequence[Event], event: Event) -> int:
+    """Where in ``events`` a polled event stands (the same event object, else by equality)."""
+    for i, candidate in enumerate(events):
+        if candidate is event:
+            return i
+    return events.index(event) if event in events else len(events) - 1
