@@ -125,7 +125,7 @@ class _D20Run:
         ctx = D20Context(d20=self.d20, pool=pool_size(self.campaign, self.d20, item.actor))
         try:
             self.d20, record = resolve_d20(intent, ctx=ctx, roller=roller)
-        except Exception:  # one action's failure never loses the close: void, and on
+        except Exception:  # one action's failure never loses the close: it is void
             record = D20Record(actor=item.actor, verb=intent_verb(intent), outcome="void",
                                reason=COULD_NOT_RESOLVE)
         record = replace(record, rolls=self.dice.records[seen:])

@@ -169,11 +169,12 @@ class Replies:
     def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:
         scene = state.round.base if state.round is not None else state.scene
         disclosure = self._disclosure(state)
+        labels = group_labels(scene)
         return {
             "number": _round_number(state),
             "table": self._scene_table(state),
             "characters": [
-                character_row(distat.view(scene, n), disclosure, group_labels(scene))
+                character_row(distat.view(scene, n), disclosure, labels)
                 for n in distat.names(scene)
             ],
             "not_acted": content.not_acted,
@@ -186,12 +187,13 @@ class Replies:
         scene = state.round.base if state.round is not None else state.scene
         disclosure = self._disclosure(state)
         views = SCENES.get(state.scene_kind)
+        labels, shown = group_labels(scene), self._shown(state)
         sheets = []
         for name in content.names:
-            row = character_row(distat.view(scene, name), disclosure, group_labels(scene))
+            row = character_row(distat.view(scene, name), disclosure, labels)
             sheet = state.campaign.character(name)
             talents = [] if row["hidden"] else list(distat.fighter(scene, name).talents)
-            own = views[1](state, name, self._shown(state)) if views is not None else None
+            own = views[1](state, name, shown) if views is not None else None
             sheets.append({**row, "player": sheet.player if sheet else None, "talents": talents,
                            "scene_lines": own.lines if own is not None else None,
                            "scene_sheet": own is not None})

@@ -144,22 +144,28 @@ class Bot:
             return
         with self._store.session() as s:
             known = {t.key for t in Inbox(s).watched(self._forum.kind, missing)}
+        ready: dict[str, _Loaded] = {}
         for key in missing:
             if key in known:
                 self._registered.add(key)
                 continue
             try:
-                loaded = self.campaign(self._configured[key])
+                ready[key] = self.campaign(self._configured[key])
             except ConfigError as exc:  # this thread waits until its campaign file loads
                 report.errors.append(f"thread {key}: {exc}")
                 log.error("thread %s: %s", key, exc)
-                continue
-            with self._store.session() as s:
-                repo = Repository(s)
-                row = self.register_campaign(repo, self._configured[key], now=now)
-                repo.add_thread(forum=self._forum.kind, key=key, campaign_id=row.id,
+        if not ready:
+            return
+        with self._store.session() as s:  # every new thread in one transaction
+            repo = Repository(s)
+            rows: dict[Path, CampaignRow] = {}  # a campaign file's row, once per file
+            for key, loaded in ready.items():
+                path = self._configured[key]
+                if path not in rows:
+                    rows[path] = self.register_campaign(repo, path, now=now)
+                repo.add_thread(forum=self._forum.kind, key=key, campaign_id=rows[path].id,
                                 campaign_hash=loaded.file_hash, at=now)
-            self._registered.add(key)
+        self._registered.update(ready)
 
     def beat(self, leases: Leases, *, now: datetime) -> None:
         """This worker is alive: its leases last another ``lease`` (the ingest's first step)."""

@@ -116,7 +116,6 @@ class ThreadCycle:
         save_projections(self.repo, self.thread, self.state, self.replies,
                          closed=self.closed, now=self.now)
         self._next_reread()
-        self.thread.polls += 1
         self.last_seq = self.thread.last_seq
         return len(planned)
 
