@@ -37,6 +37,7 @@ _PRAW_KEYS = frozenset({
     "client_id", "client_secret", "password", "refresh_token", "access_token", "token",
     "secret", "api_key", "user_agent", "redirect_uri", "check_for_updates",
 })  # fmt: skip
+_PRAW_USERNAME: tuple[str, ...] = ("forum", "reddit", "username")
 _SQLITE_URL = re.compile(r"^(sqlite(?:\+\w+)?):///(.*)$")
 
 
@@ -137,25 +138,26 @@ def parse_config(text: str, *, path: Path, environ: Mapping[str, str] | None = N
     """The configuration that ``text`` describes; relative paths start at ``path``'s folder."""
     reader = Reader.of(text, path=str(path))
     _refuse_praw_keys(reader, reader.doc, ())
-    reader.check_keys(reader.doc, (), allowed=_TOP_KEYS)
+    _check_keys(reader, reader.doc, (), allowed=_TOP_KEYS)
     base = path.parent
     env = os.environ if environ is None else environ
-    return Config(
-        path=path,
-        bot=_bot(reader),
-        database=DatabaseSettings(url=_database_url(reader, base, env)),
-        forum=_forum(reader),
-        threads=_threads(reader, base),
-        campaigns=_campaigns(reader, base),
-    )
+    # each part that is wrong is kept and the reading goes on: every mistake is reported
+    bot = reader.attempt(lambda: _bot(reader), BotSettings(username="?"))
+    url = reader.attempt(lambda: _database_url(reader, base, env), DEFAULT_DATABASE_URL)
+    forum = reader.attempt(lambda: _forum(reader), ForumSettings())
+    threads: tuple[ThreadBinding, ...] = reader.attempt(lambda: _threads(reader, base), ())
+    campaigns: tuple[Path, ...] = reader.attempt(lambda: _campaigns(reader, base), ())
+    reader.finish()
+    return Config(path=path, bot=bot, database=DatabaseSettings(url=url), forum=forum,
+                  threads=threads, campaigns=campaigns)  # fmt: skip
 
 
 def _refuse_praw_keys(reader: Reader, table: Table, at: KeyPath) -> None:
     for key, value in table.items():
         here = (*at, key)
-        praw_only = key in _PRAW_KEYS or (here == ("forum", "reddit", "username"))
+        praw_only = key in _PRAW_KEYS or here == _PRAW_USERNAME
         if praw_only:
-            reader.fail(
+            reader.report(
                 here,
                 f'"{key}" does not belong in the config file: Reddit credentials and secrets '
                 "never live here",
@@ -177,8 +179,14 @@ def _tables_in(value: Any) -> list[tuple[int | None, Table]]:
 
 def _section(reader: Reader, key: str, allowed: tuple[str, ...]) -> Table:
     table = reader.table(reader.doc, (), key) or {}
-    reader.check_keys(table, (key,), allowed=allowed)
+    _check_keys(reader, table, (key,), allowed=allowed)
     return table
+
+
+def _check_keys(reader: Reader, table: Table, at: KeyPath, *, allowed: tuple[str, ...]) -> None:
+    """Unknown keys of ``table``, but for praw's (``_refuse_praw_keys`` says where they go)."""
+    own = {k: v for k, v in table.items() if k not in _PRAW_KEYS and (*at, k) != _PRAW_USERNAME}
+    reader.check_keys(own, at, allowed=allowed)
 
 
 def _bot(reader: Reader) -> BotSettings:
@@ -223,7 +231,7 @@ def _forum(reader: Reader) -> ForumSettings:
     kind = reader.choice(forum, ("forum",), "kind", choices=_FORUMS, default="local") or "local"
     at: KeyPath = ("forum", "reddit")
     table = reader.table(forum, ("forum",), "reddit") or {}
-    reader.check_keys(table, at, allowed=_REDDIT_KEYS)
+    _check_keys(reader, table, at, allowed=_REDDIT_KEYS)
     site = reader.text(table, at, "site")
     subreddits = tuple(
         s.strip().removeprefix("r/") for s in reader.strings(table, at, "subreddits") or ()
@@ -243,7 +251,7 @@ def _threads(reader: Reader, base: Path) -> tuple[ThreadBinding, ...]:
     seen: dict[str, int] = {}
     for index, table in enumerate(reader.tables(reader.doc, (), "threads")):
         at: KeyPath = ("threads", index)
-        reader.check_keys(table, at, allowed=_THREAD_KEYS)
+        _check_keys(reader, table, at, allowed=_THREAD_KEYS)
         reader.required(table, at, "id", expected='"1abcde" (a Reddit submission id or a name)')
         reader.required(table, at, "campaign", expected='"campaigns/sunken-keep.toml"')
         thread_id = (reader.text(table, at, "id") or "").strip()

@@ -39,6 +39,29 @@ class ConfigError(PbpError):
             text += f" (expected {self.expected})"
         return text
 
+    @property
+    def every(self) -> tuple[ConfigError, ...]:
+        """Each mistake this error stands for: itself (``ConfigErrors`` holds several)."""
+        return (self,)
+
+
+class ConfigErrors(ConfigError):
+    """Several mistakes in one file, each a ``ConfigError``; the fields are the first one's."""
+
+    def __init__(self, errors: tuple[ConfigError, ...]) -> None:
+        self.errors = errors
+        first = errors[0]
+        super().__init__(
+            path=first.path, where=first.where, problem=first.problem, expected=first.expected
+        )
+
+    def __str__(self) -> str:
+        return "\n".join(ConfigError.__str__(error) for error in self.errors)
+
+    @property
+    def every(self) -> tuple[ConfigError, ...]:
+        return self.errors
+
 
 class InputError(PbpError):
     """A file or argument given on the command line cannot be used (events file, ledger)."""

@@ -7,6 +7,7 @@ expected.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from pbp.campaign.model import Campaign, CampaignOptions, CharacterSheet, Visibility
@@ -54,23 +55,35 @@ def parse_campaign(text: str, *, path: str) -> Campaign:
     reader.check_keys(reader.doc, (), allowed=_TOP_KEYS)
     head = reader.table(reader.doc, (), "campaign")
     if head is None:
-        reader.fail(
+        reader.report(
             ("campaign",),
             "the [campaign] table is missing",
             '[campaign] with name = "…" and gms = ["…"]',
         )
+        reader.finish()
+        raise AssertionError("finish raised")  # pragma: no cover
     at: KeyPath = ("campaign",)
     reader.check_keys(head, at, allowed=_CAMPAIGN_KEYS)
-    # the [campaign] table first, so its mistakes are reported before any sheet's
-    name, gms, sides = _name_text(reader, head, at), _gms(reader, head), _sides(reader, head)
-    ruleset = reader.choice(head, at, "ruleset", choices=_RULESETS, default=None)
-    visibility = reader.choice(head, at, "visibility", choices=_VISIBILITIES, default=None)
-    templates, options = reader.text(head, at, "templates"), _options(reader, head)
-    rows = reader.tables(reader.doc, (), "characters")
-    characters = tuple(
-        _character(reader, row, ("characters", i), sides) for i, row in enumerate(rows)
+    # the [campaign] table first, so its mistakes are reported before any sheet's; each part
+    # that is wrong is kept and the reading goes on, so every mistake of the file is reported
+    name = reader.attempt(lambda: _name_text(reader, head, at), "?")
+    gms: tuple[str, ...] = reader.attempt(lambda: _gms(reader, head), ("?",))
+    sides: tuple[str, ...] = reader.attempt(lambda: _sides(reader, head), ())
+    ruleset = reader.attempt(
+        lambda: reader.choice(head, at, "ruleset", choices=_RULESETS, default=None), None
     )
-    _check_unique_names(reader, [c.name for c in characters], ("characters",), "character")
+    visibility = reader.attempt(
+        lambda: reader.choice(head, at, "visibility", choices=_VISIBILITIES, default=None), None
+    )
+    templates = reader.attempt(lambda: reader.text(head, at, "templates"), None)
+    options = reader.attempt(lambda: _options(reader, head), CampaignOptions())
+    rows: list[Table] = reader.attempt(lambda: reader.tables(reader.doc, (), "characters"), [])
+    read = [_character(reader, row, ("characters", i), sides) for i, row in enumerate(rows)]
+    characters = tuple(c for c in read if c is not None)
+    # a sheet with other mistakes still has its name checked ("": no name to compare)
+    names = [" ".join(str(row.get("name", "")).split()) for row in rows]
+    _check_unique_names(reader, names, ("characters",), "character")
+    reader.finish()
     return Campaign(
         name=name,
         gms=gms,
@@ -131,34 +144,48 @@ def _options(reader: Reader, head: Table) -> CampaignOptions:
     return CampaignOptions(**flags, **numbers)
 
 
-def _character(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...]) -> CharacterSheet:
+def _character(
+    reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...]
+) -> CharacterSheet | None:
+    """One sheet, or None when it has mistakes (each of them kept in ``reader``)."""
+    kept = len(reader.mistakes)
     reader.check_keys(row, at, allowed=_CHARACTER_KEYS)
-    reader.required(row, at, "name", expected='"Aria"')
-    name = check_name(reader, reader.text(row, at, "name") or "", (*at, "name"), what="name")
-    player = reader.text(row, at, "player")
-    if player is not None:
-        player = _check_username(reader, player, (*at, "player"))
+    name = reader.attempt(lambda: _character_name(reader, row, at), "?")
+    player = reader.attempt(lambda: _player(reader, row, at), None)
     points: dict[str, Any] = {
-        key: reader.whole(row, at, key, default=0, minimum=0) for key in _POINTS
+        key: reader.attempt(partial(reader.whole, row, at, key, default=0, minimum=0), None)
+        for key in _POINTS
     }
+    rows: list[Table] = reader.attempt(lambda: reader.tables(row, at, "talents"), [])
     talents = tuple(
-        _talent(reader, t, (*at, "talents", i), points)
-        for i, t in enumerate(reader.tables(row, at, "talents"))
+        reader.attempt(partial(_talent, reader, t, (*at, "talents", i), points), None)
+        for i, t in enumerate(rows)
     )
     # a talent may be taken more than once: its copies stack (RULES §1.1), so no uniqueness check
-    _check_bonus_pool(reader, at, points)
+    reader.attempt(lambda: _check_bonus_pool(reader, at, points), None)
+    side = reader.attempt(lambda: _side(reader, row, at, sides, npc=player is None), "?")
+    hp = reader.attempt(lambda: reader.whole(row, at, "hp", minimum=0), None)
+    wp = reader.attempt(lambda: reader.whole(row, at, "wp", minimum=0), None)
+    skills: tuple[tuple[str, int], ...] = reader.attempt(lambda: _skills(reader, row, at), ())
+    attack = reader.attempt(lambda: _bonus(reader, row, at, "attack"), None)
+    defense = reader.attempt(lambda: reader.whole(row, at, "defense", minimum=0), None)
+    if len(reader.mistakes) > kept:
+        return None
     return CharacterSheet(
-        name=name,
-        player=player,
-        side=_side(reader, row, at, sides, npc=player is None),
-        talents=talents,
-        hp=reader.whole(row, at, "hp", minimum=0),
-        wp=reader.whole(row, at, "wp", minimum=0),
-        skills=_skills(reader, row, at),
-        attack=_bonus(reader, row, at, "attack"),
-        defense=reader.whole(row, at, "defense", minimum=0),
-        **points,
-    )
+        name=name, player=player, side=side, hp=hp, wp=wp, skills=skills, attack=attack,
+        defense=defense, talents=tuple(t for t in talents if t is not None),
+        **{key: value or 0 for key, value in points.items()},
+    )  # fmt: skip
+
+
+def _character_name(reader: Reader, row: Table, at: KeyPath) -> str:
+    reader.required(row, at, "name", expected='"Aria"')
+    return check_name(reader, reader.text(row, at, "name") or "", (*at, "name"), what="name")
+
+
+def _player(reader: Reader, row: Table, at: KeyPath) -> str | None:
+    player = reader.text(row, at, "player")
+    return None if player is None else _check_username(reader, player, (*at, "player"))
 
 
 def _bonus(reader: Reader, row: Table, at: KeyPath, key: str) -> int | None:
@@ -176,15 +203,23 @@ def _skills(reader: Reader, row: Table, at: KeyPath) -> tuple[tuple[str, int], .
     found: list[tuple[str, int]] = []
     seen: set[str] = set()
     for skill in table:
-        where = (*at, "skills", skill)
-        name = check_name(reader, skill, where, what="skill")
-        if name.casefold() in seen:
-            reader.fail(where, f'skill "{name}" is given twice', "each skill once")
-        seen.add(name.casefold())
-        bonus = _bonus(reader, table, (*at, "skills"), skill)
-        assert bonus is not None
-        found.append((name, bonus))
+        read = reader.attempt(partial(_skill, reader, table, at, skill, seen), None)
+        if read is not None:
+            found.append(read)
     return tuple(found)
+
+
+def _skill(
+    reader: Reader, table: Table, at: KeyPath, skill: str, seen: set[str]
+) -> tuple[str, int]:
+    where = (*at, "skills", skill)
+    name = check_name(reader, skill, where, what="skill")
+    if name.casefold() in seen:
+        reader.fail(where, f'skill "{name}" is given twice', "each skill once")
+    seen.add(name.casefold())
+    bonus = _bonus(reader, table, (*at, "skills"), skill)
+    assert bonus is not None
+    return name, bonus
 
 
 def _side(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...], *, npc: bool) -> str:
@@ -204,6 +239,8 @@ def _side(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...], *, np
 
 def _check_bonus_pool(reader: Reader, at: KeyPath, points: dict[str, Any]) -> None:
     # RULES §1.2 / D15: the pool's maximum is the highest talent level the character can buy
+    if None in (points["body"], points["mind"], points["bonus_pool"]):
+        return  # a number that is wrong itself was reported already
     most = max(points["body"], points["mind"]) // 2
     if points["bonus_pool"] > most:
         reader.fail(
@@ -226,7 +263,7 @@ def _talent(reader: Reader, row: Table, at: KeyPath, points: dict[str, Any]) -> 
     stat = reader.choice(row, at, "stat", choices=_STATS, default="body") or "body"
     level = reader.whole(row, at, "level", minimum=1) or 1
     # RULES §1.2: max talent level in a stat = floor(invested / 2)
-    if level > points[stat] // 2:
+    if points[stat] is not None and level > points[stat] // 2:
         reader.fail(
             (*at, "level"),
             f"level {level} needs {2 * level} points in {stat}, the sheet has {points[stat]}",
@@ -291,8 +328,10 @@ def _check_unique_names(
     seen: dict[str, int] = {}
     for index, name in enumerate(names):
         key = name.strip().casefold()
+        if not key:
+            continue
         if key in seen:
-            reader.fail(
+            reader.report(
                 (*at, index),
                 f'{what} "{name.strip()}" is listed twice '
                 f"(also at {reader.where((*at, seen[key]))})",

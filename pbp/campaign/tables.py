@@ -10,15 +10,16 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
-from pbp.errors import ConfigError
+from pbp.errors import ConfigError, ConfigErrors
 
 KeyPath = tuple[str | int, ...]
 Table = Mapping[str, Any]
 T = TypeVar("T", bound=str)
+V = TypeVar("V")
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -106,6 +107,11 @@ def _label(node: object) -> str:
     return ""
 
 
+def _line_order(error: ConfigError) -> int:
+    found = re.search(r"\(line (\d+)\)$", error.where)
+    return int(found.group(1)) if found else 0
+
+
 def did_you_mean(word: str, choices: Collection[str]) -> str:
     """`` (did you mean "x"?)`` when a choice is close to ``word``, else ""."""
     close = difflib.get_close_matches(word.casefold(), list(choices), n=1, cutoff=0.6)
@@ -133,11 +139,18 @@ def type_name(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Reader:
-    """One parsed document, its text's line index and its path, for checked reads."""
+    """One parsed document, its text's line index and its path, for checked reads.
+
+    A getter raises at its first mistake; ``attempt`` runs one part of the file, keeps its
+    mistake and goes on, so ``finish`` can raise every mistake of the file at once.
+    ``warnings`` holds what is allowed but probably not meant.
+    """
 
     path: str
     doc: Table
     lines: LineIndex
+    mistakes: list[ConfigError] = field(default_factory=list)
+    warnings: list[ConfigError] = field(default_factory=list)
 
     @classmethod
     def of(cls, text: str, *, path: str) -> Reader:
@@ -163,11 +176,41 @@ class Reader:
         """Raise the ConfigError for ``at``."""
         raise ConfigError(path=self.path, where=self.where(at), problem=problem, expected=expected)
 
+    def report(self, at: KeyPath, problem: str, expected: str = "") -> None:
+        """Keep a mistake at ``at`` and go on reading."""
+        self._keep(ConfigError(path=self.path, where=self.where(at), problem=problem,
+                               expected=expected))  # fmt: skip
+
+    def warn(self, at: KeyPath, problem: str, expected: str = "") -> None:
+        """Keep a warning at ``at``: the file loads, but this is probably not what was meant."""
+        self.warnings.append(ConfigError(path=self.path, where=self.where(at), problem=problem,
+                                         expected=expected))  # fmt: skip
+
+    def attempt(self, read: Callable[[], V], fallback: V) -> V:
+        """``read()``, or ``fallback`` with its mistake kept when it raises one."""
+        try:
+            return read()
+        except ConfigError as error:
+            for each in error.every:
+                self._keep(each)
+            return fallback
+
+    def _keep(self, error: ConfigError) -> None:
+        if all(str(error) != str(kept) for kept in self.mistakes):
+            self.mistakes.append(error)
+
+    def finish(self) -> None:
+        """Raise the mistakes kept so far: the one, or all of them in file order."""
+        if len(self.mistakes) == 1:
+            raise self.mistakes[0]
+        if self.mistakes:
+            raise ConfigErrors(tuple(sorted(self.mistakes, key=_line_order)))
+
     def check_keys(self, table: Table, at: KeyPath, *, allowed: Collection[str]) -> None:
-        """Every key of ``table`` is one of ``allowed``."""
+        """Every key of ``table`` is one of ``allowed``; each other key is a mistake kept."""
         for key in table:
             if key not in allowed:
-                self.fail(
+                self.report(
                     (*at, key),
                     f'unknown key "{key}"{did_you_mean(key, allowed)}',
                     "one of " + ", ".join(allowed),

@@ -51,7 +51,7 @@ def _check_campaign(path: Path) -> bool:
     try:
         campaign = load_campaign(path)
     except ConfigError as error:
-        click.echo(f"error: {error}")
+        _echo_errors(error)
         return False
     count = len(campaign.characters)
     noun = "character" if count == 1 else "characters"
@@ -63,7 +63,7 @@ def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
     try:
         config = load_config(path)
     except ConfigError as error:
-        click.echo(f"error: {error}")
+        _echo_errors(error)
         return [False]
     count = len(config.threads)
     noun = "thread" if count == 1 else "threads"
@@ -79,6 +79,12 @@ def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
             seen.add(campaign)
             results.append(_check_campaign(campaign))
     return results
+
+
+def _echo_errors(error: ConfigError) -> None:
+    """One ``error:`` line for each mistake of the file (every one, not only the first)."""
+    for each in error.every:
+        click.echo(f"error: {ConfigError.__str__(each)}")
 
 
 def _shown(path: Path) -> str:

@@ -107,3 +107,64 @@ def test_example_config_checks_clean() -> None:
     assert result.exit_code == 0, result.output
     assert "ok: " in result.output
     assert "(5 characters, ruleset distat)" in result.output
+
+
+MANY = """[campaign]
+name = "Keep"
+gms = ["gm"]
+visibilty = "open"
+
+[[characters]]
+name = "Aria"
+player = "alice"
+body = -1
+mind = "three"
+
+[[characters]]
+name = "Bram"
+body = 4
+
+[[characters.talents]]
+name = "Aggressive"
+stat = "body"
+level = 3
+kind = "active"
+
+[[characters]]
+name = "aria"
+"""
+
+
+def test_every_mistake_of_a_campaign_is_reported_with_its_line(tmp_path: Path) -> None:
+    bad = write(tmp_path, "many.toml", MANY)
+    code, output = run([str(bad)])
+    assert code == 1
+    errors = [line for line in output.splitlines() if line.startswith("error: ")]
+    assert errors == [
+        f'error: {bad}: campaign.visibilty (line 4): unknown key "visibilty" (did you mean '
+        '"visibility"?) (expected one of name, gms, ruleset, visibility, templates, sides, '
+        "options)",
+        f'error: {bad}: characters[0] "Aria" .body (line 9): body = -1 is below 0 '
+        "(expected a whole number ≥ 0)",
+        f'error: {bad}: characters[0] "Aria" .mind (line 10): mind is a string '
+        "(expected a whole number ≥ 0)",
+        f'error: {bad}: characters[1] "Bram" .talents[0] "Aggressive" .level (line 19): '
+        "level 3 needs 6 points in body, the sheet has 4 (expected level at most 2: RULES §1.2 "
+        "allows half the points invested in body, rounded down)",
+        f'error: {bad}: characters[2] "aria" (line 22): character "aria" is listed twice '
+        '(also at characters[0] "Aria" (line 6)) (expected each character once; names compare '
+        "without regard to case)",
+    ]
+
+
+def test_every_mistake_of_a_config_is_reported(tmp_path: Path) -> None:
+    text = '[bot]\nusername = "pbp_bot"\npoll_seconds = 1\nclient_secret = "x"\n' \
+        '[forum]\nkind = "reddit"\n[databse]\nurl = "sqlite:///x.db"\n'
+    config = write(tmp_path, "config.toml", text)
+    code, output = run(["--config", str(config)])
+    assert code == 1
+    errors = [line for line in output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 4, output
+    assert [e.split(": ")[2].split(" (line")[0] for e in errors] == [
+        "bot.poll_seconds", "bot.client_secret", "forum.reddit.subreddits", "databse",
+    ]
