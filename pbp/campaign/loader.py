@@ -11,7 +11,9 @@ from functools import partial
 from typing import Any
 
 from pbp.campaign.model import Campaign, CampaignOptions, CharacterSheet, Visibility
+from pbp.campaign.sheet_keys import MISPLACED, check_misplaced, warn_unused, warn_values
 from pbp.campaign.tables import KeyPath, Reader, Table
+from pbp.errors import ConfigError
 from pbp.rules.distat.intents import STATS, Stat
 from pbp.rules.distat.talents import Talent, TalentEffect, TalentKind
 from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS, SceneKind
@@ -51,6 +53,12 @@ def parse_campaign(text: str, *, path: str) -> Campaign:
     ``path`` only names the file in errors; ``templates`` is kept as written (the shell
     resolves it against the file's folder).
     """
+    return read_campaign(text, path=path)[0]
+
+
+def read_campaign(text: str, *, path: str) -> tuple[Campaign, tuple[ConfigError, ...]]:
+    """``parse_campaign``'s campaign, and the warnings about what loads but is probably not
+    meant (a sheet key no scene of the campaign's ruleset reads)."""
     reader = Reader.of(text, path=path)
     reader.check_keys(reader.doc, (), allowed=_TOP_KEYS)
     head = reader.table(reader.doc, (), "campaign")
@@ -78,22 +86,26 @@ def parse_campaign(text: str, *, path: str) -> Campaign:
     templates = reader.attempt(lambda: reader.text(head, at, "templates"), None)
     options = reader.attempt(lambda: _options(reader, head), CampaignOptions())
     rows: list[Table] = reader.attempt(lambda: reader.tables(reader.doc, (), "characters"), [])
-    read = [_character(reader, row, ("characters", i), sides) for i, row in enumerate(rows)]
+    kind = SceneKind(ruleset or SceneKind.DISTAT)
+    read = [
+        _character(reader, row, ("characters", i), sides, kind) for i, row in enumerate(rows)
+    ]
     characters = tuple(c for c in read if c is not None)
     # a sheet with other mistakes still has its name checked ("": no name to compare)
     names = [" ".join(str(row.get("name", "")).split()) for row in rows]
     _check_unique_names(reader, names, ("characters",), "character")
     reader.finish()
-    return Campaign(
+    campaign = Campaign(
         name=name,
         gms=gms,
-        ruleset=SceneKind(ruleset or SceneKind.DISTAT),
+        ruleset=kind,
         visibility=visibility or "hide-npcs",
         templates=templates,
         sides=sides,
         characters=characters,
         options=options,
     )
+    return campaign, tuple(reader.warnings)
 
 
 def _name_text(reader: Reader, head: Table, at: KeyPath) -> str:
@@ -145,11 +157,14 @@ def _options(reader: Reader, head: Table) -> CampaignOptions:
 
 
 def _character(
-    reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...]
+    reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...], ruleset: SceneKind
 ) -> CharacterSheet | None:
     """One sheet, or None when it has mistakes (each of them kept in ``reader``)."""
     kept = len(reader.mistakes)
-    reader.check_keys(row, at, allowed=_CHARACTER_KEYS)
+    check_misplaced(reader, row, at)
+    own = {key: value for key, value in row.items() if key.casefold() not in MISPLACED}
+    reader.check_keys(own, at, allowed=_CHARACTER_KEYS)
+    warn_values(reader, row, at, ruleset, skip=warn_unused(reader, row, at, ruleset))
     name = reader.attempt(lambda: _character_name(reader, row, at), "?")
     player = reader.attempt(lambda: _player(reader, row, at), None)
     points: dict[str, Any] = {

@@ -11,7 +11,7 @@ from pbp.bootstrap import check_forum
 from pbp.cli.app import app
 from pbp.config import DEFAULT_CONFIG_PATH, load_config
 from pbp.errors import ConfigError
-from pbp.services.files import load_campaign
+from pbp.services.files import check_campaign_file
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -49,13 +49,15 @@ def check(ctx: click.Context, campaigns: tuple[Path, ...], config_path: Path | N
 
 def _check_campaign(path: Path) -> bool:
     try:
-        campaign = load_campaign(path)
+        campaign, warnings = check_campaign_file(path)
     except ConfigError as error:
         _echo_errors(error)
         return False
     count = len(campaign.characters)
     noun = "character" if count == 1 else "characters"
     click.echo(f"ok: {_shown(path)} ({count} {noun}, ruleset {campaign.ruleset.value})")
+    for warning in warnings:  # the file loads: these do not make the check fail
+        click.echo(f"warning: {warning}")
     return True
 
 
