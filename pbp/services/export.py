@@ -9,7 +9,10 @@ from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import InputError
 from pbp.services.bot import Bot
 from pbp.services.projection import ledger_of
+from pbp.services.verify import published_seals
 from pbp.store.repository import Repository
+
+CHEAT_SHEET_KEY = "cheatsheet"  # the bot's first reply in a thread: it seals round 1's dice
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +32,21 @@ def _load(bot: Bot, thread: str) -> _Thread:
             )
         state = bot.state(repo, row, bot.campaign_of(repo, row))
         replies = bot.replies_for(state.campaign, repo.seeds(row.id).get)
-        return _Thread(state=state, ledger=ledger_of(repo, row.id, state, replies))
+        ledger = ledger_of(repo, row.id, state, replies)
+        sheet = repo.latest_reply(row.id, CHEAT_SHEET_KEY)
+        cheat_sheet = sheet.text if sheet is not None else None
+        return _Thread(state=state, ledger=_with_first_seal(ledger, cheat_sheet))
+
+
+def _with_first_seal(ledger: dict[str, Any], cheat_sheet: str | None) -> dict[str, Any]:
+    """The ledger with round 1's ``seal`` as the cheat sheet published it (SPEC §6), so
+    ``pbp verify`` checks round 1's seed against it as it does later rounds' against the
+    summary before them."""
+    seals = published_seals(cheat_sheet or "").get(1, ())
+    rounds = ledger["rounds"]
+    if seals and rounds and rounds[0]["number"] == 1:
+        rounds[0]["seal"] = seals[0]
+    return ledger
 
 
 def thread_ledger(bot: Bot, thread: str) -> dict[str, Any]:
@@ -70,7 +87,11 @@ def thread_markdown(bot: Bot, thread: str) -> str:
         how = "open" if closed is None else (
             "closed by its deadline" if closed == "deadline" else f"closed by post {closed}"
         )
-        out += [f"## Round {rnd['number']} ({how})", "", "### Posts", ""]
+        out += [f"## Round {rnd['number']} ({how})", ""]
+        if rnd.get("seal"):  # round 1's, from the cheat sheet (later ones end a summary)
+            out += ["The bot's first reply sealed this round's dice:", "",
+                    f"^(Dice seal of round {rnd['number']}: `{rnd['seal']}`)", ""]
+        out += ["### Posts", ""]
         out += _post_lines(posts.get(rnd["number"], ())) or ["*No posts.*", ""]
         out += ["### Results", ""]
         if rnd.get("summary"):  # the summary as posted, its headings under this one

@@ -280,13 +280,19 @@ def verify_text(text: str) -> Verification:
 
 def verify_ledger(ledger: Mapping[str, Any]) -> Verification:
     """Verify an exported ledger (``pbp export --json``, ``pbp replay --json``): each closed
-    round's summary as :func:`verify_text` does, and the ``rolls`` its actions carry."""
+    round's summary as :func:`verify_text` does, and the ``rolls`` its actions carry; a round's
+    ``seal`` (round 1's, from the cheat sheet) is checked like a seal a summary publishes."""
     rounds = ledger.get("rounds")
     if not isinstance(rounds, list):
         return Verification(rounds=(), problems=("the ledger has no list of rounds",))
     texts = [r["summary"] for r in rounds
              if isinstance(r, dict) and isinstance(r.get("summary"), str)]
     seals = published_seals("\n".join(texts))
+    for rnd in rounds:  # a round's own ``seal``: round 1's, as its cheat sheet published it
+        if isinstance(rnd, dict) and isinstance(rnd.get("seal"), str):
+            number = rnd.get("number")
+            if isinstance(number, int) and re.fullmatch(_HEX64, rnd["seal"]):
+                seals[number] = (*seals.get(number, ()), rnd["seal"].lower())
     checks: list[RoundCheck] = []
     problems: list[str] = []
     for rnd in rounds:

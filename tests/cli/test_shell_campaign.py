@@ -278,3 +278,21 @@ def test_a_missing_config_file_says_to_copy_the_example(mistakes: Mistakes) -> N
     assert "no configuration at config.toml" in mistakes.no_config.stderr
     assert "copy config.example.toml" in mistakes.no_config.stderr
     assert list(mistakes.empty.iterdir()) == []  # no database left behind
+
+
+def test_the_exports_carry_round_ones_seal_and_pbp_verify_checks_it(
+    played: Played, tmp_path: Path, pbp: Run
+) -> None:
+    (tmp_path / "thread.md").write_text(played.markdown, encoding="utf-8")
+    (tmp_path / "ledger.json").write_text(json.dumps(played.ledger), encoding="utf-8")
+    for args in (["verify", "thread.md"], ["verify", "--ledger", "ledger.json"]):
+        result = pbp(tmp_path, *args)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.splitlines()[0].endswith("; the seal matches the seed"), args
+    forged = re.sub(r"(Dice seal of round 1: `)[0-9a-f]{64}", r"\g<1>" + "0" * 64,
+                    played.markdown)
+    assert forged != played.markdown
+    (tmp_path / "forged.md").write_text(forged, encoding="utf-8")
+    result = pbp(tmp_path, "verify", "forged.md")
+    assert result.returncode == 1
+    assert "the seal does not match" in result.stdout.splitlines()[0]

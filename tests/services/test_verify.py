@@ -204,7 +204,19 @@ def test_the_ledger_verifies_its_summaries_and_its_action_rolls(thread: Thread) 
     assert result.ok, result.lines()
     assert [len(r.rolls) for r in result.rounds] == [6, 2]  # summary and ledger each
     assert result.lines()[0].startswith("round 1: 3 rolls in the summary and 3 in the ledger")
-    assert [[s.matches for s in r.seals] for r in result.rounds] == [[], [True]]
+    # round 1's seal is the cheat sheet's, which the ledger carries; round 2's ends summary 1
+    assert thread.ledger["rounds"][0]["seal"] == seal(round_seeds(seed_from_int(1))(1))
+    assert [[s.matches for s in r.seals] for r in result.rounds] == [[True], [True]]
+
+
+def test_a_forged_round_one_seal_in_the_ledger_fails(thread: Thread) -> None:
+    ledger = copy.deepcopy(thread.ledger)
+    ledger["rounds"][0]["seal"] = "0" * 64
+
+    result = verify_ledger(ledger)
+
+    assert not result.ok
+    assert "the seal does not match: the text publishes " + "0" * 64 in result.lines()[0]
 
 
 def test_a_forged_roll_in_the_ledgers_actions_fails(thread: Thread) -> None:
