@@ -9,6 +9,7 @@ import click
 
 from pbp.bootstrap import make_bot
 from pbp.cli.app import app
+from pbp.cli.printable import for_terminal, json_for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.services.export import thread_ledger, thread_markdown
@@ -29,8 +30,10 @@ def export(config_path: Path, thread: str, as_json: bool, as_md: bool,
     config = load(config_path, command="export")
     try:
         bot = make_bot(config)
-        text = (json.dumps(thread_ledger(bot, thread), indent=1, ensure_ascii=False) + "\n"
-                if as_json else thread_markdown(bot, thread))
+        # other people's text, for a terminal or a file read on one: no control characters
+        text = (json_for_terminal(json.dumps(thread_ledger(bot, thread), indent=1,
+                                             ensure_ascii=False)) + "\n"
+                if as_json else for_terminal(thread_markdown(bot, thread)))
     except PbpError as exc:
         fail("export", str(exc))
     if output is None:

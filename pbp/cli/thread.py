@@ -11,6 +11,7 @@ import click
 
 from pbp.bootstrap import local_forum, open_store
 from pbp.cli.app import app
+from pbp.cli.printable import for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.forums.base import ForumPost
@@ -71,8 +72,9 @@ def show(config_path: Path, name: str) -> None:
         fail("thread show", f"there is no thread {name!r} on the local forum (yet): "
              f"start it with pbp post --thread {name} --as USER TEXT")
     replies = sum(1 for p in posts if p.reply_key is not None)
-    click.echo(f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n")
-    click.echo(render_thread(posts))
+    click.echo(for_terminal(
+        f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n"))
+    click.echo(for_terminal(render_thread(posts)))
 
 
 @thread.command("list")
@@ -90,4 +92,4 @@ def list_threads(config_path: Path) -> None:
     watched = {t.id for t in config.threads}
     for name, count in threads:
         mark = "  (run by the bot)" if name in watched else ""
-        click.echo(f"{name}: {count} post{'s' if count != 1 else ''}{mark}")
+        click.echo(for_terminal(f"{name}: {count} post{'s' if count != 1 else ''}{mark}"))
