@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from pbp.engine.problems import BonusBudget
 from pbp.render.environment import make_environment
-from pbp.render.problems import render_problem, render_problem_reply
+from pbp.render.problems import Examples, render_problem, render_problem_reply
 from pbp.tags import ReadContext, parse_post
 from pbp.tags.model import SceneKind
 from pbp.tags.problems import TAG_PROBLEMS
@@ -83,3 +84,17 @@ def test_wrong_scene_names_the_scene_in_the_reply() -> None:
     (problem,) = parse_post("[move: Aria]", context=ctx).problems
     text = render_problem(problem, env=ENV)
     assert "d20" in text and "distat" in text and "`[check:" in text
+
+
+@pytest.mark.parametrize(("left", "example"), [
+    (0, "For example, without bonus points: `[physical: attack Goblin]`"),
+    (2, "For example: `[physical: attack Goblin | bonus 2]`"),
+])  # fmt: skip
+def test_a_bonus_over_what_is_left_shows_a_tag_that_spends_at_most_that(
+    left: int, example: str
+) -> None:
+    problem = BonusBudget(tag="[physical: attack Goblin | bonus 3]", actor="Aria", asked=3,
+                          left=left)
+    text = render_problem(problem, env=ENV, examples=Examples(target="Goblin"))
+    assert text.endswith(example)
+    assert f"Aria has {left} bonus points left to spend this round, not 3." in text
