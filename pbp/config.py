@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -247,24 +248,32 @@ def _forum(reader: Reader) -> ForumSettings:
 
 
 def _threads(reader: Reader, base: Path) -> tuple[ThreadBinding, ...]:
-    bindings: list[ThreadBinding] = []
+    """Every ``[[threads]]`` entry; each entry's mistake is kept and the others still read."""
     seen: dict[str, int] = {}
-    for index, table in enumerate(reader.tables(reader.doc, (), "threads")):
-        at: KeyPath = ("threads", index)
-        _check_keys(reader, table, at, allowed=_THREAD_KEYS)
-        reader.required(table, at, "id", expected='"1abcde" (a Reddit submission id or a name)')
-        reader.required(table, at, "campaign", expected='"campaigns/sunken-keep.toml"')
-        thread_id = (reader.text(table, at, "id") or "").strip()
-        if not thread_id:
-            reader.fail((*at, "id"), "the thread id is empty", "a Reddit submission id or a name")
-        if thread_id in seen:
-            reader.fail((*at, "id"), f'thread "{thread_id}" is listed twice '
-                        f"(also at {reader.where(('threads', seen[thread_id]))})",
-                        "each thread once")  # fmt: skip
-        seen[thread_id] = index
-        campaign = base / (reader.text(table, at, "campaign") or "")
-        bindings.append(ThreadBinding(id=thread_id, campaign=campaign.resolve()))
-    return tuple(bindings)
+    read = [
+        reader.attempt(partial(_thread, reader, table, index, base, seen), None)
+        for index, table in enumerate(reader.tables(reader.doc, (), "threads"))
+    ]
+    return tuple(binding for binding in read if binding is not None)
+
+
+def _thread(
+    reader: Reader, table: Table, index: int, base: Path, seen: dict[str, int]
+) -> ThreadBinding:
+    at: KeyPath = ("threads", index)
+    _check_keys(reader, table, at, allowed=_THREAD_KEYS)
+    reader.required(table, at, "id", expected='"1abcde" (a Reddit submission id or a name)')
+    reader.required(table, at, "campaign", expected='"campaigns/sunken-keep.toml"')
+    thread_id = (reader.text(table, at, "id") or "").strip()
+    if not thread_id:
+        reader.fail((*at, "id"), "the thread id is empty", "a Reddit submission id or a name")
+    if thread_id in seen:
+        reader.fail((*at, "id"), f'thread "{thread_id}" is listed twice '
+                    f"(also at {reader.where(('threads', seen[thread_id]))})",
+                    "each thread once")  # fmt: skip
+    seen[thread_id] = index
+    campaign = base / (reader.text(table, at, "campaign") or "")
+    return ThreadBinding(id=thread_id, campaign=campaign.resolve())
 
 
 def _campaigns(reader: Reader, base: Path) -> tuple[Path, ...]:
