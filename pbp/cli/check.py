@@ -30,8 +30,9 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 def check(ctx: click.Context, campaigns: tuple[Path, ...], config_path: Path | None) -> None:
     """Check campaign files and the bot configuration; print what is wrong.
 
-    Prints one `ok:` line per good file and the errors of the others. Exit status 0 when every
-    file is good, 1 when any is not, 2 when there is nothing to check.
+    Prints one `ok:` line per good file, with a `warning:` line for each sheet key no scene of
+    its ruleset reads, and every error of the others, one line each. Exit status 0 when every
+    file is good (warnings or not), 1 when any is not, 2 when there is nothing to check.
     """
     if not campaigns and config_path is None:
         if not DEFAULT_CONFIG_PATH.is_file():
