@@ -19,6 +19,7 @@ from pbp.tags.model import SceneKind
 
 DISTAT, ABSTRACT, D20 = SceneKind.DISTAT, SceneKind.ABSTRACT, SceneKind.D20
 SKIRMISH, BATTLE = SceneKind.SKIRMISH, SceneKind.BATTLE
+MAX_RATING = 6  # RULES §4.1: Markhorspire aspects run 0..+6
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,15 @@ def warn_values(
                 f"{key} = {value} is below the least full {key.upper()} a battle gives, "
                 f"{MIN_BATTLE_POOL}: the battle starts this character at {MIN_BATTLE_POOL}",
                 f"{key} = {MIN_BATTLE_POOL} or more",
+            )
+    for key in ("constitution", "wisdom", "intuition"):
+        value = row.get(key)
+        if key not in skip and isinstance(value, int) and value > MAX_RATING:
+            reader.warn(
+                (*at, key),
+                f"{key} = {value} is above +{MAX_RATING}, the highest Markhorspire rating "
+                "(a rating, not a D&D-style score): the scene reads it as written",
+                f"{key} from 0 to {MAX_RATING}",
             )
     if ruleset is DISTAT and row.get("player") is not None:
         points = [row.get(k, 0) for k in ("body", "mind")]

@@ -133,3 +133,12 @@ def test_pbp_check_prints_warnings_after_the_ok_line_and_exits_0(tmp_path: Path)
     lines = result.output.splitlines()
     assert lines[0].startswith("ok: ")
     assert [line.split(": ")[0] for line in lines[1:]] == ["warning"] * 5
+
+
+def test_a_markhorspire_score_above_its_rating_range_is_a_warning() -> None:
+    text = head("skirmish") + MARKHOR_SHEET.replace("constitution = 3", "constitution = 14")
+    assert warnings_of(text) == [
+        'k.toml: characters[0] "Aria" .constitution (line 9): constitution = 14 is above +6, '
+        "the highest Markhorspire rating (a rating, not a D&D-style score): the scene reads it "
+        "as written (expected constitution from 0 to 6)"
+    ]
