@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
+from pbp.engine.d20_model import D20State
+from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState
 from pbp.rules import distat
@@ -38,14 +40,23 @@ def carry_over(
     """A new thread of a campaign that ran in ``previous`` (SPEC §1: character state belongs
     to the campaign): everyone keeps damage, pools and what the party has identified, in a
     fresh scene (no groups, features or restraints) under the campaign file as it is now.
-    Actions still open in the old thread do not come along."""
-    old = previous.scene
+
+    The characters stand as they do now in the old thread: its open round's set-up (a night's
+    rest, an ``!npc``) counts, its actions still waiting for the close do not come along. So do
+    the d20 pools spent, the abstract banks and the numbers ``!npc`` gave (they last from one
+    encounter to the next as well)."""
+    old = previous.round.base if previous.round is not None else previous.scene
     fighters = [replace(f, restraint=None) for f in old.fighters]
     scene = replace(
         distat.new_scene(fighters, options=old.options),
         sightings=old.sightings,
         identified=old.identified,
     )
-    fresh = EngineState(campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot,
-                        ack=ack)
+    fresh = EngineState(
+        campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot, ack=ack,
+        d20=D20State(pool_spent=previous.d20.pool_spent),
+        abstract=previous.abstract.fresh_encounter(None),
+        markhor=MarkhorState.fresh(campaign.ruleset),
+        npc_scores=previous.npc_scores,
+    )  # fmt: skip
     return reload_campaign(fresh, campaign)

@@ -225,6 +225,8 @@ class Ingest:
             thread = repo.add_thread(forum=self.kind, key=post.thread, campaign_id=row.id,
                                      campaign_hash=loaded.file_hash, at=self.now,
                                      bound_by=post.author)
+            # the campaign's latest state: the thread where the table posted last (with two
+            # threads running at once, one story's state is taken whole, never a mix of both)
             previous = repo.latest_thread_of(row.id, besides=thread.id)
             if thread.last_seq or thread.snapshot is not None:
                 previous = None  # another worker bound it a moment ago: it has its start

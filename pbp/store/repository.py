@@ -101,11 +101,18 @@ class Repository:
         return self.s.scalars(select(ThreadRow).order_by(ThreadRow.id)).all()
 
     def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRow | None:
-        """The newest other thread of a campaign."""
+        """The other thread of a campaign where the table posted last (a post, an edit or a
+        delete; time passing does not count); among threads with no post yet, the newest."""
+        last_post = (
+            select(func.max(EventRow.at))
+            .where(EventRow.thread_id == ThreadRow.id, EventRow.kind != "tick")
+            .correlate(ThreadRow)
+            .scalar_subquery()
+        )
         return self.s.scalars(
             select(ThreadRow)
             .where(ThreadRow.campaign_id == campaign_id, ThreadRow.id != besides)
-            .order_by(ThreadRow.id.desc())
+            .order_by(last_post.desc().nulls_last(), ThreadRow.id.desc())
         ).first()
 
     def add_thread(
