@@ -8,6 +8,7 @@ from datetime import datetime
 from pbp.campaign.model import Campaign
 from pbp.engine.abstract_model import Task
 from pbp.engine.abstract_resolve import undo_abstract
+from pbp.engine.acks import done_of
 from pbp.engine.d20_model import D20State
 from pbp.engine.effects import (
     EditReply,
@@ -23,6 +24,7 @@ from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.problems import AbstractRefused, BadName, CannotUndo, MarkhorRefused, scene_phrase
 from pbp.engine.reading import is_command_problem, task_names
+from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import apply_setup, no_such_post
 from pbp.engine.state import EngineState, OpenRound, PostRecord
@@ -203,9 +205,11 @@ def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> Sheet
 
 
 def read_commands(
-    state: EngineState, post: PostRecord, parsed: ParsedPost, effects: list[Effect]
+    state: EngineState, post: PostRecord, parsed: ParsedPost, effects: list[Effect],
+    acks: list[Done] | None = None,
 ) -> tuple[EngineState, PostRecord, list[Command]]:
-    """Act on the commands of a newly read post; return the ones that act after its tags."""
+    """Act on the commands of a newly read post; return the ones that act after its tags.
+    What each GM command did goes to ``acks`` (for its acknowledgement)."""
     problems = [p for p in parsed.problems if is_command_problem(p)]
     closing: list[Command] = []
     for command in parsed.commands:
@@ -222,6 +226,7 @@ def read_commands(
                 done = _at_once(state, command, post)
                 if isinstance(done, EngineState):
                     state = done
+                    _record(acks, state, command, post)
                 else:
                     problems.append(done)
             case CommandTiming.REPLY:
@@ -236,6 +241,15 @@ def read_commands(
                     problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
     return state, replace(post, commands=parsed.commands, command_problems=tuple(problems)), closing
+
+
+def _record(acks: list[Done] | None, state: EngineState, command: Command,
+            post: PostRecord) -> None:
+    """Keep what a GM command did, for the post's acknowledgement."""
+    if acks is not None and post.gm:
+        item = done_of(state, command, post)
+        if item is not None:
+            acks.append(item)
 
 
 def _oppose_too_early(command: OpposeCommand) -> Problem:
@@ -406,6 +420,7 @@ def after_tags(
     at: datetime,
     effects: list[Effect],
     dice: DiceForRound,
+    acks: list[Done] | None = None,
 ) -> EngineState:
     """``!close``, ``!undo`` and ``!encounter …`` act after all the tags of their post."""
     if not closing and post.gm and state.campaign.options.close_on_any_gm_post:
@@ -415,6 +430,7 @@ def after_tags(
         done = _closing(state, command, post, at, effects, dice)
         if isinstance(done, EngineState):
             state = done
+            _record(acks, state, command, post)
         else:
             problems.append(_located(done, command))
     if problems and state.ack == "none":  # SPEC §3: listed in the round summary instead

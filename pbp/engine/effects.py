@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbp.engine.report import RoundReport
+from pbp.engine.report import Done, RoundReport
 from pbp.errors import Problem
 
 
@@ -38,6 +38,22 @@ class AckContent:
 
     post_id: str
     actions: tuple[str, ...]  # canonical tags accepted
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DoneContent:
+    """What the commands of a GM post did, one line each."""
+
+    post_id: str
+    done: tuple[Done, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoidedContent:
+    """A post the GM struck with ``!void``: it does not count, and why."""
+
+    post_id: str
+    reason: str | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,6 +130,8 @@ Content = (
     | FixedContent
     | ActedContent
     | AckContent
+    | DoneContent
+    | VoidedContent
     | CheatSheetContent
     | SummaryContent
     | UndoneContent

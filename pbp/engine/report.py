@@ -13,6 +13,24 @@ from pbp.rules.distat import CharacterView, CheckRecord
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Done:
+    """What one GM command did, for its acknowledgement (or the summary under ack = none).
+
+    ``kind`` is the command (``rest``, ``npc``, ``group``, ``feature``, ``deadline``,
+    ``difficulty``, ``void``, ``task``, ``encounter``, ``encounter_end``); ``names`` the
+    characters, features, task or post it concerns; ``number`` and ``text`` its value (a DC, a
+    deadline, a side, a reason); ``secret`` hides ``number`` from players.
+    """
+
+    post_id: str
+    kind: str
+    names: tuple[str, ...] = ()
+    number: int | None = None
+    text: str | None = None
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ActionEntry:
     """One resolved unit: a rules record with the post it came from and who wrote it."""
 
@@ -71,3 +89,4 @@ class RoundReport:
     d20: tuple[D20Entry, ...] = field(default=())  # the d20 tags resolved, in post order
     abstract: AbstractReport | None = None  # an abstract interval's tags, banks and outlook
     markhor: MarkhorReport | None = None  # a skirmish's or battle's round, in initiative order
+    done: tuple[Done, ...] = ()  # ack = none: what the GM's commands did, listed in the summary

@@ -416,6 +416,7 @@ def close_round(
         d20=done.d20_actions,
         abstract=done.abstract_report,
         markhor=done.markhor_report,
+        done=rnd.done,
     )
     closed = ClosedRound(
         report=report,

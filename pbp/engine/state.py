@@ -9,7 +9,7 @@ from pbp.campaign.model import Campaign
 from pbp.engine.abstract_model import AbstractIntent, AbstractState
 from pbp.engine.d20_model import D20Intent, D20State
 from pbp.engine.markhor_model import Course, MarkhorState
-from pbp.engine.report import RoundReport
+from pbp.engine.report import Done, RoundReport
 from pbp.errors import Problem
 from pbp.rules.distat import DistatScene
 from pbp.rules.distat.intents import Intent
@@ -75,6 +75,7 @@ class OpenRound:
     deadline: datetime | None = None
     reminded: bool = False
     all_acted_told: bool = False
+    done: tuple[Done, ...] = ()  # ack = none: the GM's commands acknowledged in the summary
 
     def post(self, post_id: str) -> PostRecord | None:
         """The post of this round with that id."""

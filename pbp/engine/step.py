@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
+from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.effects import (
     AckContent,
@@ -28,6 +29,7 @@ from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.reading import parse_for, pending_before, read_post
+from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round, problems_key
 from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState, OpenRound, PostRecord
@@ -163,7 +165,8 @@ def _arrive(
     )
     state = replace(state, posts_seen=state.posts_seen + 1)
     parsed = parse_for(state, body=event.body, gm=gm)
-    state, post, closing = read_commands(state, post, parsed, effects)
+    done: list[Done] = []
+    state, post, closing = read_commands(state, post, parsed, effects, done)
     assert state.round is not None
     rnd = state.round
     accepted, problems = read_post(
@@ -185,7 +188,8 @@ def _arrive(
         )
     state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
     state = _tell_all_acted(state, post, effects)
-    return after_tags(state, post, closing, at=event.at, effects=effects, dice=dice)
+    state = after_tags(state, post, closing, at=event.at, effects=effects, dice=dice, acks=done)
+    return acknowledge(state, post, done, effects)
 
 
 def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState:

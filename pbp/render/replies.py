@@ -16,6 +16,7 @@ from pbp.engine.effects import (
     AllActedContent,
     CheatSheetContent,
     Content,
+    DoneContent,
     FixedContent,
     HelpContent,
     ProblemsContent,
@@ -24,6 +25,7 @@ from pbp.engine.effects import (
     StatusContent,
     SummaryContent,
     UndoneContent,
+    VoidedContent,
 )
 from pbp.engine.state import EngineState
 from pbp.errors import Problem
@@ -92,6 +94,7 @@ class Replies:
                 view["scene_table"] = (self._scene_table(state)
                                        if report.scene == SceneKind.D20.value else None)
                 view["refusals"] = [self._refusal(r.problem, state) for r in report.rejected]
+                view["done"], view["hide"] = report.done, self._disclosure(state).hide
                 if isinstance(content, UndoneContent):
                     return "undone", {**view, "undone_by": content.undone_by}
                 return "summary", view
@@ -123,6 +126,10 @@ class Replies:
                 return "acted", {}
             case AckContent():
                 return "ack", {"actions": content.actions}
+            case DoneContent():
+                return "done", {"done": content.done, "hide": self._disclosure(state).hide}
+            case VoidedContent():
+                return "voided", {"reason": content.reason}
 
     def _refusal(self, problem: Problem, state: EngineState) -> str:
         """Why a tag was not accepted, in the words of its own reply, on one line (no quote of

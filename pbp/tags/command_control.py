@@ -159,13 +159,15 @@ def read_rest(args: Args) -> Command:
 
 
 def read_void(args: Args) -> Command:
-    """``!void POST``: a post id, or a permalink to the post."""
-    expected = "a post id or a link to the post"
+    """``!void POST [REASON]``: a post id, or a permalink to the post; the rest of the line is
+    the reason its author is told."""
+    expected = "a post id or a link to the post, then the reason if you like"
     found = join(args.tokens)
-    post = post_id(args.tokens[0].text) if len(args.tokens) == 1 else None
+    post = post_id(args.tokens[0].text) if args.tokens else None
     if post is None:
         raise ArgumentError(found=found, expected=expected)
-    return VoidCommand(source=args.source, post=post)
+    reason = join(args.tokens[1:]).strip()
+    return VoidCommand(source=args.source, post=post, reason=reason or None)
 
 
 def read_campaign(args: Args) -> Command:

@@ -219,6 +219,7 @@ class VoidCommand:
 
     source: Source
     post: str
+    reason: str | None = None  # the words after the post: told to its author
     gm_only = True
     timing = CommandTiming.AT_ONCE
 

@@ -130,7 +130,8 @@ def _replies_to(shown: list[Shown], post_id: str) -> list[Shown]:
 
 
 def test_the_polls_report_what_they_read_and_posted(played: Played) -> None:
-    assert played.first_poll.strip() == "read 4 new post versions; posted or edited 3 replies"
+    # the cheat-sheet, the GM's set-up said back, the typo's error reply, cara's error reply
+    assert played.first_poll.strip() == "read 4 new post versions; posted or edited 4 replies"
     # cara's edit and the GM's close: the edited error reply and the round's summary
     assert played.close_poll.strip() == "read 2 new post versions; posted or edited 2 replies"
 
@@ -193,7 +194,10 @@ def test_thread_show_prints_each_bot_reply_under_the_post_it_answers(played: Pla
     sheets = [p for p in shown if p.author == "pbp_bot" and not p.indented]
     assert [s.body.splitlines()[0] for s in sheets] == ["## The Sunken Keep: round 1 is open"]
     assert _replies_to(shown, played.ids["alice"]) == []  # a good post gets no reply
-    assert played.shown.splitlines()[0] == "Thread keep-1: 5 posts, 4 replies by the bot"
+    (done,) = _replies_to(shown, played.ids["gm"])  # the GM's set-up, said back
+    assert done.body.splitlines()[2:] == ["- Now standing together: Aria, Goblin, Ogre.",
+                                          "- Now standing together: Bram, Cora."]
+    assert played.shown.splitlines()[0] == "Thread keep-1: 5 posts, 5 replies by the bot"
 
 
 def test_polling_again_posts_nothing_new(played: Played) -> None:

@@ -24,21 +24,21 @@ def _keys(table: Table) -> Counter[str]:
 def test_a_reply_the_forum_committed_but_answered_with_an_error_is_not_posted_again(
     table: Table, flaky: FlakyForum
 ) -> None:
-    table.post("gm_sam", SETUP, 0)
+    gm = table.post("gm_sam", SETUP, 0)
     typo = table.post("bob", "[phisical: attack Goblin]", 1)
     flaky.commit_then_fail(1)  # the cheat sheet goes up, the forum says it failed
     report = table.bot.poll_once(table.clock.now)
     assert report.delivered == {}  # the next ones wait, in order
     table.poll(3)
     table.poll(4)
-    assert _keys(table) == {"cheatsheet": 1, f"problems-{typo}": 1}
+    assert _keys(table) == {"cheatsheet": 1, f"done-{gm}": 1, f"problems-{typo}": 1}
     assert flaky.calls_to("find_reply")  # it looked before posting again
 
 
 def test_a_temporary_failure_keeps_the_order_and_the_next_poll_posts_the_rest(
     table: Table, flaky: FlakyForum
 ) -> None:
-    table.post("gm_sam", SETUP, 0)
+    gm = table.post("gm_sam", SETUP, 0)
     first = table.post("bob", "[phisical: attack Goblin]", 1)
     second = table.post("alice", "[physycal: attack Goblin]", 2)
     flaky.fail_next("reply", 2)  # the cheat sheet fails, and again on the next poll
@@ -48,7 +48,7 @@ def test_a_temporary_failure_keeps_the_order_and_the_next_poll_posts_the_rest(
     assert table.replies() == []
     table.poll(5)
     assert [r.reply_key for r in table.replies()] == [
-        "cheatsheet", f"problems-{first}", f"problems-{second}",
+        "cheatsheet", f"done-{gm}", f"problems-{first}", f"problems-{second}",
     ]
 
 

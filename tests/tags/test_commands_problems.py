@@ -158,7 +158,6 @@ BAD_ARGUMENTS: list[tuple[str, str, str]] = [
     ("!rest", "rest", ""),
     ("!rest day", "rest", "day"),
     ("!void", "void", ""),
-    ("!void two posts", "void", "two posts"),
     ("!void https://example.com/", "void", "https://example.com/"),
     ("!void <abc>", "void", "<abc>"),
     ("!campaign", "campaign", ""),

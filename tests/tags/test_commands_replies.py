@@ -57,7 +57,7 @@ BAD_LINES = [
     "!damage Aria soul 1",
     "!heal Aria mind x",
     "!rest day",
-    "!void two posts",
+    "!void <abc>",
     "!campaign",
 ]
 PROBLEM_LINES = [
