@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbp.engine.effects import DoneContent, Effect, Reply, VoidedContent
+from pbp.engine.effects import (
+    CheatSheetContent,
+    DoneContent,
+    EditReply,
+    Effect,
+    Reply,
+    VoidedContent,
+)
 from pbp.engine.report import Done
 from pbp.engine.state import EngineState, PostRecord
 from pbp.rules import distat
@@ -75,12 +82,22 @@ def done_of(state: EngineState, command: Command, post: PostRecord) -> Done | No
     return None
 
 
+def _sheet_shows_deadline(state: EngineState, done: list[Done], effects: list[Effect]) -> bool:
+    """Whether a new deadline changes the posted cheat-sheet: it shows round 1's deadline
+    while round 1 is open (a cheat-sheet still to be posted shows it anyway)."""
+    rnd = state.round
+    return (rnd is not None and rnd.number == 1 and any(d.kind == "deadline" for d in done)
+            and not any(isinstance(e, Reply) and e.key == "cheatsheet" for e in effects))
+
+
 def acknowledge(state: EngineState, post: PostRecord, done: list[Done],
                 effects: list[Effect]) -> EngineState:
     """Say what a GM post's commands did: one reply under it, and one under each post it
     struck; under ack = none nothing is posted and the round's summary lists them (SPEC §3)."""
     if not done:
         return state
+    if _sheet_shows_deadline(state, done, effects):  # the cheat-sheet keeps the deadline true
+        effects.append(EditReply(key="cheatsheet", content=CheatSheetContent(round_number=1)))
     if state.ack == "none":
         rnd = state.round
         if rnd is None:

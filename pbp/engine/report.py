@@ -31,6 +31,18 @@ class Done:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Recovery:
+    """What one character's short rest at the end of an encounter healed (RULES D16), and the
+    damage left."""
+
+    character: str
+    body: int
+    mind: int
+    body_left: int
+    mind_left: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ActionEntry:
     """One resolved unit: a rules record with the post it came from and who wrote it."""
 
@@ -51,6 +63,10 @@ class CorrectionEntry:
     what: str  # "damage", "heal" or "bonus"
     stat: str | None
     amount: int
+    # what the summary says it did (not in the ledger, whose entry stays as SPEC §5 has it):
+    # the stat's damage or the bonus pool after it, and the state it put the character in
+    after: int | None = field(default=None, metadata={"ledger": False})
+    became: str | None = field(default=None, metadata={"ledger": False})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,3 +106,4 @@ class RoundReport:
     abstract: AbstractReport | None = None  # an abstract interval's tags, banks and outlook
     markhor: MarkhorReport | None = None  # a skirmish's or battle's round, in initiative order
     done: tuple[Done, ...] = ()  # ack = none: what the GM's commands did, listed in the summary
+    recovered: tuple[Recovery, ...] = ()  # the end of an encounter: each character's short rest

@@ -42,7 +42,7 @@ from pbp.engine.problems import (
 )
 from pbp.engine.reading import read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
-from pbp.engine.setup import apply_correction
+from pbp.engine.setup import apply_correction, recoveries
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
@@ -417,6 +417,7 @@ def close_round(
         abstract=done.abstract_report,
         markhor=done.markhor_report,
         done=rnd.done,
+        recovered=recoveries(done.scene, scene) if after is not None else (),
     )
     closed = ClosedRound(
         report=report,

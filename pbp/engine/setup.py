@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from pbp.campaign.model import CharacterSheet
 from pbp.engine.problems import BadName, NoSuchPost
-from pbp.engine.report import CorrectionEntry
+from pbp.engine.report import CorrectionEntry, Recovery
 from pbp.errors import Problem
 from pbp.rules import distat
 from pbp.rules.distat import DistatScene, Fighter
@@ -141,16 +141,21 @@ def _correct(
         stat=None,
         amount=command.amount,
     )
+    before = distat.view(scene, name).status
     match command:
-        case DamageCommand():
+        case DamageCommand() | HealCommand():
             stat = _distat_stat(command)
-            scene = distat.apply_damage(scene, name=name, stat=stat, amount=command.amount)
-            return scene, replace(entry, what="damage", stat=stat)
-        case HealCommand():
-            stat = _distat_stat(command)
-            scene = distat.apply_damage(scene, name=name, stat=stat, amount=-command.amount)
-            return scene, replace(entry, what="heal", stat=stat)
-    return distat.add_bonus(scene, name=name, amount=command.amount), entry
+            healing = isinstance(command, HealCommand)
+            amount = -command.amount if healing else command.amount
+            scene = distat.apply_damage(scene, name=name, stat=stat, amount=amount)
+            now = distat.view(scene, name)
+            return scene, replace(
+                entry, what="heal" if healing else "damage", stat=stat,
+                after=(now.body if stat == "body" else now.mind).damage,
+                became=now.status if now.status != before else None,
+            )  # fmt: skip
+    scene = distat.add_bonus(scene, name=name, amount=command.amount)
+    return scene, replace(entry, after=distat.view(scene, name).bonus_pool)
 
 
 def _distat_stat(command: DamageCommand | HealCommand) -> Stat:
@@ -164,3 +169,17 @@ def _distat_stat(command: DamageCommand | HealCommand) -> Stat:
 def no_such_post(command: Command, post: str) -> Problem:
     """``!void`` of a post that is not in the open round."""
     return _located(NoSuchPost(tag="", post=post), command)
+
+
+def recoveries(before: DistatScene, after: DistatScene) -> tuple[Recovery, ...]:
+    """What a rest healed, per character who had damage to heal (RULES D16)."""
+    out: list[Recovery] = []
+    for name in distat.names(after):
+        if name not in distat.names(before):
+            continue
+        was, now = distat.view(before, name), distat.view(after, name)
+        body, mind = was.body.damage - now.body.damage, was.mind.damage - now.mind.damage
+        if body or mind:
+            out.append(Recovery(character=name, body=body, mind=mind,
+                                body_left=now.body.damage, mind_left=now.mind.damage))
+    return tuple(out)

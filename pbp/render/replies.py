@@ -99,10 +99,14 @@ class Replies:
                     return "undone", {**view, "undone_by": content.undone_by}
                 return "summary", view
             case CheatSheetContent():
+                rnd = state.round
+                deadline = (rnd.deadline if rnd is not None
+                            and rnd.number == content.round_number else None)
                 return "cheatsheet", {
                     **self._orientation(state, None),
                     "seal": self._seal(content.round_number),
                     "round_number": content.round_number,
+                    "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
                 }
             case HelpContent():
                 return "help", self._orientation(state, content.author)

@@ -106,6 +106,19 @@ def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
     }
 
 
+def _restraint_lasts(action: dict[str, Any], report: RoundReport) -> dict[str, Any]:
+    """A restraint's rounds as it turned out (RULES D9): it covers the next round only if its
+    target took no turn after it, which the round's end knows, not the moment it landed."""
+    for effect in action["effects"]:
+        if effect["code"] != "restrained":
+            continue
+        left = next((c.restrained for c in report.characters
+                     if c.name == effect["character"]), None)
+        held = left is not None and left.by == effect["by"] and left.stat == effect["stat"]
+        effect["rounds"] = 1 + left.rounds if held and left is not None else 1
+    return action
+
+
 def d20_view(entry: D20Entry) -> dict[str, Any]:
     """One resolved d20 tag as the summary shows it (its numbers were in the post already):
     every field of its record, each roll's key written as the summary lists it."""
@@ -173,7 +186,8 @@ def summary_view(
         "scene": report.scene,
         "closed_by": report.closed_by,
         "closed_at": _when(report.closed_at),
-        "actions": [action_view(a, disclosure) for a in report.actions],
+        "actions": [_restraint_lasts(action_view(a, disclosure), report)
+                    for a in report.actions],
         "d20_actions": [d20_view(a) for a in sorted(report.d20, key=lambda a: a.order)],
         "abstract": abstract_view(report.abstract, hide=disclosure.hide),
         "fight": markhor_view(report.markhor, hide=disclosure.hide, npcs=disclosure.npcs),
@@ -183,9 +197,13 @@ def summary_view(
                 "what": c.what,
                 "stat": c.stat,
                 "amount": disclosure.number(c.character, c.amount),
+                "after": disclosure.number(c.character, c.after),
+                "became": c.became,
             }
             for c in report.corrections
         ],
+        "recovered": [r for r in report.recovered
+                      if disclosure.number(r.character, 0) is not None],
         "rejected": report.rejected,
         "characters": [character_row(c, disclosure, labels) for c in report.characters],
         "not_acted": report.not_acted,

@@ -21,7 +21,8 @@ from pbp.tags.model import SceneKind
 def _plain(value: Any) -> Any:
     """A dataclass value as JSON-ready data (with its ``code`` when it has one)."""
     if is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        data = {f.name: _plain(getattr(value, f.name)) for f in fields(value)
+                if f.metadata.get("ledger", True)}
         code = getattr(value, "code", None)
         return {"code": code, **data} if isinstance(code, str) else data
     if isinstance(value, tuple | list):

@@ -104,9 +104,9 @@ def test_gm_corrections_are_one_line_each_and_hide_npc_amounts_under_hide_npcs()
     rows = [("post", "p1", "gm_sam", 1, "!damage Goblin body 2\n!damage Aria body 1\n!close")]
     hidden = thread(rows, campaign=make_campaign("hide-npcs")).summaries[1].splitlines()
     shown = thread(rows, campaign=make_campaign("open")).summaries[1].splitlines()
-    assert "- GM correction: Goblin takes damage (Body)" in hidden
-    assert "- GM correction: Aria takes damage 1 (Body)" in hidden
-    assert "- GM correction: Goblin takes damage 2 (Body)" in shown
+    assert "- GM correction: Goblin takes Body damage." in hidden
+    assert "- GM correction: Aria takes 1 Body damage (Body damage now 1)." in hidden
+    assert "- GM correction: Goblin takes 2 Body damage (Body damage now 2)." in shown
 
 
 def test_open_visibility_shows_npc_numbers_in_the_summary() -> None:

@@ -131,3 +131,25 @@ def test_a_difficulty_under_hide_npcs_keeps_its_number(tmp_path: Path) -> None:
     text = _one_reply(table, gm)
     assert f"Post {course}: its course rolls against a difficulty the GM set" in text
     assert "14" not in text
+
+
+def _cheatsheet(table: Table) -> str:
+    return next(r.body for r in table.replies() if r.reply_key == "cheatsheet")
+
+
+def test_the_cheat_sheet_shows_the_deadline_set_with_the_first_post(table: Table) -> None:
+    table.post("gm_sam", SETUP + "\n!deadline 48h", 0)
+    table.poll(1)
+    assert "**Deadline:** 2026-12-01 10:00 UTC" in _cheatsheet(table)
+
+
+def test_the_cheat_sheet_follows_a_deadline_set_or_moved_later(table: Table) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    assert "Deadline" not in _cheatsheet(table)
+    table.post("gm_sam", "!deadline 24h", 2)
+    table.poll(3)
+    assert "**Deadline:** 2026-11-30 10:00 UTC" in _cheatsheet(table)
+    table.post("gm_sam", "!deadline off", 4)
+    table.poll(5)
+    assert "Deadline" not in _cheatsheet(table)
