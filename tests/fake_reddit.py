@@ -27,6 +27,11 @@ account (``pbp_bot``/``pw`` by default) through the endpoints praw uses:
 - ``POST /api/morechildren/`` -> the asked comments and their subtrees, flat, parents first;
   at most 100 of the asked ids are expanded, the rest come back as a new ``more``;
 - ``GET /api/info/?id=`` (at most 100 fullnames, else 400; unknown ones are left out);
+- ``POST /api/compose/`` (``to``, ``subject``, ``text``; a private message from the logged-in
+  account; ``NO_SUBJECT``, ``NO_TEXT``, ``TOO_LONG`` over 10000 characters, ``USER_DOESNT_EXIST``
+  for a name in ``missing_users``), ``GET /message/sent/`` (the account's sent messages,
+  newest first, as ``t4`` things) and ``GET /message/inbox/``; tests read every message with
+  ``messages_to``;
 - ``POST /api/comment/``, ``/api/editusertext/`` (author only, else 403), ``/api/del/``. A
   refused comment answers 200 with Reddit's error list: ``THREAD_LOCKED``, ``TOO_OLD``
   (archived), ``DELETED_COMMENT``, ``DELETED_LINK``, ``NO_TEXT``, ``TOO_LONG`` (over 10000
@@ -156,6 +161,23 @@ class FakeComment:
         return self.deleted or self.removed
 
 
+@dataclass
+class FakeMessage:
+    """A private message."""
+
+    id: str
+    author: str
+    dest: str
+    subject: str
+    body: str
+    created_utc: float
+    seq: int
+
+    @property
+    def fullname(self) -> str:
+        return f"t4_{self.id}"
+
+
 @dataclass(frozen=True)
 class RequestRecord:
     """One request as the fake saw it, with the status it answered (None: no answer sent)."""
@@ -225,6 +247,8 @@ class FakeReddit:
         self._subreddits: dict[str, str] = {}  # lower-case -> display name
         self._submissions: dict[str, FakeSubmission] = {}
         self._comments: dict[str, FakeComment] = {}
+        self._messages: list[FakeMessage] = []
+        self.missing_users: set[str] = set()  # names /api/compose answers USER_DOESNT_EXIST
         self._kids: dict[str, list[FakeComment]] = {}  # parent fullname -> its comments
         self._seq = 0
         self._tokens: dict[str, str] = {}  # access token -> user name
@@ -370,6 +394,22 @@ class FakeReddit:
         """Every comment of an author (deleted ones too), oldest first."""
         with self._lock:
             return [replace(c) for c in self._ordered() if c.author == author]
+
+    def messages_to(self, name: str) -> list[FakeMessage]:
+        """Every private message sent to ``name`` (any case), oldest first."""
+        with self._lock:
+            return [replace(m) for m in self._messages if m.dest.lower() == name.lower()]
+
+    def message_json(self, m: FakeMessage) -> Json:
+        data: Json = {
+            "id": m.id, "name": m.fullname, "author": m.author, "dest": m.dest,
+            "subject": m.subject, "body": m.body, "body_html": _html(m.body),
+            "created_utc": m.created_utc, "created": m.created_utc, "context": "",
+            "first_message": None, "first_message_name": None, "parent_id": None,
+            "replies": "", "subreddit": None, "was_comment": False, "new": True,
+            "distinguished": None, "likes": None, "num_comments": None,
+        }  # fmt: skip
+        return {"kind": "t4", "data": data}
 
     @property
     def requests(self) -> list[RequestRecord]:
@@ -611,7 +651,9 @@ class FakeReddit:
             )  # fmt: skip
         return {"kind": "t1", "data": data}
 
-    def _thing_json(self, thing: FakeComment | FakeSubmission) -> Json:
+    def _thing_json(self, thing: FakeComment | FakeSubmission | FakeMessage) -> Json:
+        if isinstance(thing, FakeMessage):
+            return self.message_json(thing)
         if isinstance(thing, FakeComment):
             return self.comment_json(thing, in_listing=True)
         return self.submission_json(thing)
@@ -835,6 +877,30 @@ def _delete(fake: FakeReddit, user: str, _params: dict[str, str], form: dict[str
     return {}
 
 
+def _compose(fake: FakeReddit, user: str, _params: dict[str, str], form: dict[str, str]) -> Json:
+    dest = form.get("to", "")
+    if not dest or dest.lower() in {u.lower() for u in fake.missing_users}:
+        raise RedditError(errors=[["USER_DOESNT_EXIST", "that user doesn't exist", "to"]])
+    if not form.get("subject", "").strip():
+        raise RedditError(errors=[["NO_SUBJECT", "please enter a subject", "subject"]])
+    text = _checked_text(form)
+    seq = fake._next_seq()
+    fake._messages.append(FakeMessage(id=to_base36(50_000 + seq), author=user, dest=dest,
+                                      subject=form["subject"], body=text,
+                                      created_utc=fake.now(), seq=seq))
+    return {"json": {"errors": []}}  # what Reddit answers: nothing to read back
+
+
+def _sent(fake: FakeReddit, user: str, params: dict[str, str], _form: dict[str, str]) -> Json:
+    mine = [m for m in fake._messages if m.author.lower() == user.lower()]
+    return fake.page(mine[::-1], params)
+
+
+def _inbox(fake: FakeReddit, user: str, params: dict[str, str], _form: dict[str, str]) -> Json:
+    mine = [m for m in fake._messages if m.dest.lower() == user.lower()]
+    return fake.page(mine[::-1], params)
+
+
 _ROUTES: list[tuple[str, re.Pattern[str], Callable[..., Any]]] = [
     ("GET", re.compile(r"/api/v1/me"), _me),
     ("GET", re.compile(r"/r/([^/]+)/comments"), _subreddit_comments),
@@ -846,6 +912,9 @@ _ROUTES: list[tuple[str, re.Pattern[str], Callable[..., Any]]] = [
     ("POST", re.compile(r"/api/comment"), _post_comment),
     ("POST", re.compile(r"/api/editusertext"), _edit),
     ("POST", re.compile(r"/api/del"), _delete),
+    ("POST", re.compile(r"/api/compose"), _compose),
+    ("GET", re.compile(r"/message/sent"), _sent),
+    ("GET", re.compile(r"/message/inbox"), _inbox),
 ]
 
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from pbp.errors import ForumError
-from pbp.forums.base import Forum, ForumPost, Listing, ThreadSurvey
+from pbp.forums.base import Forum, ForumPost, Listing, PrivateMessage, ThreadSurvey
 
 T = TypeVar("T")
 
@@ -40,10 +40,14 @@ class MemoryLocalStorage:
     - ``thread_posts`` is creation order; ``find_key`` looks only inside the given thread.
     - Datetimes must be aware (naive ones raise ``ValueError``) and come back in UTC.
 
+    - Private messages get ids ``m1``, ``m2`` …; a key sent twice to the same user about the
+      same thread raises ``ForumError``; ``messages_to`` compares names case-blind.
+
     ``snapshot()`` returns every post with its change number, for tests that look inside.
     """
 
     def __init__(self) -> None:
+        self._messages: list[PrivateMessage] = []
         self._posts: dict[str, ForumPost] = {}
         self._seq: dict[str, int] = {}
         self._order: dict[str, int] = {}
@@ -129,6 +133,26 @@ class MemoryLocalStorage:
         ids = sorted(self._posts, key=self._order.__getitem__)
         return [(self._seq[i], self._posts[i]) for i in ids]
 
+    def add_message(self, message: PrivateMessage) -> PrivateMessage:
+        """Store a private message as ``m<n>``."""
+        if self.find_message(message.thread, message.to, message.key) is not None:
+            raise ForumError(f"a message {message.key} was already sent to {message.to}",
+                             temporary=False)
+        stored = replace(message, id=f"m{len(self._messages) + 1}",
+                         sent_at=_utc(message.sent_at))
+        self._messages.append(stored)
+        return stored
+
+    def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
+        """The message sent ``to`` about ``thread`` under ``key``."""
+        return next((m for m in self._messages
+                     if (m.thread, m.to, m.key) == (thread, to, key)), None)
+
+    def messages_to(self, to: str, *, thread: str | None = None) -> list[PrivateMessage]:
+        """Every message sent to ``to`` (about ``thread``, when given), oldest first."""
+        return [m for m in self._messages if m.to.casefold() == to.casefold()
+                and (thread is None or m.thread == thread)]
+
 
 def _in_utc(post: ForumPost) -> ForumPost:
     return replace(
@@ -147,7 +171,8 @@ def _utc(moment: datetime) -> datetime:
 
 # -- a forum that fails on request ------------------------------------------------------------
 
-METHODS = ("listing", "survey", "backfill", "reread", "reply", "edit_reply", "find_reply")
+METHODS = ("listing", "survey", "backfill", "reread", "reply", "edit_reply", "find_reply",
+           "send_private", "find_private")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -176,7 +201,7 @@ class FlakyForum:
     - ``commit_then_fail(times=1)``: the next ``reply`` is posted on the inner forum and then
       a temporary ``ForumError`` is raised (Reddit committed the comment but answered with an
       error), so ``find_reply`` finds it afterwards. Queued ``fail_next`` failures of ``reply``
-      come first.
+      come first. ``method="send_private"`` does the same to private messages.
     - ``calls`` lists every call made, failed or not; ``calls_to("reply")`` only those.
 
     ``kind`` and ``lists_changes`` are the inner forum's; ``inner`` is the wrapped forum (post
@@ -187,7 +212,7 @@ class FlakyForum:
         self.inner = inner
         self.calls: list[Call] = []
         self._failures: dict[str, deque[ForumError]] = {m: deque() for m in METHODS}
-        self._commit_then_fail = 0
+        self._commit_then_fail = {"reply": 0, "send_private": 0}
 
     @property
     def kind(self) -> str:
@@ -211,9 +236,10 @@ class FlakyForum:
         for _ in range(times):
             self._failures[method].append(ForumError(text, temporary=temporary))
 
-    def commit_then_fail(self, times: int = 1) -> None:
-        """The next ``times`` replies are posted, then answered with a temporary error."""
-        self._commit_then_fail += times
+    def commit_then_fail(self, times: int = 1, *, method: str = "reply") -> None:
+        """The next ``times`` replies (or private messages) are sent, then answered with a
+        temporary error."""
+        self._commit_then_fail[method] += times
 
     def calls_to(self, method: str) -> list[Call]:
         """The recorded calls of one method, in order."""
@@ -242,7 +268,7 @@ class FlakyForum:
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
         """The inner forum's reply, unless told to fail (before or after committing)."""
         args = {"thread": thread, "to": to, "text": text, "key": key}
-        then_fail = not self._failures["reply"] and self._commit_then_fail > 0
+        then_fail = not self._failures["reply"] and self._commit_then_fail["reply"] > 0
         return self._call("reply", args,
                           lambda: self.inner.reply(thread=thread, to=to, text=text, key=key),
                           then_fail=then_fail)
@@ -260,6 +286,22 @@ class FlakyForum:
         return self._call("find_reply", args,
                           lambda: self.inner.find_reply(thread=thread, key=key))
 
+    def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
+        """The inner forum's send_private, unless told to fail (before or after sending)."""
+        args = {"thread": thread, "to": to, "subject": subject, "text": text, "key": key}
+        then_fail = (not self._failures["send_private"]
+                     and self._commit_then_fail["send_private"] > 0)
+        return self._call("send_private", args,
+                          lambda: self.inner.send_private(thread=thread, to=to, subject=subject,
+                                                          text=text, key=key),
+                          then_fail=then_fail)
+
+    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
+        """The inner forum's find_private, unless told to fail."""
+        args = {"thread": thread, "to": to, "key": key}
+        return self._call("find_private", args,
+                          lambda: self.inner.find_private(thread=thread, to=to, key=key))
+
     def _call(self, method: str, args: dict[str, Any], action: Callable[[], T], *,
               then_fail: bool = False) -> T:
         queued = self._failures[method]
@@ -273,7 +315,7 @@ class FlakyForum:
             self.calls.append(Call(method=method, args=args, reached=True, error=exc))
             raise
         if then_fail:  # committed on the inner forum, and yet the caller hears of an error
-            self._commit_then_fail -= 1
+            self._commit_then_fail[method] -= 1
             error = ForumError(f"{method} was done ({result!r}), but the forum answered with "
                                "an error (injected)", temporary=True)
             self.calls.append(Call(method=method, args=args, reached=True, result=result,

@@ -9,7 +9,13 @@ from datetime import datetime
 from pathlib import Path
 
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import EditReply, Effect, Reply, SummaryContent, UndoneContent
+from pbp.engine.effects import (
+    EditReply,
+    PrivateReply,
+    Reply,
+    SummaryContent,
+    UndoneContent,
+)
 from pbp.engine.events import Event
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
@@ -39,11 +45,18 @@ class ThreadRun:
     posted: dict[str, PostedReply] = field(default_factory=dict)
     summaries: dict[int, str] = field(default_factory=dict)
     log: list[tuple[Event, list[PostedReply]]] = field(default_factory=list)
+    # private messages, in sending order: (recipient, key, text)
+    private: list[tuple[str, str, str]] = field(default_factory=list)
 
     def feed(self, event: Event) -> list[PostedReply]:
         """Apply one event; return the replies it posted or edited."""
         self.state, effects = step(self.state, event, dice=self._dice, now=event.at)
-        done = [replace(self._perform(effect, event.at)) for effect in effects]  # snapshots
+        for effect in effects:
+            if isinstance(effect, PrivateReply):
+                text = self.replies.render(effect.content, state=self.state, full=effect.full)
+                self.private.append((effect.to, effect.key, text))
+        done = [replace(self._perform(effect, event.at)) for effect in effects  # snapshots
+                if not isinstance(effect, PrivateReply)]
         self.log.append((event, done))
         return done
 
@@ -51,7 +64,7 @@ class ThreadRun:
         seed = self.replies.seed_for(number)
         return SeededDice(seed or "")
 
-    def _perform(self, effect: Effect, at: datetime) -> PostedReply:
+    def _perform(self, effect: Reply | EditReply, at: datetime) -> PostedReply:
         text = self.replies.render(effect.content, state=self.state)
         if isinstance(effect.content, SummaryContent | UndoneContent):
             self.summaries[effect.content.report.number] = text

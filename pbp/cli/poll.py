@@ -15,8 +15,12 @@ from pbp.services.bot import Bot, PollReport
 
 
 def _say(report: PollReport, *, skipped: bool = True) -> None:
-    posted = sum(len(v) for v in report.delivered.values())
-    click.echo(f"read {report.events} new post versions; posted or edited {posted} replies")
+    sent = [d for done in report.delivered.values() for d in done]
+    private = sum(1 for d in sent if d.private_to is not None)
+    line = f"read {report.events} new post versions; posted or edited {len(sent) - private} replies"
+    if private:  # the GMs' full view, a player's own sheet
+        line += f"; sent {private} private message{'s' if private != 1 else ''}"
+    click.echo(line)
     for line in report.failed:
         click.echo(f"  post failed: {line}", err=True)
     for line in report.errors:

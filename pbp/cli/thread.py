@@ -14,7 +14,7 @@ from pbp.cli.app import app
 from pbp.cli.printable import for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
-from pbp.forums.base import ForumPost
+from pbp.forums.base import ForumPost, PrivateMessage
 
 
 @app.group("thread")
@@ -58,14 +58,31 @@ def render_thread(posts: list[ForumPost]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def render_inbox(user: str, messages: list[PrivateMessage]) -> str:
+    """The private messages of one user, oldest first, each with its subject."""
+    if not messages:
+        return f"No private messages to {user} from this thread.\n"
+    lines = [f"Private messages to {user} ({len(messages)}), only {user} can read these:", ""]
+    for message in messages:
+        lines.append(f"{message.id}  {message.subject} · {_when(message.sent_at)}")
+        lines.append(textwrap.indent(message.body.rstrip(), "    ", lambda _line: True))
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
 @thread.command("show")
 @config_option
+@click.option("--as", "user", default=None, metavar="USER",
+              help="Also show the private messages the bot sent USER about this thread "
+                   "(a GM's full numbers under hide-npcs, a player's !sheet private).")
 @click.argument("name")
-def show(config_path: Path, name: str) -> None:
+def show(config_path: Path, name: str, user: str | None) -> None:
     """Print thread NAME with every post and every reply of the bot."""
     config = load(config_path, command="thread show")
     try:
-        posts = local_forum(config, open_store(config)).thread(name)
+        forum = local_forum(config, open_store(config))
+        posts = forum.thread(name)
+        inbox = forum.inbox(user, thread=name) if user is not None else []
     except PbpError as exc:
         fail("thread show", str(exc))
     if not posts:
@@ -75,6 +92,8 @@ def show(config_path: Path, name: str) -> None:
     click.echo(for_terminal(
         f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n"))
     click.echo(for_terminal(render_thread(posts)))
+    if user is not None:
+        click.echo(for_terminal(render_inbox(user, inbox)), nl=False)
 
 
 @thread.command("list")

@@ -14,6 +14,7 @@ from pbp.engine.effects import (
     EditReply,
     Effect,
     HelpContent,
+    PrivateReply,
     ProblemsContent,
     Reply,
     SheetContent,
@@ -22,6 +23,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.markhor_model import MarkhorState
+from pbp.engine.private import hides_npcs, private_key
 from pbp.engine.problems import AbstractRefused, BadName, CannotUndo, MarkhorRefused, scene_phrase
 from pbp.engine.reading import is_command_problem, task_names
 from pbp.engine.report import Done
@@ -168,25 +170,29 @@ def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineSt
     return changed if changed is not None else state
 
 
-def _reply(state: EngineState, command: Command, post: PostRecord) -> Effect | None:
+def _reply(state: EngineState, command: Command, post: PostRecord) -> tuple[Effect, ...]:
     rnd = state.round
     assert rnd is not None
     key = f"{post.post_id}-{command.source.line}"
     match command:
         case HelpCommand():
-            return Reply(key=key, to=post.post_id, content=HelpContent(author=post.author))
+            return (Reply(key=key, to=post.post_id, content=HelpContent(author=post.author)),)
         case StatusCommand():
             acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
             pcs = [c.name for c in state.campaign.characters if c.player is not None]
             missing = tuple(n for n in pcs if n in distat.names(rnd.base) and n not in acted)
-            return Reply(
-                key=key,
-                to=post.post_id,
-                content=StatusContent(not_acted=missing, deadline=rnd.deadline),
-            )
+            status = StatusContent(not_acted=missing, deadline=rnd.deadline)
+            shown = Reply(key=key, to=post.post_id, content=status)
+            if post.gm and hides_npcs(state.campaign):  # the GM's own view, privately
+                return shown, PrivateReply(key=private_key(post.author, key), to=post.author,
+                                           content=status, full=True)
+            return (shown,)
+        case SheetCommand() if command.private:
+            return (PrivateReply(key=private_key(post.author, key), to=post.author,
+                                 content=_sheet(state, command, post), full=post.gm),)
         case SheetCommand():
-            return Reply(key=key, to=post.post_id, content=_sheet(state, command, post))
-    return None
+            return (Reply(key=key, to=post.post_id, content=_sheet(state, command, post)),)
+    return ()
 
 
 def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> SheetContent:
@@ -230,9 +236,7 @@ def read_commands(
                 else:
                     problems.append(done)
             case CommandTiming.REPLY:
-                reply = _reply(state, command, post)
-                if reply is not None:
-                    effects.append(reply)
+                effects += _reply(state, command, post)
             case CommandTiming.AFTER_TAGS:
                 closing.append(command)
             case CommandTiming.IN_ORDER if isinstance(command, OpposeCommand):

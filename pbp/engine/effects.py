@@ -161,4 +161,16 @@ class EditReply:
     content: Content
 
 
-Effect = Reply | EditReply
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrivateReply:
+    """Send a private message to the forum user ``to`` (never posted in the thread). ``key``
+    names it within the thread, as a reply's does; ``full`` shows every number, hide-npcs or
+    not (the GM's view)."""
+
+    key: str
+    to: str
+    content: Content
+    full: bool = False
+
+
+Effect = Reply | EditReply | PrivateReply

@@ -28,6 +28,7 @@ from pbp.engine.effects import (
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.markhor_model import MarkhorState
+from pbp.engine.private import gm_copies
 from pbp.engine.reading import parse_for, pending_before, read_post
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round, problems_key
@@ -66,7 +67,7 @@ def step(state: EngineState, event: Event, *, dice: DiceForRound, now: datetime)
             state = _delete(state, event)
         case Tick():
             pass
-    return state, tuple(effects)
+    return state, gm_copies(state.campaign, effects)
 
 
 LATE_DEADLINE = timedelta(minutes=15)  # a deadline noticed later than this was missed

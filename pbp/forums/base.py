@@ -5,6 +5,7 @@ it serves), tells in batches how many posts threads hold, re-reads given posts i
 posts or edits the bot's replies. Text comes out of a forum through ``clean_text``. Every reply
 carries the key the services gave it, so a reply that was posted but not recorded (the process
 died, or the forum committed it and answered with an error) is found again instead of doubled.
+Private messages to one user (``send_private``) carry their thread and key the same way.
 Forums raise only ``pbp.errors.ForumError``.
 """
 
@@ -84,6 +85,19 @@ class ThreadSurvey:
     posts: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrivateMessage:
+    """A private message the bot sent to one user about one thread, as the user reads it."""
+
+    id: str
+    thread: str
+    to: str
+    subject: str
+    body: str
+    key: str
+    sent_at: datetime
+
+
 class Forum(Protocol):
     """A forum the bot reads and answers."""
 
@@ -127,4 +141,14 @@ class Forum(Protocol):
 
     def find_reply(self, *, thread: str, key: str) -> str | None:
         """The id of the bot's reply carrying ``key``, if the forum holds one."""
+        ...
+
+    def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
+        """Send a private message to user ``to`` about ``thread``; return its id (``key`` is
+        unique within the thread and recipient, as a reply's is within the thread)."""
+        ...
+
+    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
+        """The id of the private message the bot sent ``to`` about ``thread`` under ``key``,
+        if the forum holds one."""
         ...

@@ -13,10 +13,11 @@ from datetime import datetime
 from typing import Protocol
 
 from pbp.errors import ForumError
-from pbp.forums.base import ForumPost, Listing, ThreadSurvey, clean_text
+from pbp.forums.base import ForumPost, Listing, PrivateMessage, ThreadSurvey, clean_text
 
 POST_LIMIT = 40_000  # characters, like Reddit's comment limit: the same summaries split alike
 NAME_LIMIT = 100  # characters of a thread's or an author's name
+SUBJECT_LIMIT = 100  # characters of a private message's subject, like Reddit's
 
 
 class LocalStorage(Protocol):
@@ -57,6 +58,20 @@ class LocalStorage(Protocol):
     def post_counts(self, threads: Sequence[str]) -> dict[str, int]:
         """The number of posts not deleted (the bot's replies included) of each of these
         threads that has any."""
+        ...
+
+    def add_message(self, message: PrivateMessage) -> PrivateMessage:
+        """Store a private message; an empty ``id`` asks the storage to choose one. A key
+        already sent to that user about that thread raises ``ForumError``."""
+        ...
+
+    def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
+        """The private message sent ``to`` about ``thread`` under ``key``."""
+        ...
+
+    def messages_to(self, to: str, *, thread: str | None = None) -> list[PrivateMessage]:
+        """Every private message sent to ``to`` (about ``thread`` only, when given), oldest
+        first; user names compare case-blind, as the forum's accounts do."""
         ...
 
 
@@ -110,6 +125,10 @@ class LocalForum:
         """One post by id."""
         return self._storage.get_post(post_id)
 
+    def inbox(self, user: str, *, thread: str | None = None) -> list[PrivateMessage]:
+        """The private messages the bot sent ``user`` (about ``thread`` only, when given)."""
+        return self._storage.messages_to(user, thread=thread)
+
     # -- the Forum protocol -------------------------------------------------------------------
 
     def listing(self, *, cursor: str | None) -> Listing:
@@ -154,6 +173,19 @@ class LocalForum:
         found = self._storage.find_key(thread, key)
         return found.id if found is not None else None
 
+    def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
+        """Put a private message in ``to``'s inbox, now."""
+        to = _checked_name(to, what="a recipient's name")
+        subject = _checked_name(subject, what="a message's subject", limit=SUBJECT_LIMIT)
+        new = PrivateMessage(id="", thread=thread, to=to, subject=subject,
+                             body=_checked_text(text), key=key, sent_at=self._clock())
+        return self._storage.add_message(new).id
+
+    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
+        """The private message sent ``to`` under ``key``, if any."""
+        found = self._storage.find_message(thread, to, key)
+        return found.id if found is not None else None
+
     def _existing(self, post_id: str) -> ForumPost:
         post = self._storage.get_post(post_id)
         if post is None:
@@ -173,12 +205,12 @@ def _checked_text(body: str) -> str:
     return body
 
 
-def _checked_name(name: str, *, what: str) -> str:
+def _checked_name(name: str, *, what: str, limit: int = NAME_LIMIT) -> str:
     name = clean_text(name).replace("\n", " ").replace("\t", " ").strip()
     if not name:
         raise ForumError(f"{what} cannot be empty", temporary=False)
-    if len(name) > NAME_LIMIT:
-        raise ForumError(f"{what} may hold at most {NAME_LIMIT} characters "
+    if len(name) > limit:
+        raise ForumError(f"{what} may hold at most {limit} characters "
                          f"(this one has {len(name)})", temporary=False)
     return name
 

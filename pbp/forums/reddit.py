@@ -14,6 +14,9 @@
   without prawcore's own retry (a comment that committed but answered 502 would be posted
   twice), and ``find_reply`` looks for the key among the bot's comments before a retry,
   deleting any duplicate it finds.
+- Private messages go through ``/api/compose`` with the thread and key in the same invisible
+  link (``[](#pbp:THREAD/KEY)``), sent once without retry; ``find_private`` looks for that
+  marker among the bot's newest 100 sent messages (``/message/sent``).
 - praw and prawcore errors become ``ForumError`` in one table: temporary ones are tried again
   on a later poll, permanent ones are reported.
 """
@@ -48,7 +51,9 @@ _PERMANENT_API_ERRORS = frozenset({
     "THREAD_LOCKED", "TOO_OLD", "DELETED_COMMENT", "DELETED_LINK", "NOT_AUTHOR",
     "USER_REQUIRED", "SUBREDDIT_NOEXIST", "BANNED_FROM_SUBREDDIT", "TOO_LONG",
     "COMMENT_UNREPLIABLE", "INVALID_PARENT",
+    "USER_DOESNT_EXIST", "NOT_WHITELISTED_BY_USER_MESSAGE", "NO_SUBJECT", "NO_TEXT",
 })
+SENT_REACH = 100  # the bot's sent messages looked through for a key
 
 
 class _NoRetry(RetryStrategy):
@@ -305,6 +310,31 @@ class RedditForum:
                             duplicate.id, key)
                 duplicate.delete()
             return str(mine[0].id)
+
+
+    def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
+        """A private message through ``/api/compose`` (sent once, no retry); its id, as the
+        bot's sent messages show it."""
+        with _reddit_errors(), self._without_retry():
+            self._reddit.redditor(to).message(subject=subject,
+                                              message=marked(text, _private_key(thread, key)))
+        return self.find_private(thread=thread, to=to, key=key) or f"{to}:{key}"
+
+    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
+        """The private message to ``to`` carrying ``thread`` and ``key`` among the bot's
+        newest sent messages."""
+        wanted = _private_key(thread, key)
+        with _reddit_errors():
+            for message in self._reddit.inbox.sent(limit=SENT_REACH):
+                dest = str(getattr(message, "dest", ""))
+                if dest.casefold() == to.casefold() and key_of(message.body) == wanted:
+                    return str(message.id)
+        return None
+
+
+def _private_key(thread: str, key: str) -> str:
+    """The marker of a private message: messages are not filed by thread, so it names it."""
+    return f"{thread}/{key}"
 
 
 def _unique_oldest_first(posts: Iterable[ForumPost]) -> list[ForumPost]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jinja2
@@ -19,6 +19,7 @@ from pbp.engine.effects import (
     DoneContent,
     FixedContent,
     HelpContent,
+    PrivateReply,
     ProblemsContent,
     ReminderContent,
     SheetContent,
@@ -51,13 +52,17 @@ def seal_of(seed: str) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Replies:
-    """Renders contents for one thread; ``seed_for`` gives each round's dice seed."""
+    """Renders contents for one thread; ``seed_for`` gives each round's dice seed. ``full``
+    shows every number whatever the campaign's visibility (the GM's private view)."""
 
     env: jinja2.Environment
     seed_for: Callable[[int], str | None]
+    full: bool = False
 
-    def render(self, content: Content, *, state: EngineState) -> str:
-        """The Markdown text of one reply."""
+    def render(self, content: Content, *, state: EngineState, full: bool = False) -> str:
+        """The Markdown text of one reply (``full``: with every number shown)."""
+        if full and not self.full:
+            return replace(self, full=True).render(content, state=state)
         name, view = self._view(content, state)
         if name == "problems":
             assert isinstance(content, ProblemsContent)
@@ -65,6 +70,21 @@ class Replies:
             examples = examples_for(state, author=post.author if post is not None else None)
             return render_problem_reply(content.problems, env=self.env, examples=examples)
         return self.env.get_template(f"{name}.md.j2").render(**view).strip() + "\n"
+
+    def private(self, effect: PrivateReply, *, state: EngineState,
+                thread: str) -> tuple[str, str]:
+        """The subject and text of a private message about ``thread``."""
+        body = self.render(effect.content, state=state, full=effect.full)
+        content = effect.content
+        number = (content.report.number if isinstance(content, SummaryContent)
+                  else _round_number(state))
+        kind = self._view(content, state)[0] if not isinstance(content, SummaryContent) \
+            else "summary"
+        view = {"thread": thread, "kind": kind, "number": number, "full": effect.full,
+                "hides": state.campaign.visibility == "hide-npcs", "body": body.strip()}
+        subject = " ".join(self.env.get_template("private_subject.md.j2").render(**view).split())
+        text = self.env.get_template("private.md.j2").render(**view).strip() + "\n"
+        return subject, text
 
     def _seal(self, number: int) -> str | None:
         seed = self.seed_for(number)
@@ -74,7 +94,8 @@ class Replies:
         scene = state.round.base if state.round is not None else state.scene
         pcs = {c.name for c in state.campaign.characters if c.player is not None}
         npcs = frozenset(n for n in distat.names(scene) if n not in pcs)
-        return disclosure_for(state.campaign, tuple(c.report for c in state.closed), npcs)
+        shown = disclosure_for(state.campaign, tuple(c.report for c in state.closed), npcs)
+        return replace(shown, hide=False) if self.full else shown
 
     def _view(self, content: Content, state: EngineState) -> tuple[str, dict[str, Any]]:
         match content:

@@ -12,6 +12,7 @@ from pbp.engine.effects import (
     CheatSheetContent,
     EditReply,
     Effect,
+    PrivateReply,
     Reply,
     SummaryContent,
     UndoneContent,
@@ -35,10 +36,12 @@ from pbp.store.schema import ThreadRow
 if TYPE_CHECKING:
     from datetime import datetime
 
+    from pbp.engine.state import EngineState
     from pbp.services.bot import Bot
 
 log = logging.getLogger(__name__)
 MARKER_ROOM = 100  # characters a forum may add to a reply (Reddit's invisible key)
+SUBJECT_LIMIT = 100  # characters of a private message's subject (Reddit's limit)
 
 
 class ThreadCycle:
@@ -164,7 +167,7 @@ class ThreadCycle:
             return
         try:
             state, effects = step(self.state, item.event, dice=self.dice, now=item.at)
-            rendered = [(e, self.replies.render(e.content, state=state)) for e in effects]
+            rendered = [(e, self._render(e, state)) for e in effects]
         except Exception as exc:  # one bad post never stops the bot (ARCHITECTURE 6)
             log.exception("thread %s: post %s failed", self.key, item.post_id)
             report.failed.append(f"{self.key}/{item.post_id}: {type(exc).__name__}: {exc}")
@@ -194,13 +197,27 @@ class ThreadCycle:
         state, effects = step(self.state, Tick(at=self.now), dice=self.dice, now=self.now)
         if state is self.state and not effects:
             return
-        rendered = [(e, self.replies.render(e.content, state=state)) for e in effects]
+        rendered = [(e, self._render(e, state)) for e in effects]
         self.repo.log_event(self.thread, kind="tick", post_id=None, version=None, at=self.now)
         self.state = state
         for effect, text in rendered:
             self._effect(effect, text)
 
+    def _render(self, effect: Effect, state: EngineState) -> str:
+        if isinstance(effect, PrivateReply):  # the subject on the first line, then the text
+            subject, text = self.replies.private(effect, state=state, thread=self.key)
+            return f"{subject[:SUBJECT_LIMIT]}\n{text}"
+        return self.replies.render(effect.content, state=state)
+
     def _effect(self, effect: Effect, text: str) -> None:
+        if isinstance(effect, PrivateReply):
+            if self.silent and isinstance(effect.content, SummaryContent):
+                return  # a round closed before the thread was watched: nothing to tell
+            if self.silent:
+                self.held.append((effect, text))
+            else:
+                self._queue(effect, text)
+            return
         content = effect.content
         if isinstance(content, SummaryContent | UndoneContent):
             report = content.report
@@ -235,6 +252,9 @@ class ThreadCycle:
         self.silent = False
 
     def _queue(self, effect: Effect, text: str) -> None:
+        subject = ""
+        if isinstance(effect, PrivateReply):
+            subject, text = text.split("\n", 1)
         parts = split_reply(text, limit=REPLY_LIMIT - MARKER_ROOM)
         for i, part in enumerate(parts):
             key = effect.key if i == 0 else f"{effect.key}/part{i + 1}"
@@ -246,3 +266,6 @@ class ThreadCycle:
                 case EditReply():
                     self.repo.queue_edit(thread_id=self.thread_id, key=key, text=part,
                                          at=self.now)
+                case PrivateReply():
+                    self.repo.queue_private(thread_id=self.thread_id, key=key, to=effect.to,
+                                            subject=subject, text=part, at=self.now)

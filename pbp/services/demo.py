@@ -70,6 +70,8 @@ def thread_text(events: Sequence[Event], run: ReplayRun) -> str:
         for reply in under.get(i, []):
             head = "edits its reply" if reply.edited else "replies"
             where = f"to {reply.to}" if reply.to else "in the thread"
+            if reply.private_to is not None:
+                head, where = "writes privately", f"to {reply.private_to}"
             out.append(f"  --- pbp {head} {where}:\n{_indent(reply.text)}\n")
     return "\n".join(out)
 

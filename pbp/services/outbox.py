@@ -5,7 +5,9 @@ forum took the reply but before it was marked posted, or the forum committed it 
 with an error, the next delivery sees the attempt and asks the forum for a reply with that key
 before posting again. A reply the forum already holds under that key (found so, or found when
 the thread was read whole with a store that had no record of it) is edited to the text owed
-instead of posted again. So every reply is posted, and none twice.
+instead of posted again. So every reply is posted, and none twice. A private message (a row
+with a recipient) is sent the same way: looked for under its key before any retry, never
+edited.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Delivered:
-    """A reply posted or edited on the forum."""
+    """A reply posted or edited on the forum (or a private message sent to ``private_to``)."""
 
     key: str
     forum_id: str
     to: str | None
     text: str
     edited: bool
+    private_to: str | None = None
 
 
 def forum_key(row: ReplyRow) -> str:
@@ -53,6 +56,8 @@ class _Owed:
     forum_id: str | None
     tried_before: bool
     found: str | None  # the id of a reply with this key the forum was seen to hold
+    to_user: str | None = None  # a private message's recipient
+    subject: str = ""
 
 
 @dataclass(slots=True)
@@ -83,7 +88,8 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
         owed = [
             _Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
                   forum_id=r.forum_reply_id, tried_before=r.attempts > 0,
-                  found=found.get(forum_key(r)) if r.status == "pending" else None)
+                  found=found.get(forum_key(r)) if r.status == "pending" else None,
+                  to_user=r.to_user, subject=r.subject or "")
             for r in rows
         ]
         repo.count_attempts([o.id for o in owed])  # committed before the forum is asked
@@ -109,7 +115,13 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
 
 def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str, thread_id: int,
                  now: datetime) -> Delivered:
-    if reply.status == "edit-pending":
+    if reply.to_user is not None:  # a private message: sent once, never edited
+        sent = forum.find_private(thread=thread, to=reply.to_user, key=reply.key) \
+            if reply.tried_before else None
+        forum_id = sent or forum.send_private(thread=thread, to=reply.to_user,
+                                              subject=reply.subject, text=reply.text,
+                                              key=reply.key)
+    elif reply.status == "edit-pending":
         assert reply.forum_id is not None
         forum.edit_reply(thread=thread, reply_id=reply.forum_id, text=reply.text,
                           key=reply.key)
@@ -128,7 +140,7 @@ def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str, threa
         if reply.found is not None:
             Inbox(s).forget_found(thread_id, reply.key)
     return Delivered(key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
-                     edited=reply.status == "edit-pending")
+                     edited=reply.status == "edit-pending", private_to=reply.to_user)
 
 
 def _record_error(store: Store, reply_id: int, exc: ForumError) -> bool:

@@ -78,7 +78,8 @@ class ReplayRun:
     def transcript(self) -> str:
         """Every reply the bot posted, in order, each under a line saying what it answers."""
         with self.bot.store.session() as s:
-            rows = [r for r in Repository(s).replies(_thread_id(s)) if r.status == "posted"]
+            rows = [r for r in Repository(s).replies(_thread_id(s))
+                    if r.status == "posted" and r.to_user is None]  # in the thread only
             blocks = []
             for row in rows:
                 where = f"reply to {row.to_post}" if row.to_post else "in the thread"

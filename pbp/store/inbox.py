@@ -149,7 +149,8 @@ class Inbox:
                 side[waiting.thread_id].add(waiting.post_id)
             for reply in self.s.execute(
                 select(ReplyRow.thread_id, ReplyRow.forum_reply_id)
-                .where(ReplyRow.thread_id.in_(chunk), ReplyRow.forum_reply_id.is_not(None))
+                .where(ReplyRow.thread_id.in_(chunk), ReplyRow.forum_reply_id.is_not(None),
+                       ReplyRow.to_user.is_(None))  # a private message is no post of it
             ):
                 known[reply.thread_id].add(str(reply.forum_reply_id))
         return {t: known[t] - gone[t] for t in ids}

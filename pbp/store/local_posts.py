@@ -1,16 +1,18 @@
-"""The local forum's posts, kept in the bot's database (implements ``LocalStorage``)."""
+"""The local forum's posts and private messages, kept in the bot's database (implements
+``LocalStorage``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pbp.errors import ForumError
-from pbp.forums.base import ForumPost
+from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
-from pbp.store.schema import LocalPostRow
+from pbp.store.schema import LocalMessageRow, LocalPostRow
 
 
 def _post(row: LocalPostRow) -> ForumPost:
@@ -25,6 +27,11 @@ def _post(row: LocalPostRow) -> ForumPost:
         reply_to=row.reply_to,
         reply_key=row.reply_key,
     )
+
+
+def _message(row: LocalMessageRow) -> PrivateMessage:
+    return PrivateMessage(id=f"m{row.id}", thread=row.thread, to=row.recipient,
+                          subject=row.subject, body=row.body, key=row.key, sent_at=row.sent_at)
 
 
 class SqlLocalStorage:
@@ -137,3 +144,37 @@ class SqlLocalStorage:
                 .order_by(func.min(LocalPostRow.order))
             ).all()
             return [(r[0], int(r[1])) for r in rows]
+
+    # -- private messages ---------------------------------------------------------------------
+
+    def add_message(self, message: PrivateMessage) -> PrivateMessage:
+        """Store a private message; its id is ``m<n>``."""
+        row = LocalMessageRow(thread=message.thread, recipient=message.to,
+                              subject=message.subject, body=message.body, key=message.key,
+                              sent_at=message.sent_at)
+        try:
+            with self._store.session() as s:
+                s.add(row)
+                s.flush()
+                made = _message(row)
+        except IntegrityError:
+            raise ForumError(f"a message {message.key} was already sent to {message.to}",
+                             temporary=False) from None
+        return made
+
+    def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
+        """The message sent ``to`` about ``thread`` under ``key``."""
+        with self._store.read_session() as s:
+            row = s.scalars(select(LocalMessageRow).where(
+                LocalMessageRow.thread == thread, LocalMessageRow.recipient == to,
+                LocalMessageRow.key == key)).first()
+            return None if row is None else _message(row)
+
+    def messages_to(self, to: str, *, thread: str | None = None) -> list[PrivateMessage]:
+        """Every message sent to ``to`` (about ``thread``, when given), oldest first."""
+        query = select(LocalMessageRow).where(
+            func.lower(LocalMessageRow.recipient) == to.casefold())
+        if thread is not None:
+            query = query.where(LocalMessageRow.thread == thread)
+        with self._store.read_session() as s:
+            return [_message(r) for r in s.scalars(query.order_by(LocalMessageRow.id))]

@@ -324,6 +324,14 @@ class Repository:
         self.s.add(row)
         return row
 
+    def queue_private(self, *, thread_id: int, key: str, to: str, subject: str, text: str,
+                      at: datetime) -> ReplyRow:
+        """A private message to send to user ``to`` (a key sent before gets its next
+        revision)."""
+        row = self.queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
+        row.to_user, row.subject = to, subject
+        return row
+
     def queue_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> ReplyRow:
         """New text for a reply: edited in place if posted, else posted with the new text."""
         row = self.latest_reply(thread_id, key)

@@ -181,7 +181,10 @@ class SceneRow(Base):
 
 class ReplyRow(Base):
     """The outbox: every reply the bot owes or has posted. A reply posted again under the same
-    key (a summary after ``!undo``) gets the next ``revision``."""
+    key (a summary after ``!undo``) gets the next ``revision``.
+
+    A private message (the GM's full view, a player's own sheet) is a row like any other, sent
+    to the user ``to_user`` under ``subject`` instead of posted in the thread."""
 
     __tablename__ = "replies"
     __table_args__ = (
@@ -201,6 +204,8 @@ class ReplyRow(Base):
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     posted_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    to_user: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    subject: Mapped[str | None] = mapped_column(String(300), nullable=True)
 
 
 class PollCursorRow(Base):
@@ -270,3 +275,18 @@ class LocalPostRow(Base):
     reply_to: Mapped[str | None] = mapped_column(String(100), nullable=True)
     reply_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
     order: Mapped[int] = mapped_column(Integer, index=True)  # creation order
+
+
+class LocalMessageRow(Base):
+    """A private message of the local forum: sent by the bot to one user, about one thread;
+    ``key`` is the outbox's (unique per thread and recipient)."""
+
+    __tablename__ = "local_messages"
+    __table_args__ = (UniqueConstraint("thread", "recipient", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    thread: Mapped[str] = mapped_column(String(200))
+    recipient: Mapped[str] = mapped_column(String(200), index=True)
+    subject: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)
+    key: Mapped[str] = mapped_column(String(200))
+    sent_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -179,6 +179,9 @@ def read_campaign(args: Args) -> Command:
 
 
 def read_sheet(args: Args) -> Command:
-    """``!sheet`` or ``!sheet NAME``."""
-    name = join(token for token in args.tokens if not token.is_punctuation).strip()
-    return SheetCommand(source=args.source, name=name or None)
+    """``!sheet`` or ``!sheet NAME``; the word ``private`` anywhere (unquoted) asks for the
+    answer by private message."""
+    private = any(token.is_word("private") for token in args.tokens)
+    words = (t for t in args.tokens if not t.is_punctuation and not t.is_word("private"))
+    name = join(words).strip()
+    return SheetCommand(source=args.source, name=name or None, private=private)

@@ -254,10 +254,11 @@ class StatusCommand:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetCommand:
-    """``!sheet [NAME]``."""
+    """``!sheet [NAME] [private]``: ``private`` answers by private message to the author."""
 
     source: Source
     name: str | None = None
+    private: bool = False
     gm_only = False
     timing = CommandTiming.REPLY
 

@@ -86,6 +86,8 @@ class Played:
     again_poll: subprocess.CompletedProcess[str]
     shown_again: str
     markdown: str
+    as_gm: str  # `pbp thread show keep-1 --as gm_sam`
+    as_alice: str
 
 
 def _stdout(result: subprocess.CompletedProcess[str]) -> str:
@@ -112,11 +114,13 @@ def played(tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., Pa
     ledger, shown = map(_stdout, pbp_together(
         (site, ["export", "keep-1", "--json"]), (site, ["thread", "show", "keep-1"])))
     again_poll = pbp(site, "poll", "--once")
-    shown_again, markdown = map(_stdout, pbp_together(
-        (site, ["thread", "show", "keep-1"]), (site, ["export", "keep-1", "--md"])))
+    shown_again, markdown, as_gm, as_alice = map(_stdout, pbp_together(
+        (site, ["thread", "show", "keep-1"]), (site, ["export", "keep-1", "--md"]),
+        (site, ["thread", "show", "keep-1", "--as", "gm_sam"]),
+        (site, ["thread", "show", "keep-1", "--as", "alice"])))
     return Played(ids=ids, first_poll=first_poll, close_poll=close_poll,
                   ledger=json.loads(ledger), shown=shown, again_poll=again_poll,
-                  shown_again=shown_again, markdown=markdown)
+                  shown_again=shown_again, markdown=markdown, as_gm=as_gm, as_alice=as_alice)
 
 
 def _round_one(played: Played) -> dict[str, Any]:
@@ -133,7 +137,9 @@ def test_the_polls_report_what_they_read_and_posted(played: Played) -> None:
     # the cheat-sheet, the GM's set-up said back, the typo's error reply, cara's error reply
     assert played.first_poll.strip() == "read 4 new post versions; posted or edited 4 replies"
     # cara's edit and the GM's close: the edited error reply and the round's summary
-    assert played.close_poll.strip() == "read 2 new post versions; posted or edited 2 replies"
+    # and, under hide-npcs, the summary in full for the GM
+    assert played.close_poll.strip() == (
+        "read 2 new post versions; posted or edited 2 replies; sent 1 private message")
 
 
 def test_the_gms_close_post_closes_round_one(played: Played) -> None:
@@ -300,3 +306,19 @@ def test_the_exports_carry_round_ones_seal_and_pbp_verify_checks_it(
     result = pbp(tmp_path, "verify", "forged.md")
     assert result.returncode == 1
     assert "the seal does not match" in result.stdout.splitlines()[0]
+
+
+def test_thread_show_as_the_gm_adds_the_summary_with_every_number_only_the_gm_gets(
+    played: Played,
+) -> None:
+    thread, inbox = played.as_gm.split("Private messages to gm_sam (1), only gm_sam can read "
+                                       "these:\n")
+    assert thread == played.shown_again
+    head, body = inbox.lstrip("\n").split("\n", 1)
+    assert re.fullmatch(r"m1  Round 1 in full · keep-1 · \d{4}-\d\d-\d\d \d\d:\d\d UTC", head)
+    assert "## Round 1: results" in body
+    (public,) = [p.body for p in parse_thread(played.shown) if p.reply_to == played.ids["close"]]
+    # the thread hides the Goblin's number; the GM's copy shows it
+    assert "| Aria | physical attack → Goblin | Body 7 vs ? |" in public
+    assert "| Aria | physical attack → Goblin | Body 7 vs 3 |" in body
+    assert played.as_alice.endswith("No private messages to alice from this thread.\n")

@@ -21,7 +21,7 @@ from fakes import FlakyForum, ManualClock, MemoryLocalStorage
 
 from pbp.forums.base import Forum
 from pbp.forums.local import LocalForum, LocalStorage
-from pbp.forums.reddit import RedditForum
+from pbp.forums.reddit import RedditForum, unmarked
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
 
@@ -63,6 +63,10 @@ class ForumHarness(Protocol):
         """The post is deleted, a little later."""
         ...
 
+    def inbox(self, user: str) -> list[tuple[str, str]]:
+        """The private messages ``user`` received, oldest first, as (subject, text)."""
+        ...
+
 
 # -- the local forum --------------------------------------------------------------------------
 
@@ -93,6 +97,9 @@ class LocalHarness:
 
     def delete(self, post_id: str) -> None:
         self.local.delete(post_id, at=self.clock.advance(minutes=1))
+
+    def inbox(self, user: str) -> list[tuple[str, str]]:
+        return [(m.subject, m.body) for m in self.local.inbox(user)]
 
 
 @dataclass
@@ -189,6 +196,9 @@ class RedditHarness:
     def delete(self, post_id: str) -> None:
         self.fake.advance(60)
         self.fake.delete_comment(post_id)
+
+    def inbox(self, user: str) -> list[tuple[str, str]]:
+        return [(m.subject, unmarked(m.body)) for m in self.fake.messages_to(user)]
 
 
 @contextmanager

@@ -338,3 +338,61 @@ def test_backfill_gives_every_post_of_one_thread_from_its_start(harness: ForumHa
     got = [p for p in harness.forum.backfill(a) if p.id != a]  # Reddit: the submission opens
     assert [p.id for p in got] == [first, second, reply]
     assert {p.thread for p in got} == {a}
+
+
+# -- private messages -------------------------------------------------------------------------
+
+
+def test_a_private_message_reaches_only_its_recipient_and_stays_out_of_the_thread(
+    harness: ForumHarness,
+) -> None:
+    a = harness.new_thread("keep-a")
+    harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    before = harness.forum.listing(cursor=None)
+
+    sent = harness.forum.send_private(thread=a, to="gm_sam", subject="Round 1, full numbers",
+                                      text="Goblin: Body 3, Mind 2", key="private-gm_sam-s1")
+
+    assert sent
+    assert harness.inbox("gm_sam") == [("Round 1, full numbers", "Goblin: Body 3, Mind 2")]
+    assert harness.inbox("alice") == []
+    after = harness.forum.listing(cursor=before.cursor)
+    assert after.posts == ()
+    assert [p.id for p in harness.forum.backfill(a) if p.reply_key is not None] == []
+
+
+def test_find_private_finds_a_message_by_thread_recipient_and_key(harness: ForumHarness) -> None:
+    a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
+    first = harness.forum.send_private(thread=a, to="gm_sam", subject="one", text="1",
+                                       key="k1")
+    harness.forum.send_private(thread=a, to="alice", subject="two", text="2", key="k2")
+
+    assert harness.forum.find_private(thread=a, to="gm_sam", key="k1") == first
+    assert harness.forum.find_private(thread=a, to="gm_sam", key="k2") is None
+    assert harness.forum.find_private(thread=b, to="gm_sam", key="k1") is None
+    assert harness.forum.find_private(thread=a, to="alice", key="k1") is None
+    assert harness.forum.find_private(thread=a, to="alice", key="k2") is not None
+
+
+def test_a_private_message_keeps_its_lines(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    text = "**Round 2** (GM view)\n\n| Name | Body |\n|---|---|\n| Ogre | 4 |"
+
+    harness.forum.send_private(thread=a, to="gm_sam", subject="Round 2", text=text, key="k")
+
+    assert harness.inbox("gm_sam") == [("Round 2", text)]
+
+
+def test_flaky_forum_can_send_a_private_message_and_still_answer_with_an_error(
+    flaky: FlakyLocalHarness,
+) -> None:
+    flaky.flaky.commit_then_fail(method="send_private")
+
+    with pytest.raises(ForumError) as caught:
+        flaky.forum.send_private(thread="keep", to="gm_sam", subject="s", text="t", key="k1")
+    found = flaky.forum.find_private(thread="keep", to="gm_sam", key="k1")
+
+    assert caught.value.temporary
+    assert flaky.inbox("gm_sam") == [("s", "t")]
+    (failed, _find) = flaky.flaky.calls
+    assert (failed.reached, failed.result) == (True, found)

@@ -188,3 +188,39 @@ def test_a_gap_longer_than_reddits_listing_is_told_and_then_the_listing_goes_on(
     fake_reddit.clear_log()
     after = forum.listing(cursor=caught_up.cursor)
     assert after.posts == () and after.complete
+
+
+def test_a_private_message_goes_through_compose_with_its_thread_and_key(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    thread = _thread(fake_reddit)
+    sent = forum.send_private(thread=thread, to="gm_sam", subject="Round 1 in full",
+                              text="Goblin: Body 2", key="private-gm_sam-summary-1")
+    (message,) = fake_reddit.messages_to("gm_sam")
+    assert (message.author, message.subject) == ("pbp_bot", "Round 1 in full")
+    assert key_of(message.body) == f"{thread}/private-gm_sam-summary-1"
+    assert sent == message.id
+    assert fake_reddit.requests_to("/api/compose", "POST") == 1
+
+
+def test_a_private_message_committed_then_answered_502_is_not_sent_twice_and_is_found(
+    forum: RedditForum, fake_reddit: FakeReddit, no_sleep: SleepRecorder
+) -> None:
+    thread = _thread(fake_reddit)
+    fake_reddit.inject("POST", "/api/compose", "commit_then_502")
+    with pytest.raises(ForumError) as failed:
+        forum.send_private(thread=thread, to="gm_sam", subject="s", text="t", key="k1")
+    assert failed.value.temporary
+    assert len(fake_reddit.messages_to("gm_sam")) == 1  # prawcore did not send it again
+    assert forum.find_private(thread=thread, to="gm_sam", key="k1") == \
+        fake_reddit.messages_to("gm_sam")[0].id
+
+
+def test_a_private_message_to_a_user_reddit_does_not_know_is_refused_for_good(
+    forum: RedditForum, fake_reddit: FakeReddit
+) -> None:
+    thread = _thread(fake_reddit)
+    fake_reddit.missing_users.add("nobody_here")
+    with pytest.raises(ForumError) as refused:
+        forum.send_private(thread=thread, to="nobody_here", subject="s", text="t", key="k1")
+    assert not refused.value.temporary

@@ -129,7 +129,12 @@ def test_killed_mid_poll_again_and_again_under_chaos_then_a_clean_poll(site: Sit
     with store.session() as s:
         rows = s.scalars(select(ReplyRow)).all()
         assert {r.status for r in rows} == {"posted"}  # none lost
-        assert len(rows) == len(keys)
+        assert len([r for r in rows if r.to_user is None]) == len(keys)
+        private = sorted(r.key for r in rows if r.to_user == "gm_sam")
+    # the GM's private copy of each summary (hide-npcs): sent once each, none lost
+    messages = site.fake.messages_to("gm_sam")
+    sent = sorted((key_of(m.body) or "").split("/", 1)[1] for m in messages)
+    assert sent == private and len(sent) == 4
 
 
 def test_pbp_check_reads_praws_configuration_for_a_reddit_config(site: Site) -> None:

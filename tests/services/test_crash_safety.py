@@ -18,7 +18,7 @@ from sqlalchemy import select
 from pbp.forums.local import LocalForum
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
-from pbp.store.schema import LocalPostRow, ReplyRow
+from pbp.store.schema import LocalMessageRow, LocalPostRow, ReplyRow
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ROUNDS = 15
@@ -90,14 +90,20 @@ def test_sigkill_mid_poll_again_and_again_then_a_clean_poll(tmp_path: Path) -> N
         subprocess.run(_pbp("poll", "--once"), cwd=tmp_path, check=True, capture_output=True)
     assert kills > 0
     with store.session() as s:
-        owed = s.scalars(select(ReplyRow)).all()
+        rows = s.scalars(select(ReplyRow)).all()
+        owed = [r for r in rows if r.to_user is None]
+        private = [r for r in rows if r.to_user is not None]
         on_forum = [
             p.reply_key for p in s.scalars(select(LocalPostRow)) if p.reply_key is not None
         ]
-    assert owed and all(r.status == "posted" for r in owed)  # none lost
+        sent = [(m.recipient, m.key) for m in s.scalars(select(LocalMessageRow))]
+    assert owed and all(r.status == "posted" for r in rows)  # none lost
     doubled = [key for key, n in Counter(on_forum).items() if n > 1]
     assert doubled == []  # none doubled
     keys = {r.key if r.revision == 1 else f"{r.key}~{r.revision}" for r in owed}
     assert set(on_forum) == keys
+    # the GM's private copy of each summary (hide-npcs): sent once each, none lost
+    assert sorted(sent) == sorted((r.to_user, r.key) for r in private)
+    assert len(sent) == ROUNDS
     summaries = [k for k in on_forum if k.startswith("summary")]
     assert len(summaries) == ROUNDS
