@@ -11,14 +11,17 @@ from pbp.engine.abstract_resolve import undo_abstract
 from pbp.engine.acks import done_of
 from pbp.engine.d20_model import D20State
 from pbp.engine.effects import (
+    AckModeContent,
     EditReply,
     Effect,
     HelpContent,
+    PreviewContent,
     PrivateReply,
     ProblemsContent,
     Reply,
     SheetContent,
     StatusContent,
+    SummaryContent,
     UndoneContent,
 )
 from pbp.engine.lazy_dice import DiceForRound
@@ -37,6 +40,7 @@ from pbp.tags import ParsedPost, resolve_name
 from pbp.tags.command_parser import parse_command_line
 from pbp.tags.command_problems import BadCommandArguments
 from pbp.tags.commands import (
+    AckCommand,
     CampaignCommand,
     CloseCommand,
     Command,
@@ -48,6 +52,7 @@ from pbp.tags.commands import (
     HelpCommand,
     NpcCommand,
     OpposeCommand,
+    PreviewCommand,
     SheetCommand,
     StatusCommand,
     TaskCommand,
@@ -195,6 +200,18 @@ def _reply(state: EngineState, command: Command, post: PostRecord) -> tuple[Effe
     return ()
 
 
+def _ack(state: EngineState, command: AckCommand, post: PostRecord,
+         effects: list[Effect]) -> EngineState:
+    """``!ack on|off``: this player's accepted tags get a confirmation, or no longer do (the
+    rest of the table keeps its ack setting)."""
+    who = post.author.casefold()
+    acks = state.acks | {who} if command.on else state.acks - {who}
+    content = AckModeContent(author=post.author, on=command.on, table=state.ack)
+    effects.append(Reply(key=f"{post.post_id}-{command.source.line}", to=post.post_id,
+                         content=content))
+    return replace(state, acks=acks)
+
+
 def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> SheetContent:
     assert state.round is not None
     scene = state.round.base
@@ -235,6 +252,8 @@ def read_commands(
                     _record(acks, state, command, post)
                 else:
                     problems.append(done)
+            case CommandTiming.REPLY if isinstance(command, AckCommand):
+                state = _ack(state, command, post, effects)
             case CommandTiming.REPLY:
                 effects += _reply(state, command, post)
             case CommandTiming.AFTER_TAGS:
@@ -339,6 +358,9 @@ def _closing(
             return state
         case UndoCommand():
             return _undo(state, post, effects)
+        case PreviewCommand():
+            effects.append(_preview(state, post, at, dice))
+            return state  # nothing changes: the round stays open
         case EncounterCommand():
             if state.round is not None and state.round.has_actions:
                 state, more = close_round(
@@ -359,6 +381,18 @@ def _closing(
     if command.timing is CommandTiming.AT_ONCE:  # set-up that waited for a new scene
         return _at_once(state, command, post)
     return state
+
+
+def _preview(state: EngineState, post: PostRecord, at: datetime,
+             dice: DiceForRound) -> PrivateReply:
+    """``!preview``: the round closed as ``!close`` would close it now, told to the GM alone and
+    then dropped. The dice are the round's own (each roll is fixed by the seed, its post and
+    its tag), so the real close rolls the same for the same posts; nothing is kept."""
+    after, effects = close_round(state, at=at, closed_by=post.post_id, reply_to=None,
+                                 dice=dice)
+    (report,) = (e.content.report for e in effects if isinstance(e.content, SummaryContent))
+    return PrivateReply(key=private_key(post.author, f"preview-{post.post_id}"), to=post.author,
+                        content=PreviewContent(report=report, after=after), full=True)
 
 
 def _end_encounter(

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pbp.engine.report import Done, RoundReport
 from pbp.errors import Problem
+
+if TYPE_CHECKING:
+    from pbp.engine.state import EngineState
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,6 +61,15 @@ class VoidedContent:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AckModeContent:
+    """``!ack on`` / ``!ack off``: what this player's good posts get from now on."""
+
+    author: str
+    on: bool
+    table: str  # the table's ack setting: "errors" | "all" | "none"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CheatSheetContent:
     """The first reply in a thread: each player's characters, the targets, examples."""
 
@@ -68,6 +81,15 @@ class SummaryContent:
     """The summary that closes a round."""
 
     report: RoundReport
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreviewContent:
+    """``!preview``: the summary the round would get if it closed now, and the thread's state
+    after that close, which is shown and then dropped (the round stays open)."""
+
+    report: RoundReport
+    after: EngineState  # after the close that did not happen
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,8 +154,10 @@ Content = (
     | AckContent
     | DoneContent
     | VoidedContent
+    | AckModeContent
     | CheatSheetContent
     | SummaryContent
+    | PreviewContent
     | UndoneContent
     | HelpContent
     | StatusContent

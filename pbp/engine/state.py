@@ -124,6 +124,13 @@ class EngineState:
     markhor: MarkhorState = field(default_factory=MarkhorState)
     # the sheet numbers `!npc` gave beyond Body and Mind (constitution, wisdom, hp …)
     npc_scores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    # the players who asked `!ack on`: their accepted tags are confirmed (casefolded names)
+    acks: frozenset[str] = frozenset()
+
+    def confirms(self, author: str) -> bool:
+        """Whether a good post of ``author`` gets a confirmation (SPEC §3: ack = all, or the
+        player's own ``!ack on``)."""
+        return self.ack == "all" or author.casefold() in self.acks
 
     def scores(self, name: str) -> dict[str, int | None]:
         """``name``'s Markhorspire and d20 numbers: the campaign sheet's, or what ``!npc`` gave."""

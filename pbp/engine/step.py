@@ -178,7 +178,7 @@ def _arrive(
     if shown and state.ack != "none":
         effects.append(_problem_effect(post, shown))
         post = replace(post, error_replied=True)
-    elif accepted and state.ack == "all":  # SPEC §3: "all" also confirms good posts
+    elif accepted and state.confirms(post.author):  # SPEC §3: "all" or the player's `!ack on`
         tags = tuple(a.tag.source.text for a in accepted)
         effects.append(
             Reply(

@@ -12,6 +12,7 @@ import jinja2
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import (
     AckContent,
+    AckModeContent,
     ActedContent,
     AllActedContent,
     CheatSheetContent,
@@ -19,6 +20,7 @@ from pbp.engine.effects import (
     DoneContent,
     FixedContent,
     HelpContent,
+    PreviewContent,
     PrivateReply,
     ProblemsContent,
     ReminderContent,
@@ -76,7 +78,7 @@ class Replies:
         """The subject and text of a private message about ``thread``."""
         body = self.render(effect.content, state=state, full=effect.full)
         content = effect.content
-        number = (content.report.number if isinstance(content, SummaryContent)
+        number = (content.report.number if isinstance(content, SummaryContent | PreviewContent)
                   else _round_number(state))
         kind = self._view(content, state)[0] if not isinstance(content, SummaryContent) \
             else "summary"
@@ -119,6 +121,10 @@ class Replies:
                 if isinstance(content, UndoneContent):
                     return "undone", {**view, "undone_by": content.undone_by}
                 return "summary", view
+            case PreviewContent():
+                # the round as it would close now; no seed: the round is still open
+                _, view = self._view(SummaryContent(report=content.report), content.after)
+                return "preview", {**view, "seed": None, "next_seal": None, "preview": True}
             case CheatSheetContent():
                 rnd = state.round
                 deadline = (rnd.deadline if rnd is not None
@@ -155,6 +161,9 @@ class Replies:
                 return "done", {"done": content.done, "hide": self._disclosure(state).hide}
             case VoidedContent():
                 return "voided", {"reason": content.reason}
+            case AckModeContent():
+                return "ack_mode", {"author": content.author, "on": content.on,
+                                    "table": content.table}
 
     def _refusal(self, problem: Problem, state: EngineState) -> str:
         """Why a tag was not accepted, in the words of its own reply, on one line (no quote of

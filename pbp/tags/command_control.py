@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pbp.tags.command_args import ArgumentError, Token, glue_signs, join, number, post_id
 from pbp.tags.commands import (
+    AckCommand,
     BonusCommand,
     CampaignCommand,
     Command,
@@ -185,3 +186,11 @@ def read_sheet(args: Args) -> Command:
     words = (t for t in args.tokens if not t.is_punctuation and not t.is_word("private"))
     name = join(words).strip()
     return SheetCommand(source=args.source, name=name or None, private=private)
+
+
+def read_ack(args: Args) -> Command:
+    """``!ack on`` or ``!ack off``."""
+    words = [token for token in args.tokens if not token.is_punctuation]
+    if len(words) == 1 and words[0].is_word("on", "off"):
+        return AckCommand(source=args.source, on=words[0].is_word("on"))
+    raise ArgumentError(found=join(words), expected="on or off, like !ack on")

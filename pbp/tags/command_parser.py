@@ -13,6 +13,7 @@ from pbp.tags.command_control import (
     Args,
     Reader,
     no_arguments,
+    read_ack,
     read_bonus,
     read_campaign,
     read_damage,
@@ -31,6 +32,7 @@ from pbp.tags.commands import (
     CloseCommand,
     Command,
     HelpCommand,
+    PreviewCommand,
     StatusCommand,
     UndoCommand,
 )
@@ -41,6 +43,7 @@ SUGGESTION_DISTANCE = 2
 _READERS: dict[str, Reader] = {
     "close": no_arguments(lambda source: CloseCommand(source=source)),
     "undo": no_arguments(lambda source: UndoCommand(source=source)),
+    "preview": no_arguments(lambda source: PreviewCommand(source=source)),
     "deadline": read_deadline,
     "encounter": read_encounter,
     "npc": read_npc,
@@ -59,8 +62,9 @@ _READERS: dict[str, Reader] = {
     "help": lambda args: HelpCommand(source=args.source),
     "status": lambda args: StatusCommand(source=args.source),
     "sheet": read_sheet,
+    "ack": read_ack,
 }
-PLAYER_COMMANDS: frozenset[str] = frozenset({"help", "status", "sheet"})
+PLAYER_COMMANDS: frozenset[str] = frozenset({"help", "status", "sheet", "ack"})
 
 # "!" then the word, up to a space; sentence punctuation after it ("!close.") is not part of it.
 _WORD = re.compile(r"!(\S*)")

@@ -34,6 +34,15 @@ class CloseCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PreviewCommand:
+    """``!preview``: what the round would resolve to if it closed now, for the GM only."""
+
+    source: Source
+    gm_only = True
+    timing = CommandTiming.AFTER_TAGS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UndoCommand:
     """``!undo``."""
 
@@ -253,6 +262,17 @@ class StatusCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AckCommand:
+    """``!ack on`` / ``!ack off``: confirm (or stop confirming) this player's accepted tags,
+    whatever the table's ack setting."""
+
+    source: Source
+    on: bool
+    gm_only = False
+    timing = CommandTiming.REPLY
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SheetCommand:
     """``!sheet [NAME] [private]``: ``private`` answers by private message to the author."""
 
@@ -265,6 +285,7 @@ class SheetCommand:
 
 Command = (
     CloseCommand
+    | PreviewCommand
     | UndoCommand
     | DeadlineCommand
     | EncounterCommand
@@ -284,10 +305,11 @@ Command = (
     | HelpCommand
     | StatusCommand
     | SheetCommand
+    | AckCommand
 )
 
 COMMAND_WORDS: tuple[str, ...] = (
     "close", "undo", "deadline", "encounter", "npc", "group", "feature", "task", "oppose",
     "bonus", "damage", "heal", "rest", "void", "campaign", "help", "status", "sheet",
-    "difficulty",
+    "difficulty", "preview", "ack",
 )  # fmt: skip

@@ -11,6 +11,7 @@ from pbp.tags.command_parser import PLAYER_COMMANDS, parse_command_line
 from pbp.tags.command_problems import NotGm
 from pbp.tags.commands import (
     COMMAND_WORDS,
+    AckCommand,
     BonusCommand,
     CampaignCommand,
     CloseCommand,
@@ -25,6 +26,7 @@ from pbp.tags.commands import (
     HelpCommand,
     NpcCommand,
     OpposeCommand,
+    PreviewCommand,
     RestCommand,
     SheetCommand,
     StatusCommand,
@@ -254,6 +256,12 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     ("!sheet", SheetCommand, {}),
     ("!sheet Aria", SheetCommand, {"name": "Aria"}),
     ("!sheet Imp A", SheetCommand, {"name": "Imp A"}),
+    ("!sheet private", SheetCommand, {"private": True}),
+    ("!sheet Imp A private", SheetCommand, {"name": "Imp A", "private": True}),
+    ("!sheet private Aria", SheetCommand, {"name": "Aria", "private": True}),
+    ("!preview", PreviewCommand, {}),
+    ("!ack on", AckCommand, {"on": True}),
+    ("!ack off.", AckCommand, {"on": False}),
     ('!sheet "Imp A"', SheetCommand, {"name": "Imp A"}),
 ]
 
@@ -301,6 +309,8 @@ def test_a_stray_quote_mark_does_not_swallow_the_line() -> None:
         ("!status", StatusCommand, {}),
         ("!sheet", SheetCommand, {}),
         ("!sheet Aria", SheetCommand, {"name": "Aria"}),
+        ("!sheet private", SheetCommand, {"private": True}),
+        ("!ack on", AckCommand, {"on": True}),
     ],
 )
 def test_player_commands_work_for_everyone(
@@ -329,4 +339,5 @@ def test_every_command_word_has_a_reader_and_an_example_in_the_table() -> None:
         "help",
         "status",
         "sheet",
+        "ack",
     }
