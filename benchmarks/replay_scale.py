@@ -1,16 +1,19 @@
 """How `pbp replay` scales with the length of a thread.
 
-    python benchmarks/replay_scale.py [POSTS ...]    (default: 2000 8000)
+    python benchmarks/replay_scale.py [POSTS ...] [--before DIR]    (default: 2000 8000)
 
 Writes a generated Distat thread of each size (four players and a GM who closes a round
 every ten posts; a mix of attacks, moves, typos, quotes and edits) to a temporary folder,
-replays it with `pbp replay --json` in a subprocess, and prints the wall time of each run and
-the ratio between them.
+replays it with `pbp replay --json` in a subprocess, and prints the wall time, posts per
+second and peak memory (the child's maximum resident set) of each run, and the ratios between
+the last and the first. ``--before DIR`` also runs each size on the pbp source in DIR (another
+checkout, e.g. the main branch), in the same run, for a before/after comparison.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -90,33 +93,63 @@ def events(posts: int) -> list[dict[str, object]]:
     return out
 
 
-def run(posts: int, folder: Path) -> float:
-    """Seconds `pbp replay --json` takes on a thread of ``posts`` posts."""
+def run(posts: int, folder: Path, source: str | None = None) -> tuple[float, float]:
+    """Seconds `pbp replay --json` takes on a thread of ``posts`` posts, and its peak memory
+    in MiB (the maximum resident set of that one process)."""
     (folder / "c.toml").write_text(CAMPAIGN)
     path = folder / f"e{posts}.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in events(posts)) + "\n")
+    out = folder / f"out{posts}.json"
     began = time.perf_counter()
-    done = subprocess.run(
-        ["pbp", "replay", str(folder / "c.toml"), str(path), "--json", "--seed", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    env = {**os.environ, "PYTHONPATH": source} if source else None
+    with out.open("w") as sink, (folder / "err.txt").open("w") as err:
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pbp",
+                "replay",
+                str(folder / "c.toml"),
+                str(path),
+                "--json",
+                "--seed",
+                "1",
+            ],
+            stdout=sink,
+            stderr=err,
+            env=env,
+        )
+        _, status, usage = os.wait4(child.pid, 0)
     took = time.perf_counter() - began
-    if done.returncode != 0:
-        sys.exit(f"replay failed: {done.stderr[-2000:]}")
-    rounds = len(json.loads(done.stdout)["rounds"])
-    print(f"{posts:6d} posts, {rounds:4d} rounds: {took:6.2f} s")
-    return took
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"replay failed: {(folder / 'err.txt').read_text()[-2000:]}")
+    rounds = len(json.loads(out.read_text())["rounds"])
+    peak = usage.ru_maxrss / 1024  # KiB on Linux
+    label = f"[{source}] " if source else ""
+    print(
+        f"{label}{posts:6d} posts, {rounds:4d} rounds: {took:6.2f} s, "
+        f"{posts / took:6.0f} posts/s, peak {peak:6.1f} MiB"
+    )
+    return took, peak
 
 
-def main(sizes: list[int]) -> None:
-    """Time each size and print the ratio of the last to the first."""
-    with tempfile.TemporaryDirectory() as tmp:
-        times = [run(n, Path(tmp)) for n in sizes]
-    if len(times) > 1:
-        print(f"ratio {sizes[-1] / sizes[0]:.0f}x posts -> {times[-1] / times[0]:.2f}x time")
+def main(sizes: list[int], before: str | None) -> None:
+    """Time each size and print the ratios of the last to the first."""
+    for source in ([before] if before else []) + [None]:
+        with tempfile.TemporaryDirectory() as tmp:
+            results = [run(n, Path(tmp), source) for n in sizes]
+        if len(results) > 1:
+            (t0, m0), (t1, m1) = results[0], results[-1]
+            print(
+                f"ratio {sizes[-1] / sizes[0]:.0f}x posts -> {t1 / t0:.2f}x time, "
+                f"{m1 / m0:.2f}x peak memory"
+            )
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [2000, 8000])
+    args = sys.argv[1:]
+    where = args.index("--before") if "--before" in args else None
+    old = args[where + 1] if where is not None else None
+    if where is not None:
+        del args[where : where + 2]
+    main([int(a) for a in args] or [2000, 8000], old)

@@ -28,7 +28,7 @@ from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.private import hides_npcs, private_key
 from pbp.engine.problems import AbstractRefused, BadName, CannotUndo, MarkhorRefused, scene_phrase
-from pbp.engine.reading import is_command_problem, task_names
+from pbp.engine.reading import Parse, is_command_problem, task_names
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import apply_setup, no_such_post
@@ -347,12 +347,14 @@ def _closing(
     at: datetime,
     effects: list[Effect],
     dice: DiceForRound,
+    parse: Parse,
 ) -> EngineState | Problem:
     assert state.round is not None
     match command:
         case CloseCommand():
             state, more = close_round(
-                state, at=at, closed_by=post.post_id, reply_to=post.post_id, dice=dice
+                state, at=at, closed_by=post.post_id, reply_to=post.post_id, dice=dice,
+                parse=parse,
             )
             effects += more
             return state
@@ -364,7 +366,8 @@ def _closing(
         case EncounterCommand():
             if state.round is not None and state.round.has_actions:
                 state, more = close_round(
-                    state, at=at, closed_by=post.post_id, reply_to=post.post_id, dice=dice
+                    state, at=at, closed_by=post.post_id, reply_to=post.post_id, dice=dice,
+                    parse=parse,
                 )
                 effects += more
             # a new scene: pressure as the command says (RULES A4); pools stay spent, aid lapses
@@ -377,7 +380,7 @@ def _closing(
                 markhor=MarkhorState.fresh(command.kind, ambush=command.ambush),
             )  # fmt: skip
         case EncounterEndCommand():
-            return _end_encounter(state, command, post, at, effects, dice)
+            return _end_encounter(state, command, post, at, effects, dice, parse)
     if command.timing is CommandTiming.AT_ONCE:  # set-up that waited for a new scene
         return _at_once(state, command, post)
     return state
@@ -402,6 +405,7 @@ def _end_encounter(
     at: datetime,
     effects: list[Effect],
     dice: DiceForRound,
+    parse: Parse,
 ) -> EngineState | Problem:
     medic = _names(state, command.medic, command)
     rally = _names(state, command.rally, command)
@@ -421,6 +425,7 @@ def _end_encounter(
         after=rest,
         notes=("encounter_end",),
         dice=dice,
+        parse=parse,
     )
     effects += more
     d20 = D20State(pool_spent=state.d20.pool_spent)
@@ -458,6 +463,7 @@ def after_tags(
     at: datetime,
     effects: list[Effect],
     dice: DiceForRound,
+    parse: Parse,
     acks: list[Done] | None = None,
 ) -> EngineState:
     """``!close``, ``!undo`` and ``!encounter …`` act after all the tags of their post."""
@@ -465,7 +471,7 @@ def after_tags(
         closing = [CloseCommand(source=Source(index=0, line=1, column=1, text=""))]  # RULES D8
     problems: list[Problem] = []
     for command in closing:
-        done = _closing(state, command, post, at, effects, dice)
+        done = _closing(state, command, post, at, effects, dice, parse)
         if isinstance(done, EngineState):
             state = done
             _record(acks, state, command, post)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from typing import Protocol
 
 from pbp.campaign.model import Campaign
 from pbp.engine.abstract_model import AbstractState
@@ -14,12 +15,18 @@ from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.problems import RulesetUnavailable
 from pbp.engine.rulesets import TagContext, ruleset_for
 from pbp.engine.sheets import from_sheets
-from pbp.engine.state import Accepted, EngineState, PostRecord
+from pbp.engine.state import Accepted, EngineState, PostRecord, Reading
 from pbp.errors import Problem
 from pbp.rules import distat
 from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, ReadContext, parse_post
 from pbp.tags.model import SceneKind
+
+
+class Parse(Protocol):
+    """The tag reader's entry point (``pbp.tags.parse_post``), as the engine takes it."""
+
+    def __call__(self, text: str, /, *, context: ReadContext) -> ParsedPost: ...
 
 
 def context_for(
@@ -128,22 +135,34 @@ def task_names(abstract: AbstractState) -> tuple[str, ...]:
     return tuple(t.name for t in abstract.tasks)
 
 
-def parse_for(state: EngineState, *, body: str, gm: bool) -> ParsedPost:
-    """Parse a post's text against the open round's scene as it stands."""
+def read_context(state: EngineState, *, gm: bool) -> ReadContext:
+    """The names a post is read against in the open round as it stands."""
     assert state.round is not None
-    return parse(
-        body=body, scene=state.round.base, kind=state.scene_kind, gm=gm,
-        tasks=task_names(state.abstract),
-    )  # fmt: skip
+    return context_for(
+        scene=state.round.base, kind=state.scene_kind, gm=gm, tasks=task_names(state.abstract)
+    )
+
+
+def parse_for(
+    state: EngineState, *, body: str, gm: bool, parse: Parse = parse_post,
+    reuse: Reading | None = None,
+) -> Reading:
+    """A post version read against the open round's scene as it stands: ``reuse`` (an earlier
+    reading of the same text) when the names it was read against are still the same, else
+    the text parsed again (a set-up command added or removed a name since)."""
+    context = read_context(state, gm=gm)
+    if reuse is not None and reuse.context == context:
+        return reuse
+    return Reading(context=context, parsed=parse(body, context=context))
 
 
 def read_post(
-    state: EngineState, *, post: PostRecord, body: str, pending: Pending
+    state: EngineState, *, post: PostRecord, reading: Reading, pending: Pending
 ) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
-    """The verdicts of ``body`` (a version of ``post``) against the open round as it stands."""
+    """The verdicts of ``reading`` (a version of ``post``) against the open round as it stands."""
     assert state.round is not None
     return check_tags(
-        parsed=parse_for(state, body=body, gm=post.gm),
+        parsed=reading.parsed,
         campaign=state.campaign,
         author=post.author,
         post_id=post.post_id,

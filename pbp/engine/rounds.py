@@ -40,7 +40,7 @@ from pbp.engine.problems import (
     refusal,
     scene_phrase,
 )
-from pbp.engine.reading import read_post
+from pbp.engine.reading import Parse, parse_for, read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction, recoveries
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
@@ -49,6 +49,7 @@ from pbp.rules import distat
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
 from pbp.rules.distat import DistatScene
+from pbp.tags import parse_post
 from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand, OpposeCommand
 from pbp.tags.model import SceneKind
 
@@ -72,8 +73,12 @@ def open_round(state: EngineState, *, number: int, at: datetime) -> OpenRound:
     return OpenRound(number=number, opened_at=at, base=base, start=base, deadline=deadline)
 
 
-def recheck(state: EngineState, rnd: OpenRound) -> tuple[OpenRound, list[Effect]]:
-    """Every live post of the round checked again in post order, as it reads now (SPEC §4.3)."""
+def recheck(
+    state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post
+) -> tuple[OpenRound, list[Effect]]:
+    """Every live post of the round checked again in post order, as it reads now (SPEC §4.3).
+    Each post's parse is reused unless the scene's names changed since it was read."""
+    state = replace(state, round=rnd)
     pending = Pending()
     posts: list[PostRecord] = []
     effects: list[Effect] = []
@@ -81,16 +86,15 @@ def recheck(state: EngineState, rnd: OpenRound) -> tuple[OpenRound, list[Effect]
         if not post.live:
             posts.append(post)
             continue
-        accepted, problems = read_post(
-            replace(state, round=rnd), post=post, body=post.body, pending=pending
-        )
+        reading = parse_for(state, body=post.body, gm=post.gm, parse=parse, reuse=post.reading)
+        accepted, problems = read_post(state, post=post, reading=reading, pending=pending)
         if post.error_replied and not problems and post.problems:
             effects.append(
                 EditReply(
                     key=problems_key(post.post_id), content=FixedContent(post_id=post.post_id)
                 )
             )
-        posts.append(replace(post, accepted=accepted, problems=problems))
+        posts.append(replace(post, accepted=accepted, problems=problems, reading=reading))
     return replace(rnd, posts=tuple(posts)), effects
 
 
@@ -362,6 +366,7 @@ def close_round(
     after: Callable[[DistatScene], DistatScene] | None = None,
     notes: tuple[str, ...] = (),
     opens_at: datetime | None = None,
+    parse: Parse = parse_post,
 ) -> tuple[EngineState, list[Effect]]:
     """Close the open round: check every post again, resolve, report, open the next round.
 
@@ -370,7 +375,7 @@ def close_round(
     closes the round at the deadline, and the next one counts from when the bot saw it.
     """
     assert state.round is not None
-    rnd, effects = recheck(state, state.round)
+    rnd, effects = recheck(state, state.round, parse=parse)
     done = resolve(state, rnd, dice=LazyDice(dice, rnd.number))
     scene = after(done.scene) if after is not None else done.scene
     acted = {(post_id, id(problem)) for post_id, problem in done.acted}

@@ -13,6 +13,7 @@ from pbp.engine.report import Done, RoundReport
 from pbp.errors import Problem
 from pbp.rules.distat import DistatScene
 from pbp.rules.distat.intents import Intent
+from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind, Tag
 
@@ -32,12 +33,22 @@ class Accepted:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    """A post version as the reader parsed it, and the names it was read against: the parse
+    is reused for as long as the scene's names stay the same."""
+
+    context: ReadContext
+    parsed: ParsedPost
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PostRecord:
     """A post of the open round (or of a closed one, kept for ``!undo``).
 
     ``body`` is the version current now; ``commands`` were read from the first version (a
     command acts once). ``accepted`` and ``problems`` are the verdicts of the last check of its
-    tags; ``command_problems`` those of its command lines, read once.
+    tags; ``command_problems`` those of its command lines, read once. ``reading`` is the
+    current version's parse (None once the post is deleted).
     """
 
     post_id: str
@@ -50,6 +61,7 @@ class PostRecord:
     accepted: tuple[Accepted, ...] = ()
     problems: tuple[Problem, ...] = ()
     command_problems: tuple[Problem, ...] = ()
+    reading: Reading | None = None
     deleted: bool = False
     edited: bool = False
     error_replied: bool = False

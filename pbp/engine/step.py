@@ -29,13 +29,14 @@ from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.private import gm_copies
-from pbp.engine.reading import parse_for, pending_before, read_post
+from pbp.engine.reading import Parse, parse_for, pending_before, read_post
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round, problems_key
 from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
+from pbp.tags import parse_post
 
 Step = tuple[EngineState, tuple[Effect, ...]]
 MENTIONS_PER_COMMENT = 3
@@ -53,16 +54,21 @@ def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> 
     )  # fmt: skip
 
 
-def step(state: EngineState, event: Event, *, dice: DiceForRound, now: datetime) -> Step:
-    """Apply one event; return the new state and what the shell must do."""
+def step(
+    state: EngineState, event: Event, *, dice: DiceForRound, now: datetime,
+    parse: Parse = parse_post,
+) -> Step:
+    """Apply one event; return the new state and what the shell must do. ``parse`` reads a
+    post's text; each version is parsed once, when it arrives (SPEC §4.3's check at the
+    close reuses it)."""
     del now  # the events carry their own times
     effects: list[Effect] = []
-    state = _due(state, event.at, effects, dice)
+    state = _due(state, event.at, effects, dice, parse)
     match event:
         case PostArrived():
-            state = _arrive(state, event, effects, dice)
+            state = _arrive(state, event, effects, dice, parse)
         case PostEdited():
-            state = _edit(state, event, effects)
+            state = _edit(state, event, effects, parse)
         case PostDeleted():
             state = _delete(state, event)
         case Tick():
@@ -74,7 +80,7 @@ LATE_DEADLINE = timedelta(minutes=15)  # a deadline noticed later than this was 
 
 
 def _due(
-    state: EngineState, at: datetime, effects: list[Effect], dice: DiceForRound
+    state: EngineState, at: datetime, effects: list[Effect], dice: DiceForRound, parse: Parse
 ) -> EngineState:
     """Close an overdue round (one in which someone acted) and send the half-time reminder."""
     rnd = state.round
@@ -87,7 +93,7 @@ def _due(
             late = at - rnd.deadline > LATE_DEADLINE
             state, more = close_round(
                 state, at=rnd.deadline, closed_by="deadline", reply_to=None, dice=dice,
-                opens_at=at if late else None,
+                opens_at=at if late else None, parse=parse,
             )
             effects += more
         return state
@@ -145,7 +151,8 @@ def _known(state: EngineState, post_id: str) -> bool:
 
 
 def _arrive(
-    state: EngineState, event: PostArrived, effects: list[Effect], dice: DiceForRound
+    state: EngineState, event: PostArrived, effects: list[Effect], dice: DiceForRound,
+    parse: Parse,
 ) -> EngineState:
     if state.bot and event.author.casefold() == state.bot.casefold():
         return state  # the bot never acts on its own posts
@@ -165,15 +172,17 @@ def _arrive(
         body=event.body,
     )
     state = replace(state, posts_seen=state.posts_seen + 1)
-    parsed = parse_for(state, body=event.body, gm=gm)
+    reading = parse_for(state, body=event.body, gm=gm, parse=parse)
     done: list[Done] = []
-    state, post, closing = read_commands(state, post, parsed, effects, done)
+    state, post, closing = read_commands(state, post, reading.parsed, effects, done)
     assert state.round is not None
     rnd = state.round
+    # the tags are read against the scene the set-up commands left
+    reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
     accepted, problems = read_post(
-        state, post=post, body=event.body, pending=pending_before(rnd.posts, stop=None)
+        state, post=post, reading=reading, pending=pending_before(rnd.posts, stop=None)
     )
-    post = replace(post, accepted=accepted, problems=problems)
+    post = replace(post, accepted=accepted, problems=problems, reading=reading)
     shown = (*post.command_problems, *problems)
     if shown and state.ack != "none":
         effects.append(_problem_effect(post, shown))
@@ -189,7 +198,9 @@ def _arrive(
         )
     state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
     state = _tell_all_acted(state, post, effects)
-    state = after_tags(state, post, closing, at=event.at, effects=effects, dice=dice, acks=done)
+    state = after_tags(
+        state, post, closing, at=event.at, effects=effects, dice=dice, parse=parse, acks=done
+    )
     return acknowledge(state, post, done, effects)
 
 
@@ -225,17 +236,21 @@ def _flag_late(state: EngineState, post_id: str) -> EngineState:
     return state
 
 
-def _edit(state: EngineState, event: PostEdited, effects: list[Effect]) -> EngineState:
+def _edit(
+    state: EngineState, event: PostEdited, effects: list[Effect], parse: Parse
+) -> EngineState:
     rnd = state.round
     post = rnd.post(event.post_id) if rnd is not None else None
     if rnd is None or post is None:
         return _flag_late(state, event.post_id)  # edits after the close change nothing
     if post.deleted:
         return state
+    reading = parse_for(state, body=event.body, gm=post.gm, parse=parse)
     accepted, problems = read_post(
-        state, post=post, body=event.body, pending=pending_before(rnd.posts, stop=post.post_id)
+        state, post=post, reading=reading, pending=pending_before(rnd.posts, stop=post.post_id)
     )
-    new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems)
+    new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems,
+                  reading=reading)
     shown = (*new.command_problems, *problems)
     if shown and state.ack != "none" and shown != (*post.command_problems, *post.problems):
         effects.append(_problem_effect(new, shown))
@@ -253,5 +268,6 @@ def _delete(state: EngineState, event: PostDeleted) -> EngineState:
     post = rnd.post(event.post_id) if rnd is not None else None
     if rnd is None or post is None:
         return _flag_late(state, event.post_id)
-    gone = replace(post, deleted=True, body="", accepted=(), problems=())  # text purged
+    # text purged
+    gone = replace(post, deleted=True, body="", accepted=(), problems=(), reading=None)
     return replace(state, round=_replace_post(rnd, gone))

@@ -100,6 +100,6 @@ def test_every_example_in_a_problem_reply_reads_cleanly_in_that_scene(ruleset: s
     for example in examples:
         for stranger in ("Goblin", "Aria", "Bram", "Ogre", "Door", "TASK", "Breach the gate"):
             assert stranger not in example, (ruleset, example)
-        parsed = parse_for(run.state, body=example, gm=example.startswith("!"))
+        parsed = parse_for(run.state, body=example, gm=example.startswith("!")).parsed
         assert parsed.problems == (), (ruleset, example, parsed.problems)
         assert parsed.tags or parsed.commands, (ruleset, example)
