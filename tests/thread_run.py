@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import (
@@ -17,12 +18,40 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.events import Event
+from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.render.environment import make_environment
 from pbp.render.replies import Replies
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
+from pbp.services.ledger import LedgerBuilder
+
+
+class ClosedReports(dict[int, RoundReport]):
+    """Each closed round's report, by number, from the summaries the engine sent (an undone
+    round's is taken back): the engine state keeps only the rounds ``!undo`` can re-open, the
+    bot keeps the rest in its store."""
+
+    def see(self, effects: Iterable[Effect]) -> None:
+        """Take in the summaries among ``effects``."""
+        for effect in effects:
+            content = effect.content
+            if isinstance(content, SummaryContent):
+                self[content.report.number] = content.report
+            elif isinstance(content, UndoneContent):
+                self.pop(content.report.number, None)
+
+
+def engine_ledger(
+    state: EngineState, reports: dict[int, RoundReport], *, replies: Replies,
+    summaries: dict[int, str],
+) -> dict[str, Any]:
+    """The JSON ledger of a thread run in memory: ``reports`` stand for the store's rounds."""
+    builder = LedgerBuilder(replies=replies, summaries=summaries)
+    before = state.round.number if state.round is not None else 1
+    closed = [builder.closed_entry(reports[n]) for n in sorted(reports) if n < before]
+    return builder.build(state, closed)
 
 
 @dataclass(slots=True)
@@ -44,6 +73,7 @@ class ThreadRun:
     replies: Replies
     posted: dict[str, PostedReply] = field(default_factory=dict)
     summaries: dict[int, str] = field(default_factory=dict)
+    reports: ClosedReports = field(default_factory=ClosedReports)
     log: list[tuple[Event, list[PostedReply]]] = field(default_factory=list)
     # private messages, in sending order: (recipient, key, text)
     private: list[tuple[str, str, str]] = field(default_factory=list)
@@ -51,6 +81,7 @@ class ThreadRun:
     def feed(self, event: Event) -> list[PostedReply]:
         """Apply one event; return the replies it posted or edited."""
         self.state, effects = step(self.state, event, dice=self._dice, now=event.at)
+        self.reports.see(effects)
         for effect in effects:
             if isinstance(effect, PrivateReply):
                 text = self.replies.render(effect.content, state=self.state, full=effect.full)

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from pbp.engine.report import Done, RoundReport
+from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
-
-if TYPE_CHECKING:
-    from pbp.engine.state import EngineState
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,9 +75,11 @@ class CheatSheetContent:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SummaryContent:
-    """The summary that closes a round."""
+    """The summary that closes a round, and the round's posts as they stood at the close (the
+    store keeps them; the engine state does not)."""
 
     report: RoundReport
+    posts: tuple[PostRecord, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -432,14 +432,16 @@ def close_round(
         abstract_before=abstract_before,
         markhor_before=markhor_before,
     )
+    # `!undo` re-opens the last round only while the round after it has no action: a round
+    # with actions ends the chain (SPEC §4.4 `!undo`)
+    undoable = (closed,) if rnd.has_actions else (*state.closed, closed)
     state = replace(
         state,
         round=nxt,
-        closed=(*state.closed, closed),
+        closed=undoable,
         late_edits=(),
         closed_posts=state.closed_posts | {p.post_id for p in rnd.posts},
     )
-    effects.append(
-        Reply(key=summary_key(rnd.number), to=reply_to, content=SummaryContent(report=report))
-    )
+    summary = SummaryContent(report=report, posts=rnd.posts)
+    effects.append(Reply(key=summary_key(rnd.number), to=reply_to, content=summary))
     return state, effects

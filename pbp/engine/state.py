@@ -101,7 +101,8 @@ class OpenRound:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClosedRound:
-    """A closed round: its report, and what ``!undo`` needs to re-open it."""
+    """A closed round that ``!undo`` may still re-open: its report, and what re-opening
+    needs."""
 
     report: RoundReport
     reopen: OpenRound
@@ -123,6 +124,8 @@ class EngineState:
     bot: str = ""
     ack: str = "errors"  # "errors" | "all" | "none" (SPEC §3)
     round: OpenRound | None = None
+    # the closed rounds `!undo` can still reach: the last one, and the ones before it while
+    # every later one had no action (older rounds live in the store, SPEC §5 ledger)
     closed: tuple[ClosedRound, ...] = ()
     closed_posts: frozenset[str] = frozenset()
     deadline_after: timedelta | None = None

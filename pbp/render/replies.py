@@ -96,7 +96,8 @@ class Replies:
         scene = state.round.base if state.round is not None else state.scene
         pcs = {c.name for c in state.campaign.characters if c.player is not None}
         npcs = frozenset(n for n in distat.names(scene) if n not in pcs)
-        shown = disclosure_for(state.campaign, tuple(c.report for c in state.closed), npcs)
+        # the scene after the last closed round knows every talent identified in this thread
+        shown = disclosure_for(state.campaign, state.scene.identified, npcs)
         return replace(shown, hide=False) if self.full else shown
 
     def _view(self, content: Content, state: EngineState) -> tuple[str, dict[str, Any]]:

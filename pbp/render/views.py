@@ -17,6 +17,7 @@ from pbp.render.abstract_views import abstract_view, roll_view
 from pbp.render.markhor_views import markhor_view
 from pbp.rules import distat
 from pbp.rules.distat import CharacterView, DistatScene
+from pbp.rules.distat.scene import Knowledge
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,16 +40,14 @@ class Disclosure:
 
 
 def disclosure_for(
-    campaign: Campaign, reports: tuple[RoundReport, ...], npcs: frozenset[str]
+    campaign: Campaign, identified: frozenset[Knowledge], npcs: frozenset[str]
 ) -> Disclosure:
-    """What the players may see after these rounds."""
-    known: set[tuple[str, str]] = set()
-    for report in reports:
-        for entry in report.actions:
-            for effect in entry.record.effects:
-                if effect.code == "identified" and entry.record.actor not in npcs:
-                    target, talent = getattr(effect, "target", ""), getattr(effect, "talent", "")
-                    known.add((target, talent.casefold()))
+    """What the players may see, given what the scene records as identified (observer, target,
+    talent): its size depends on the talents identified, not on the rounds played."""
+    known = {
+        (target, talent.casefold()) for observer, target, talent in identified
+        if observer not in npcs
+    }
     return Disclosure(
         hide=campaign.visibility == "hide-npcs", npcs=npcs, known_talents=frozenset(known)
     )

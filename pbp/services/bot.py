@@ -25,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pbp.campaign.model import Campaign
+from pbp.engine.effects import SummaryContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state
 from pbp.errors import ConfigError, ForumError
@@ -322,13 +323,16 @@ class Bot:
 
     # -- state --------------------------------------------------------------------------------
 
-    def state(self, repo: Repository, thread: ThreadRow, campaign: Campaign) -> EngineState:
-        """A thread's engine state (from memory, or the snapshot and the log)."""
+    def state(self, repo: Repository, thread: ThreadRow, campaign: Campaign,
+              closed: list[SummaryContent] | None = None) -> EngineState:
+        """A thread's engine state (from memory, or the snapshot and the log; the rounds the
+        log closes again are added to ``closed``)."""
         return load_state(
             repo, thread, cached=self._cache.get(thread.id),
             fresh=lambda: initial_state(campaign, bot=self.options.username,
                                         ack=self.options.ack),
             dice=lambda number: SeededDice(self._stored_seed(repo, thread, number)),
+            closed=closed,
         )
 
     @staticmethod

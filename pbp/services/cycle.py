@@ -19,7 +19,6 @@ from pbp.engine.effects import (
 )
 from pbp.engine.events import Tick
 from pbp.engine.reload import reload_campaign
-from pbp.engine.report import RoundReport
 from pbp.engine.step import step
 from pbp.errors import ConfigError
 from pbp.forums.base import ForumPost
@@ -55,11 +54,11 @@ class ThreadCycle:
         self.silent = silent  # back-filling a new thread: closed rounds post nothing
         self.held: list[tuple[Effect, str]] = []
         self.closed_any = False
-        self.closed: list[RoundReport] = []  # rounds closed in this poll (for the projections)
+        self.closed: list[SummaryContent] = []  # rounds closed in this poll (the projections)
         self.barrier = False  # an event the log cannot replay alone: snapshot now
         self.seeds: dict[int, str] = {}  # read from the store as needed
         campaign, reloaded = self._campaign(watched)
-        self.state = bot.state(repo, thread, campaign)
+        self.state = bot.state(repo, thread, campaign, self.closed)  # rows written again
         if reloaded:
             self.state = reload_campaign(self.state, campaign)
             self.barrier = True
@@ -227,7 +226,7 @@ class ThreadCycle:
                                   summary=text)
             self.closed_any = True
             if isinstance(content, SummaryContent):
-                self.closed.append(report)
+                self.closed.append(content)
             if self.silent and isinstance(content, SummaryContent):
                 self.held.clear()  # a round closed before the thread was watched: no replies
                 return

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from pbp.engine.state import EngineState, PostRecord
+from pbp.engine.state import EngineState
 from pbp.errors import InputError
 from pbp.services.bot import Bot
-from pbp.services.projection import ledger_of
+from pbp.services.ledger import LedgerBuilder
+from pbp.services.projection import post_entry, stored_rounds
 from pbp.services.verify import published_seals
 from pbp.store.repository import Repository
 
@@ -19,6 +21,7 @@ CHEAT_SHEET_KEY = "cheatsheet"  # the bot's first reply in a thread: it seals ro
 class _Thread:
     state: EngineState
     ledger: dict[str, Any]
+    posts: dict[int, list[dict[str, Any]]]  # each closed round's posts, by round number
 
 
 def _load(bot: Bot, thread: str) -> _Thread:
@@ -32,10 +35,14 @@ def _load(bot: Bot, thread: str) -> _Thread:
             )
         state = bot.state(repo, row, bot.campaign_of(repo, row))
         replies = bot.replies_for(state.campaign, repo.seeds(row.id).get)
-        ledger = ledger_of(repo, row.id, state, replies)
+        closed = stored_rounds(repo, row.id, state)
+        ledger = LedgerBuilder(replies=replies, summaries={}).build(
+            state, (r.entry for r in closed)
+        )
+        posts = {r.entry.round["number"]: r.posts for r in closed}
         sheet = repo.latest_reply(row.id, CHEAT_SHEET_KEY)
         cheat_sheet = sheet.text if sheet is not None else None
-        return _Thread(state=state, ledger=_with_first_seal(ledger, cheat_sheet))
+        return _Thread(state=state, ledger=_with_first_seal(ledger, cheat_sheet), posts=posts)
 
 
 def _with_first_seal(ledger: dict[str, Any], cheat_sheet: str | None) -> dict[str, Any]:
@@ -54,16 +61,16 @@ def thread_ledger(bot: Bot, thread: str) -> dict[str, Any]:
     return _load(bot, thread).ledger
 
 
-def _post_lines(posts: tuple[PostRecord, ...]) -> list[str]:
+def _post_lines(posts: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     for post in posts:
-        when = post.at.strftime("%Y-%m-%d %H:%M UTC")
-        if post.deleted:
-            out += [f"**{post.post_id}**, {post.author}, {when}: *deleted*", ""]
+        when = datetime.fromisoformat(post["at"]).strftime("%Y-%m-%d %H:%M UTC")
+        if post["deleted"]:
+            out += [f"**{post['post']}**, {post['author']}, {when}: *deleted*", ""]
             continue
-        edited = " (edited)" if post.edited else ""
-        out += [f"**{post.post_id}**, {post.author}, {when}{edited}:", ""]
-        out += [f"> {line}" if line else ">" for line in post.body.rstrip().splitlines()]
+        edited = " (edited)" if post["edited"] else ""
+        out += [f"**{post['post']}**, {post['author']}, {when}{edited}:", ""]
+        out += [f"> {line}" if line else ">" for line in post["body"].rstrip().splitlines()]
         out.append("")
     return out
 
@@ -78,9 +85,9 @@ def thread_markdown(bot: Bot, thread: str) -> str:
     """A readable transcript: every round with its posts and its results."""
     loaded = _load(bot, thread)
     ledger, state = loaded.ledger, loaded.state
-    posts = {c.report.number: c.reopen.posts for c in state.closed}
+    posts = dict(loaded.posts)
     if state.round is not None:
-        posts[state.round.number] = state.round.posts
+        posts[state.round.number] = [post_entry(p) for p in state.round.posts]
     out = [f"# {ledger['campaign']}: thread {thread}", ""]
     for rnd in ledger["rounds"]:
         closed = rnd["closed_by"]
@@ -92,7 +99,7 @@ def thread_markdown(bot: Bot, thread: str) -> str:
             out += ["The bot's first reply sealed this round's dice:", "",
                     f"^(Dice seal of round {rnd['number']}: `{rnd['seal']}`)", ""]
         out += ["### Posts", ""]
-        out += _post_lines(posts.get(rnd["number"], ())) or ["*No posts.*", ""]
+        out += _post_lines(posts.get(rnd["number"], [])) or ["*No posts.*", ""]
         out += ["### Results", ""]
         if rnd.get("summary"):  # the summary as posted, its headings under this one
             out += [f"##{line}" if line.startswith("#") else line

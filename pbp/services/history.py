@@ -16,6 +16,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pbp.engine.effects import SummaryContent
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.state import EngineState
 from pbp.engine.step import DiceForRound, step
@@ -74,11 +75,14 @@ def load_state(
     cached: Cached | None,
     fresh: Callable[[], EngineState],
     dice: DiceForRound,
+    closed: list[SummaryContent] | None = None,
 ) -> EngineState:
     """The thread's state after its last logged event.
 
     ``fresh`` gives the state of a thread before its first post (asked for only when nothing
-    better is stored). Replayed events post nothing: their replies are in the outbox already.
+    better is stored). Replayed events post nothing: their replies are in the outbox already;
+    the rounds they close are added to ``closed``, so the store's rows of them can be written
+    again (a row written by an older pbp may lack their rejected tags and posts).
     """
     if cached is not None and cached.seq == thread.last_seq:
         return cached.state
@@ -90,7 +94,9 @@ def load_state(
             log.warning("thread %s: snapshot unreadable, rebuilding from its log", thread.key)
     state, seq = start if start is not None else (fresh(), 0)
     for logged in repo.events_after(thread.id, seq):
-        state, _ = step(state, to_event(logged), dice=dice, now=logged.at)
+        state, effects = step(state, to_event(logged), dice=dice, now=logged.at)
+        if closed is not None:
+            closed += [e.content for e in effects if isinstance(e.content, SummaryContent)]
     return state
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from pbp.engine.abstract_model import AbstractEntry, AbstractReport
@@ -146,6 +147,14 @@ def abstract_entries(report: RoundReport) -> tuple[AbstractEntry, ...]:
     return report.abstract.entries if report.abstract is not None else ()
 
 
+@dataclass(frozen=True, slots=True)
+class ClosedEntry:
+    """A closed round as the ledger lists it: its entry in ``rounds`` and its rejected tags."""
+
+    round: dict[str, Any]
+    rejected: list[dict[str, Any]]
+
+
 class LedgerBuilder:
     """Turns a thread's state into the ledger, with the texts the bot posted."""
 
@@ -211,6 +220,13 @@ class LedgerBuilder:
             "summary": self._summaries.get(report.number, ""),
         }
 
+    def closed_entry(self, report: RoundReport) -> ClosedEntry:
+        """A closed round's entry in ``rounds`` and its entries in ``rejected``."""
+        return ClosedEntry(
+            round=self.closed_round(report),
+            rejected=[self._rejected(r, report.number) for r in report.rejected],
+        )
+
     def _open(self, rnd: OpenRound) -> dict[str, Any]:
         return {
             "number": rnd.number,
@@ -242,12 +258,14 @@ class LedgerBuilder:
                     entry["status"] = "out"
         return out
 
-    def build(self, state: EngineState) -> dict[str, Any]:
-        """The whole ledger."""
-        rounds = [self.closed_round(c.report) for c in state.closed]
-        rejected = [
-            self._rejected(r, c.report.number) for c in state.closed for r in c.report.rejected
-        ]
+    def build(self, state: EngineState, closed: Iterable[ClosedEntry]) -> dict[str, Any]:
+        """The whole ledger: the ``closed`` rounds (in round order, as the store keeps them)
+        and the state's open round and characters."""
+        rounds: list[dict[str, Any]] = []
+        rejected: list[dict[str, Any]] = []
+        for entry in closed:
+            rounds.append(entry.round)
+            rejected += entry.rejected
         if state.round is not None:
             rounds.append(self._open(state.round))
             rejected += [

@@ -1,17 +1,22 @@
-"""The readable tables written after each poll: the scene, each closed round's ledger entry and
-the characters, and when the thread next falls due (for the scheduler)."""
+"""The readable tables written after each poll: the scene, each closed round's ledger entry (with
+its rejected tags and its posts) and the characters, and when the thread next falls due (for
+the scheduler).
+
+The closed rounds live here, not in the engine state: the ledger and the transcript of a thread
+read them back from the store."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbp.engine.report import RoundReport
-from pbp.engine.state import EngineState
+from pbp.engine.effects import SummaryContent
+from pbp.engine.state import EngineState, PostRecord
 from pbp.render.replies import Replies
-from pbp.services.ledger import LedgerBuilder
+from pbp.services.ledger import ClosedEntry, LedgerBuilder
 from pbp.store.repository import CharacterState, Repository
 from pbp.store.schema import ThreadRow
 
@@ -26,29 +31,52 @@ def next_due(state: EngineState, *, now: datetime) -> datetime | None:
     return due if due > now else None  # a deadline passed with no action waits for the GM
 
 
-def ledger_of(repo: Repository, thread_id: int, state: EngineState,
-              replies: Replies) -> dict[str, Any]:
-    """The thread's ledger (SPEC §5) with the summaries as posted."""
-    return LedgerBuilder(replies=replies, summaries=repo.summaries(thread_id)).build(state)
+def post_entry(post: PostRecord) -> dict[str, Any]:
+    """A post as the transcript shows it (deleted posts have no text)."""
+    return {"post": post.post_id, "author": post.author, "at": post.at.isoformat(),
+            "edited": post.edited, "deleted": post.deleted, "body": post.body}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    """A closed round as the store keeps it: its ledger entries and its posts."""
+
+    entry: ClosedEntry
+    posts: list[dict[str, Any]]
+
+
+def stored_rounds(repo: Repository, thread_id: int, state: EngineState) -> list[StoredRound]:
+    """The thread's closed rounds, in order: those before its open round (a round re-opened by
+    ``!undo`` keeps its old row until it closes again)."""
+    before = state.round.number if state.round is not None else 1
+    out: list[StoredRound] = []
+    for data in repo.round_ledgers(thread_id, before=before):
+        entry = json.loads(data)
+        rejected, posts = entry.pop("rejected", []), entry.pop("posts", [])
+        out.append(StoredRound(entry=ClosedEntry(round=entry, rejected=rejected), posts=posts))
+    return out
 
 
 def save_projections(repo: Repository, thread: ThreadRow, state: EngineState, replies: Replies,
-                     *, closed: Iterable[RoundReport], now: datetime) -> None:
+                     *, closed: Iterable[SummaryContent], now: datetime) -> None:
     """Write the scene row and the due time; for each round ``closed`` in this poll, its
-    ledger entry, and then the characters as they stand."""
+    ledger entry with its rejected tags and posts, and then the characters as they stand."""
     rnd = state.round
     repo.save_scene(thread.id, kind=state.scene_kind.value,
                     round_number=rnd.number if rnd else None,
                     deadline=rnd.deadline if rnd else None)
     thread.next_due_at = next_due(state, now=now)
-    reports = list(closed)
-    if not reports:
+    summaries = list(closed)
+    if not summaries:
         return
-    texts = repo.summaries(thread.id, numbers=[r.number for r in reports])
+    texts = repo.summaries(thread.id, numbers=[c.report.number for c in summaries])
     builder = LedgerBuilder(replies=replies, summaries=texts)
-    for report in reports:
-        repo.save_round_ledger(thread.id, report.number,
-                               json.dumps(builder.closed_round(report), ensure_ascii=False))
+    for content in summaries:
+        entry = builder.closed_entry(content.report)
+        stored = {**entry.round, "rejected": entry.rejected,
+                  "posts": [post_entry(p) for p in content.posts]}
+        repo.save_round_ledger(thread.id, content.report.number,
+                               json.dumps(stored, ensure_ascii=False))
     repo.save_characters(thread.id, (
         CharacterState(name=name, side=c["side"], group=c["group"], status=c["status"],
                        data=json.dumps(c, ensure_ascii=False))

@@ -446,14 +446,12 @@ class Repository:
         if row is not None:
             row.ledger = data
 
-    def round_ledgers(self, thread_id: int) -> list[str]:
-        """The stored ledger entries of the closed rounds, in round order."""
-        return [
-            d
-            for d in self.s.scalars(
-                select(RoundRow.ledger)
-                .where(RoundRow.thread_id == thread_id, RoundRow.ledger.is_not(None))
-                .order_by(RoundRow.number)
-            )
-            if d is not None
-        ]
+    def round_ledgers(self, thread_id: int, *, before: int | None = None) -> list[str]:
+        """The stored ledger entries of the closed rounds (those numbered below ``before``),
+        in round order."""
+        query = select(RoundRow.ledger).where(
+            RoundRow.thread_id == thread_id, RoundRow.ledger.is_not(None)
+        )
+        if before is not None:
+            query = query.where(RoundRow.number < before)
+        return [d for d in self.s.scalars(query.order_by(RoundRow.number)) if d is not None]

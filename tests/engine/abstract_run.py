@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine_helpers import BOT, Row, event_of, make_campaign
+from thread_run import ClosedReports, engine_ledger
 
 from pbp.campaign.model import Campaign
 from pbp.engine.abstract_model import AbstractEntry, AbstractRecord, Opposition, Task
@@ -24,7 +25,6 @@ from pbp.render.replies import Replies
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seeded import Key, SeededDice
 from pbp.rules.dice.source import Dice
-from pbp.services.ledger import LedgerBuilder
 from pbp.services.seeds import round_seeds
 
 # the set-up post of most tests: a fresh abstract encounter and one public task
@@ -48,6 +48,7 @@ class Run:
         self.replies = Replies(env=make_environment(None), seed_for=self.seed_for)
         self.problems: list[ProblemsContent] = []
         self.summaries: dict[int, str] = {}
+        self.reports = ClosedReports()
         self.minute = 0
 
     def seed_for(self, number: int) -> str:
@@ -60,6 +61,7 @@ class Run:
         for row in rows:
             event = event_of(row)
             self.state, effects = step(self.state, event, dice=self.dice, now=event.at)
+            self.reports.see(effects)
             for effect in effects:
                 content = effect.content
                 if isinstance(content, ProblemsContent):
@@ -78,7 +80,7 @@ class Run:
         return self.feed(rows)
 
     def report(self, number: int = 1) -> RoundReport:
-        return next(c.report for c in self.state.closed if c.report.number == number)
+        return self.reports[number]
 
     def entries(self, number: int = 1) -> tuple[AbstractEntry, ...]:
         abstract = self.report(number).abstract
@@ -109,10 +111,8 @@ class Run:
         return [(p.code, getattr(p, "cause", "")) for c in self.problems for p in c.problems]
 
     def ledger(self) -> dict[str, Any]:
-        built: dict[str, Any] = LedgerBuilder(
-            replies=self.replies, summaries=self.summaries
-        ).build(self.state)
-        return built
+        return engine_ledger(self.state, self.reports, replies=self.replies,
+                             summaries=self.summaries)
 
 
 def interval(

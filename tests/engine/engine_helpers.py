@@ -14,7 +14,7 @@ from typing import Any
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import Effect
+from pbp.engine.effects import Effect, SummaryContent, UndoneContent
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
@@ -115,6 +115,7 @@ class EngineRun:
     state: EngineState
     effects: list[Effect] = field(default_factory=list)
     per_event: list[tuple[Effect, ...]] = field(default_factory=list)
+    reports: dict[int, Any] = field(default_factory=dict)
 
     def feed(self, rows: Iterable[Row]) -> EngineRun:
         """Feed more events."""
@@ -123,11 +124,16 @@ class EngineRun:
             self.state, done = step(self.state, event, dice=_dice, now=event.at)
             self.effects += done
             self.per_event.append(done)
+            for effect in done:  # each closed round's report, as its summary gave it
+                if isinstance(effect.content, SummaryContent):
+                    self.reports[effect.content.report.number] = effect.content.report
+                elif isinstance(effect.content, UndoneContent):
+                    self.reports.pop(effect.content.report.number, None)
         return self
 
     def closed(self, number: int) -> Any:
         """The report of closed round ``number``."""
-        return next(c.report for c in self.state.closed if c.report.number == number)
+        return self.reports[number]
 
     def contents(self, kind: type) -> list[Any]:
         """The contents of every effect of that type."""
@@ -158,9 +164,9 @@ def thread(
 
 def ledger(run: Any) -> dict[str, Any]:
     """The JSON ledger of a ``ThreadRun``."""
-    from pbp.services.ledger import LedgerBuilder
+    from thread_run import engine_ledger
 
-    result: dict[str, Any] = LedgerBuilder(replies=run.replies, summaries=run.summaries).build(
-        run.state
+    result: dict[str, Any] = engine_ledger(
+        run.state, run.reports, replies=run.replies, summaries=run.summaries
     )
     return result

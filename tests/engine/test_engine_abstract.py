@@ -488,7 +488,8 @@ def test_undo_restores_the_banks_and_completed_tasks_of_the_interval() -> None:
     )
     assert (run.bank("Aria"), run.done_by("Breach the gate")) == (5, "Aria")
     run.post(("p8", "gm_sam", "!undo"))
-    assert len(run.state.closed) == 1
+    assert sorted(run.reports) == [1] and run.state.round is not None  # round 2 re-opened
+    assert run.state.round.number == 2
     assert run.bank("Aria") == 12
     assert [(t.name, t.done_by) for t in run.state.abstract.tasks] == [
         ("Breach the gate", None), ("Scale the wall", None)
@@ -664,8 +665,8 @@ def test_random_intervals_keep_the_payment_invariants_and_verify(
     run = _random_run(specs, script, seed)
     banks: dict[str, int] = {}
     completed: dict[str, str] = {}
-    for closed in run.state.closed:
-        report = closed.report
+    for number in sorted(run.reports):
+        report = run.reports[number]
         if report.abstract is None:
             continue
         for entry in report.abstract.entries:

@@ -208,3 +208,32 @@ def test_a_deadline_missed_while_the_bot_was_stopped_gives_the_next_round_its_wh
     rounds = ledger(run)["rounds"]
     assert rounds[0]["closed_at"] == at(48 * 60).isoformat()  # closed at its deadline
     assert rounds[1]["deadline"] == at(60 * 60 + 48 * 60).isoformat()  # 48 h from now
+
+
+def test_the_state_keeps_only_the_closed_rounds_undo_can_reach() -> None:
+    rows = [GROUP]
+    for number in range(1, 6):
+        rows += [("post", f"a{number}", "alice", number * 10, "[physical: attack Goblin]"),
+                 ("post", f"c{number}", "gm_sam", number * 10 + 1, "!close")]
+    run = thread(rows)
+    assert [c.report.number for c in run.state.closed] == [5]  # the store keeps rounds 1 to 4
+    assert [r["number"] for r in ledger(run)["rounds"]] == [1, 2, 3, 4, 5, 6]
+
+
+def test_undo_goes_back_through_rounds_without_actions() -> None:
+    run = thread([
+        GROUP,
+        ("post", "p2", "alice", 2, "[physical: attack Goblin]"),
+        ("post", "p3", "gm_sam", 3, "!close"),
+        ("post", "p4", "gm_sam", 4, "Nothing happens.\n!close"),
+        ("post", "p5", "gm_sam", 5, "!close"),
+    ])  # fmt: skip
+    assert [c.report.number for c in run.state.closed] == [1, 2, 3]
+    run.feed(event_of(("post", "p6", "gm_sam", 6, "!undo")))
+    run.feed(event_of(("post", "p7", "gm_sam", 7, "!undo")))
+    run.feed(event_of(("post", "p8", "gm_sam", 8, "!undo")))
+    assert run.state.closed == ()
+    assert run.state.round is not None and run.state.round.number == 1
+    assert ledger(run)["characters"]["Goblin"]["body"]["damage"] == 0
+    run.feed(event_of(("post", "p9", "gm_sam", 9, "!undo")))  # nothing left to re-open
+    assert run.state.round.number == 1

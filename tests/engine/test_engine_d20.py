@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from engine_helpers import BOT, Row, event_of, ledger, make_campaign, thread
+from thread_run import ClosedReports
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
@@ -57,6 +58,7 @@ class Run:
         self.script = ScriptedDice(dice) if dice is not None else None
         self.asked: list[int] = []
         self.state: EngineState = initial_state(campaign, bot=BOT)
+        self.reports = ClosedReports()
         self.problems: list[ProblemsContent] = []
 
     def dice(self, number: int) -> Dice:
@@ -67,11 +69,12 @@ class Run:
         for row in rows:
             event = event_of(row)
             self.state, effects = step(self.state, event, dice=self.dice, now=event.at)
+            self.reports.see(effects)
             self.problems += [e.content for e in effects if isinstance(e.content, ProblemsContent)]
         return self
 
     def report(self, number: int = 1) -> RoundReport:
-        return next(c.report for c in self.state.closed if c.report.number == number)
+        return self.reports[number]
 
     def entries(self, number: int = 1) -> tuple[D20Entry, ...]:
         return self.report(number).d20

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine_helpers import BOT, Row, event_of
+from thread_run import ClosedReports
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import ProblemsContent
@@ -61,6 +62,7 @@ class Run:
         campaign = parse_campaign(MARKHOR_TOML.format(ruleset=ruleset), path="m.toml")
         self.script = ScriptedDice(dice) if dice is not None else None
         self.state: EngineState = initial_state(campaign, bot=BOT)
+        self.reports = ClosedReports()
         self.problems: list[Any] = []
 
     def dice(self, number: int) -> Dice:
@@ -70,6 +72,7 @@ class Run:
         for row in rows:
             event = event_of(row)
             self.state, effects = step(self.state, event, dice=self.dice, now=event.at)
+            self.reports.see(effects)
             self.problems += [
                 p for e in effects if isinstance(e.content, ProblemsContent)
                 for p in e.content.problems
@@ -77,7 +80,7 @@ class Run:
         return self
 
     def report(self, number: int = 1) -> MarkhorReport:
-        found = next(c.report for c in self.state.closed if c.report.number == number).markhor
+        found = self.reports[number].markhor
         assert found is not None
         return found
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from engine_helpers import BOT, Row, event_of, make_campaign
+
 from pbp.engine.effects import SummaryContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
 from pbp.tags import ParsedPost, ReadContext, parse_post
-from tests.engine.engine_helpers import BOT, Row, event_of, make_campaign
 
 
 class CountingParse:
