@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from service_table import CAMPAIGN, SETUP, Table, at
+from service_table import CAMPAIGN, SETUP, THREAD, Table, at
 
 from pbp.services import cycle as cycle_module
-from pbp.store.schema import ThreadRow
+from pbp.services.export import thread_markdown
+from pbp.store.schema import RoundRow, ThreadRow
 
 
 def test_a_deadline_that_passes_while_the_bot_is_stopped_closes_the_round_on_start(
@@ -133,3 +135,29 @@ def test_a_restarted_bot_rebuilds_rolled_dice_from_the_stored_seeds(tmp_path: Pa
     before = table.ledger_json()
     assert '"roll"' in before
     assert table.ledger_json(table.restart()) == before  # replayed from the log, same dice
+
+
+def test_closed_rounds_are_read_back_from_the_store_and_rewritten_when_the_state_is_rebuilt(
+    table: Table,
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    for number in range(1, 4):
+        table.post("alice", f"Aria swings {number}. [physical: attack Goblin]", number * 10)
+        table.post("bob", "[phisical: attack Goblin]", number * 10 + 1)  # rejected
+        table.post("gm_sam", "!close", number * 10 + 2)
+        table.poll(number * 10 + 3)
+    before = table.ledger_json()
+    assert [r["round"] for r in table.ledger()["rejected"]] == [1, 2, 3]
+    transcript = thread_markdown(table.bot, THREAD)
+    assert "Aria swings 1." in transcript and "Aria swings 3." in transcript
+    with table.store.session() as s:  # rows as an older pbp wrote them, and no snapshot
+        for row in s.query(RoundRow).filter(RoundRow.ledger.is_not(None)):
+            entry = json.loads(row.ledger)
+            row.ledger = json.dumps({k: v for k, v in entry.items()
+                                     if k not in ("rejected", "posts")})
+        s.query(ThreadRow).one().snapshot = None
+    table.restart()
+    table.post("alice", "Aria waits.", 40)
+    table.poll(41)  # the state is rebuilt from the log: its closed rounds are written again
+    assert json.loads(table.ledger_json())["rejected"] == json.loads(before)["rejected"]
+    assert thread_markdown(table.bot, THREAD).count("Aria swings") == 3
