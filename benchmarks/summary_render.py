@@ -5,9 +5,9 @@
 Plays a Distat thread through the engine alone (four players attack, the GM closes; ROUNDS
 rounds), keeping the state and the summary of round 10 and of the last round. Then renders
 each summary against the state right after its close, many times, and prints the time of one
-render and the ratio between the last round and round 10 (the goal: about 1), and round 10's
-summary rendered against the state after the last round (the same text: what the thread's
-length alone costs).
+render, the size of the state's snapshot then, the ratio between the last round and round 10
+(the goal: about 1), and round 10's summary rendered against the state after the last round
+(the same text: what the thread's length alone costs).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pbp.render.environment import make_environment
 from pbp.render.replies import Replies
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
+from pbp.services.history import encode
 
 sys.path.insert(0, str(Path(__file__).parent))
 from replay_scale import CAMPAIGN, PLAYERS
@@ -87,7 +88,8 @@ def main(rounds: int) -> None:
     for number in (EARLY, rounds):
         state, content = kept[number]
         times[number] = render_time(replies, state, content)
-        print(f"summary of round {number:5d}: {times[number] * 1000:7.3f} ms")
+        print(f"summary of round {number:5d}: {times[number] * 1000:7.3f} ms "
+              f"(state snapshot {len(encode(state)) / 1024:7.1f} KiB)")
     print(f"ratio round {rounds} / round {EARLY}: {times[rounds] / times[EARLY]:.2f}x")
     # the same summary against the later state: what the thread's length alone costs
     same = render_time(replies, kept[rounds][0], kept[EARLY][1])
