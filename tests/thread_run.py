@@ -12,6 +12,7 @@ from typing import Any
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import (
     EditReply,
+    Effect,
     PrivateReply,
     Reply,
     SummaryContent,

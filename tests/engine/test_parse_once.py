@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from engine_helpers import BOT, Row, event_of, make_campaign
 
-from pbp.engine.effects import SummaryContent
+from pbp.engine.effects import PrivateReply, SummaryContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.rules.dice.seeded import SeededDice
@@ -37,7 +37,8 @@ def _run(rows: Iterable[Row], parse: CountingParse) -> tuple[EngineState, list[S
     for row in rows:
         event = event_of(row)
         state, effects = step(state, event, dice=_dice, now=event.at, parse=parse)
-        summaries += [e.content for e in effects if isinstance(e.content, SummaryContent)]
+        summaries += [e.content for e in effects  # the thread's, not each GM's private copy
+                      if isinstance(e.content, SummaryContent) and not isinstance(e, PrivateReply)]
     return state, summaries
 
 
