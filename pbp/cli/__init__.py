@@ -1,19 +1,7 @@
-"""`pbp` and its subcommands."""
+"""`pbp` and its subcommands (each imported only when it runs: see `pbp.cli.app`)."""
 
 from __future__ import annotations
 
-from pbp.cli import (  # noqa: F401  (each module registers its subcommand)
-    check,
-    db,
-    demo,
-    export,
-    parse,
-    poll,
-    post,
-    replay,
-    thread,
-    verify,
-)
 from pbp.cli.app import app
 
 

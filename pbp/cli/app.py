@@ -1,15 +1,86 @@
-"""The `pbp` command group; each subcommand lives in its own module of this package."""
+"""The `pbp` command group; each subcommand lives in its own module of this package.
+
+The group imports a subcommand's module only when that subcommand runs (or its own help is
+asked for): `pbp --help` and `pbp parse` stay fast because they never load the store, the
+database driver or the bot. The one-line summaries `pbp --help` lists are kept here, so the
+help needs no subcommand module; a test checks that they match each command's own docstring.
+"""
 
 from __future__ import annotations
 
+import importlib
 import logging
 
 import click
 
 from pbp import __version__
 
+# name -> (module of pbp.cli, the command's attribute in it, its one-line summary)
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "check": ("check", "check",
+              "Check campaign files and the bot configuration; print what is wrong."),
+    "db": ("db", "db", "Set up or migrate the bot's database."),
+    "demo": ("demo", "demo",
+             "Play a complete example thread and print it with the bot's replies."),
+    "export": ("export", "export",
+               "Export THREAD: every round, action, character and rejected tag."),
+    "parse": ("parse", "parse",
+              "Show what the bot reads in a post: TEXT, or the standard input with - "
+              "(the default)."),
+    "poll": ("poll", "poll",
+             "Poll the forum once: read new posts, check them, reply, resolve what is due."),
+    "post": ("post", "post",
+             "Post TEXT to a thread of the local forum, or edit or delete a post."),
+    "replay": ("replay", "replay",
+               "Replay a thread offline: CAMPAIGN.toml and EVENTS.jsonl (one event per line)."),
+    "run": ("poll", "run",
+            "Run the bot: poll every poll_seconds, close rounds at their deadlines, "
+            "remind players."),
+    "thread": ("thread", "thread", "Read the threads of the local forum."),
+    "verify": ("verify", "verify",
+               "Recompute every roll of the round summaries in FILE (default: standard input)."),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported from their modules on first use."""
+
+    def __init__(self, *args: object, lazy: dict[str, tuple[str, str, str]],
+                 **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in self.lazy:
+            return super().get_command(ctx, cmd_name)
+        module, attribute, _summary = self.lazy[cmd_name]
+        command = getattr(importlib.import_module(f"pbp.cli.{module}"), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"pbp.cli.{module}.{attribute} is not a click command")
+        self.commands[cmd_name] = command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help's command list, from the summaries above: no subcommand module is imported."""
+        names = [name for name in self.list_commands(ctx)
+                 if name not in self.commands or not self.commands[name].hidden]
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, self.summary_of(name, limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def summary_of(self, name: str, limit: int) -> str:
+        """One line on subcommand ``name``, cut to ``limit`` characters as click cuts it."""
+        command = self.commands.get(name) or click.Command(name, help=self.lazy[name][2])
+        return command.get_short_help_str(limit)
+
+@click.group(cls=LazyGroup, lazy=SUBCOMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbp")
 @click.option("--verbose", "-v", is_flag=True, help="Log what the bot does (to stderr).")
 def app(verbose: bool) -> None:

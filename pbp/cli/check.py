@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from pbp.bootstrap import check_forum
-from pbp.cli.app import app
 from pbp.config import DEFAULT_CONFIG_PATH, load_config
 from pbp.errors import ConfigError
 from pbp.services.files import check_campaign_file
@@ -16,7 +15,7 @@ from pbp.services.files import check_campaign_file
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
-@app.command("check")
+@click.command("check")
 @click.argument("campaigns", nargs=-1, type=_FILE, metavar="[CAMPAIGN.toml ...]")
 @click.option(
     "--config",

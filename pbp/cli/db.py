@@ -6,13 +6,12 @@ from pathlib import Path
 
 import click
 
-from pbp.cli.app import app
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.store.database import Store
 
 
-@app.group("db")
+@click.group("db")
 def db() -> None:
     """Set up or migrate the bot's database."""
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import click
 
-from pbp.cli.app import app
 from pbp.services.demo import demo_text
 
 
-@app.command("demo")
+@click.command("demo")
 def demo() -> None:
     """Play a complete example thread and print it with the bot's replies.
 

@@ -8,14 +8,13 @@ from pathlib import Path
 import click
 
 from pbp.bootstrap import make_bot
-from pbp.cli.app import app
 from pbp.cli.printable import for_terminal, json_for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.services.export import thread_ledger, thread_markdown
 
 
-@app.command("export")
+@click.command("export")
 @config_option
 @click.argument("thread")
 @click.option("--json", "as_json", is_flag=True, help="The JSON ledger (SPEC §5).")

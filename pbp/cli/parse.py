@@ -8,10 +8,7 @@ from pathlib import Path
 
 import click
 
-from pbp.cli.app import app
 from pbp.errors import PbpError
-from pbp.render.environment import make_environment
-from pbp.render.problems import render_problem_reply
 from pbp.tags import ParsedPost, ReadContext, format_tag, parse_post
 from pbp.tags.commands import Command
 from pbp.tags.model import (
@@ -79,11 +76,15 @@ def report(parsed: ParsedPost, *, templates: Path | None) -> str:
     lines += [f"  {describe_command(c)}" for c in parsed.commands]
     lines += [f"Problems ({len(parsed.problems)}):"]
     if parsed.problems:
+        # the templates (Jinja2) are loaded only when there is a reply to show
+        from pbp.render.environment import make_environment
+        from pbp.render.problems import render_problem_reply
+
         lines += ["", render_problem_reply(parsed.problems, env=make_environment(templates))]
     return "\n".join(lines).rstrip() + "\n"
 
 
-@app.command("parse")
+@click.command("parse")
 @click.argument("text", required=False, default="-")
 @click.option(
     "--campaign",

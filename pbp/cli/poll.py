@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from pbp.bootstrap import make_bot, utc_now
-from pbp.cli.app import app
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.scheduler import BotRunner
@@ -31,7 +30,7 @@ def _say(report: PollReport, *, skipped: bool = True) -> None:
         click.echo(f"  later: {line}", err=True)
 
 
-@app.command("poll")
+@click.command("poll")
 @config_option
 @click.option("--once", is_flag=True, default=True,
               help="Poll once and exit (the default; `pbp run` polls on a schedule).")
@@ -59,7 +58,7 @@ def poll(config_path: Path, once: bool) -> None:
         raise SystemExit(1)
 
 
-@app.command("run")
+@click.command("run")
 @config_option
 def run(config_path: Path) -> None:
     """Run the bot: poll every poll_seconds, close rounds at their deadlines, remind players.

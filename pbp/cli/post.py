@@ -7,7 +7,6 @@ import sys
 import click
 
 from pbp.bootstrap import local_forum, open_store, utc_now
-from pbp.cli.app import app
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 
@@ -22,7 +21,7 @@ Examples:
 """
 
 
-@app.command("post", epilog=EXAMPLES)
+@click.command("post", epilog=EXAMPLES)
 @config_option
 @click.option("--thread", "-t", "thread", metavar="THREAD", help="The thread to post in.")
 @click.option("--as", "author", metavar="USER", help="Who writes the post.")

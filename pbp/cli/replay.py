@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-from pbp.cli.app import app
 from pbp.config import load_config
 from pbp.errors import PbpError
 from pbp.rules.dice.seal import new_seed, seed_from_int
@@ -16,7 +15,7 @@ from pbp.services.events_file import read_events
 from pbp.services.replay import BOT, feed_all, replay_run
 
 
-@app.command("replay")
+@click.command("replay")
 @click.argument("campaign", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("events", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(

@@ -10,14 +10,13 @@ from pathlib import Path
 import click
 
 from pbp.bootstrap import local_forum, open_store
-from pbp.cli.app import app
 from pbp.cli.printable import for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.forums.base import ForumPost, PrivateMessage
 
 
-@app.group("thread")
+@click.group("thread")
 def thread() -> None:
     """Read the threads of the local forum."""
 

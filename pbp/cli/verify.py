@@ -8,14 +8,13 @@ from pathlib import Path
 
 import click
 
-from pbp.cli.app import app
 from pbp.cli.shell import fail
 from pbp.services.verify import Verification, verify_ledger, verify_text
 
 NOTHING = 2  # the input held no round summary with a seed
 
 
-@app.command("verify")
+@click.command("verify")
 @click.argument("source", required=False, default="-", metavar="[FILE]",
                 type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("--ledger", "ledger_path", metavar="FILE.json", default=None,

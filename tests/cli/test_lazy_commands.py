@@ -1,0 +1,91 @@
+"""`pbp` loads a subcommand's module only when it runs: the help and `pbp parse` stay light."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from pbp.cli import app
+from pbp.cli.app import SUBCOMMANDS, LazyGroup
+
+HEAVY = ("sqlalchemy", "alembic", "praw", "prawcore", "apscheduler", "jinja2")
+
+# Runs `pbp ARGS...` in a fresh interpreter and prints which heavy libraries it imported.
+CHILD = """
+import json, sys
+from pbp.cli import main
+sys.argv = ["pbp", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = sorted({name.split(".")[0] for name in sys.modules} & set(json.loads(HEAVY)))
+print("\\nIMPORTED " + json.dumps(heavy), file=sys.stderr)
+"""
+
+
+def imported(*args: str) -> tuple[list[str], str]:
+    """The heavy libraries `pbp ARGS` imports, and what it printed."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD.replace("HEAVY", repr(json.dumps(HEAVY))), *args],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    line = done.stderr.rsplit("IMPORTED ", 1)[-1]
+    return json.loads(line), done.stdout
+
+
+def test_the_help_lists_every_command_without_loading_the_store_or_the_bot() -> None:
+    heavy, output = imported("--help")
+    assert heavy == []
+    for name in SUBCOMMANDS:
+        assert f"  {name} " in output
+
+
+def test_parse_reads_a_clean_post_without_the_database_the_bot_or_the_templates() -> None:
+    heavy, output = imported("parse", "[physical: attack Goblin]")
+    assert heavy == []
+    assert "[physical: attack Goblin]" in output
+
+
+def test_parse_loads_the_templates_only_to_show_a_problem_reply() -> None:
+    heavy, output = imported("parse", "[physical: atack Goblin]")
+    assert heavy == ["jinja2"]
+    assert "is not something a `physical` action does" in output
+
+
+def test_a_command_that_needs_the_database_still_loads_it() -> None:
+    heavy, _ = imported("db", "status", "--config", "/nonexistent/config.toml")
+    assert "sqlalchemy" in heavy
+
+
+@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+def test_each_summary_in_the_help_is_the_commands_own_first_line(name: str) -> None:
+    group = LazyGroup(name="probe", lazy=SUBCOMMANDS)
+    with click.Context(group) as ctx:
+        listed = group.summary_of(name, 1000)
+        command = group.get_command(ctx, name)
+    assert command is not None and command.name == name
+    assert listed == command.get_short_help_str(1000)
+
+
+def test_the_command_list_is_the_same_before_and_after_the_commands_load() -> None:
+    lazy = LazyGroup(name="pbp", lazy=SUBCOMMANDS)
+    loaded = LazyGroup(name="pbp", lazy=SUBCOMMANDS)
+    with click.Context(loaded) as ctx:
+        for name in SUBCOMMANDS:
+            loaded.get_command(ctx, name)
+        after = loaded.get_help(ctx)
+    with click.Context(lazy) as ctx:
+        before = lazy.get_help(ctx)
+    assert before == after
+
+
+def test_an_unknown_command_is_refused_with_the_usual_message() -> None:
+    result = CliRunner().invoke(app, ["frobnicate"])
+    assert result.exit_code == 2
+    assert "No such command 'frobnicate'" in result.output
