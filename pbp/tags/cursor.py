@@ -6,6 +6,7 @@ is either read whole or rejected whole.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -16,6 +17,9 @@ from pbp.tags.problems import BadNumber, IncompleteTag
 
 SEPARATORS = ",|/"
 _WORD = re.compile(r"[^\s,|/;]+")
+_SPACE = re.compile(r"\s*")
+_SPACED_WORD = re.compile(r"\s*([^\s,|/;]*)")  # always matches: the word may be empty
+_SPACE_OR_SEPARATOR = re.compile(r"[\s,|/]*")
 _COUNT = re.compile(r"\+?\d{1,6}")
 _SIGNED = re.compile(r"[+-]\d{1,6}")
 
@@ -57,15 +61,11 @@ class Cursor:
 
     def skip_space(self) -> None:
         """Move past white space."""
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
+        self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def skip_separators(self) -> None:
         """Move past white space and option separators."""
-        while self.pos < len(self.text) and (
-            self.text[self.pos].isspace() or self.text[self.pos] in SEPARATORS
-        ):
-            self.pos += 1
+        self.pos = _SPACE_OR_SEPARATOR.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def at_end(self) -> bool:
         """Whether only white space and separators are left."""
@@ -73,31 +73,29 @@ class Cursor:
 
     def peek_word(self) -> str:
         """The next word, lower-cased, or "" at a separator or the end."""
-        self.skip_space()
-        found = _WORD.match(self.text, self.pos)
-        return found.group().lower() if found else ""
+        found = _SPACED_WORD.match(self.text, self.pos)
+        self.pos = found.start(1)  # type: ignore[union-attr]
+        return found.group(1).lower()  # type: ignore[union-attr]
 
     def take_word(self) -> str:
         """The next word as written ("" at a separator or the end)."""
-        self.skip_space()
-        found = _WORD.match(self.text, self.pos)
-        if not found:
-            return ""
-        self.pos = found.end()
-        return found.group()
+        found = _SPACED_WORD.match(self.text, self.pos)
+        self.pos = found.end()  # type: ignore[union-attr]
+        return found.group(1)  # type: ignore[union-attr]
 
     def take_words(self, stop: Collection[str], *, signed_stops: bool = False) -> str:
         """Words up to a stop word, a separator or the end, as written ("" if none)."""
         self.skip_space()
-        start = end = self.pos
+        text, start = self.text, self.pos
+        end = start
         while True:
-            word = self.peek_word()
+            found = _SPACED_WORD.match(text, end)
+            word = found.group(1).lower()  # type: ignore[union-attr]
             if not word or word in stop or (signed_stops and is_signed(word)):
                 break
-            self.take_word()
-            end = self.pos
+            end = found.end()  # type: ignore[union-attr]
         self.pos = end
-        return self.text[start:end]
+        return text[start:end]
 
     def take_count(self, *, verb: str, option: str) -> int:
         """A whole number (``3`` or ``+3``)."""
@@ -151,14 +149,27 @@ class Cursor:
         raise Reject(replace(found, kind=kind))
 
     def _exact_name(self, candidates: Sequence[str]) -> str:
-        best = ""
-        for name in candidates:
-            end = self.pos + len(name)
-            if len(name) <= len(best) or self.text[self.pos : end].lower() != name.lower():
-                continue
-            if end == len(self.text) or not _WORD.match(self.text[end]):
-                best = name
-        return best
+        """The longest candidate written here (the first of equal length), as a whole word."""
+        text, pos = self.text, self.pos
+        for length, lowered in _by_length(tuple(candidates)):
+            end = pos + length
+            name = lowered.get(text[pos:end].lower())
+            if name is not None and (end == len(text) or not _WORD.match(text[end])):
+                return name
+        return ""
+
+
+@functools.lru_cache(maxsize=256)
+def _by_length(candidates: tuple[str, ...]) -> tuple[tuple[int, dict[str, str]], ...]:
+    """The candidates by length, longest first: lower-cased name -> the first name so written.
+
+    A roster is read against many times; its names are lower-cased once.
+    """
+    groups: dict[int, dict[str, str]] = {}
+    for name in candidates:
+        if name:
+            groups.setdefault(len(name), {}).setdefault(name.lower(), name)
+    return tuple(sorted(groups.items(), reverse=True))
 
 
 def _bad(*, verb: str, option: str, value: str, expected: str) -> Problem:

@@ -4,10 +4,16 @@ The post is parsed with markdown-it; only the text of inline ``text`` tokens out
 read. Quotes, code (inline, fenced, indented), strike-through, link text and images are left
 out; where one stood, the line holds ``BREAK`` so no tag can span it. Emphasis markers drop out
 by themselves, and markdown-it undoes backslash escapes (``\\[move: Door\\]``).
+
+Most posts hold no Markdown at all: a post with no character and no line start that could open
+a Markdown construct (code, quote, escape, entity, emphasis, strike-through, link, image,
+heading, list, table, rule) is read line by line without markdown-it, with the same lines as
+markdown-it would give (``plain_lines``; a differential test holds the two paths together).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -34,10 +40,46 @@ class TextLine:
     line: int
     text: str
     source: str
+    plain: bool = False  # ``text`` is the start of ``source``: columns need no search
 
 
-def text_lines(text: str) -> list[TextLine]:
-    """Every readable line of the post, in post order (text already normalised and protected)."""
+# Characters that may start an inline construct anywhere in a line: code spans, escapes,
+# entities, emphasis, strike-through, autolinks, and what a NUL becomes; and "](", "][", "]:"
+# and "![" (links, images, reference definitions). With none of them, markdown-it's inline text
+# is the line itself, less its trailing spaces.
+_INLINE = re.compile(r"[`\\&*_~<\x00\t]|\][(\[:]|!\[")
+# Line starts that may open a block: indentation (code), quotes, headings, lists, rules,
+# setext underlines, fences, tables.
+_BLOCK_START = re.compile(r"^[ >#=+\-*_`~|:]|^\d{1,9}[.)]", re.MULTILINE)
+
+
+def is_plain(text: str) -> bool:
+    """Whether markdown-it would read ``text`` as bare paragraphs of plain text."""
+    return _INLINE.search(text) is None and _BLOCK_START.search(text) is None
+
+
+def plain_lines(text: str) -> list[TextLine]:
+    """The lines of a plain text (``is_plain``), as markdown-it gives them: blank lines drop."""
+    found: list[TextLine] = []
+    for number, source in enumerate(text.split("\n"), start=1):
+        line = source.rstrip(" ")
+        if line:
+            found.append(TextLine(line=number, text=line, source=source, plain=True))
+    return found
+
+
+def text_lines(text: str, *, full: bool = False) -> list[TextLine]:
+    """Every readable line of the post, in post order (text already normalised and protected).
+
+    ``full`` sends even a plain text through markdown-it (the reference path, for comparison).
+    """
+    if not full and is_plain(text):
+        return plain_lines(text)
+    return markdown_lines(text)
+
+
+def markdown_lines(text: str) -> list[TextLine]:
+    """Every readable line of the post, as markdown-it parses it."""
     source_lines = text.split("\n")
     found: list[TextLine] = []
     depth = 0  # blockquote nesting
@@ -85,6 +127,8 @@ def column_of(line: TextLine, offset: int) -> int:
     Markup and escapes were dropped from the text, so the text is matched as a subsequence of
     the source line; the result is exact for plain prose and close for marked-up lines.
     """
+    if line.plain:
+        return offset + 1
     position = 0
     source = line.source
     for ch in line.text[: offset + 1]:

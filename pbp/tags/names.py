@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from pbp.tags.problems import AmbiguousName, NameProblem, UnknownName
@@ -11,6 +12,12 @@ def _fold(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+@functools.lru_cache(maxsize=256)
+def _folded(candidates: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each distinct candidate with its folded form: a roster is folded once, not per tag."""
+    return tuple((name, _fold(name)) for name in dict.fromkeys(candidates))
+
+
 def resolve_name(text: str, *, candidates: Iterable[str]) -> str | NameProblem:
     """The candidate ``text`` names: its exact name, else the one name it is a prefix of.
 
@@ -18,13 +25,14 @@ def resolve_name(text: str, *, candidates: Iterable[str]) -> str | NameProblem:
     ambiguous name gives a problem listing the candidates (all of them, or the ones it could
     be); its ``tag`` is the name as written, for the caller to replace.
     """
-    names = tuple(dict.fromkeys(candidates))
+    folded = _folded(tuple(candidates))
+    names = tuple(name for name, _ in folded)
     wanted = _fold(text)
     if wanted:
-        exact = [name for name in names if _fold(name) == wanted]
+        exact = [name for name, fold in folded if fold == wanted]
         if exact:
             return exact[0]
-        starting = [name for name in names if _fold(name).startswith(wanted)]
+        starting = [name for name, fold in folded if fold.startswith(wanted)]
         if len(starting) == 1:
             return starting[0]
         if starting:

@@ -21,13 +21,17 @@ _QUOTES = str.maketrans(
         "\ue000": None, "\ue001": None, "\ue002": None, "\ue003": None,
     }
 )  # fmt: skip
-_SPACES = re.compile(r"[^\S\t\n]")  # any whitespace but tab and newline (tabs indent code)
+_SPACES = re.compile(r"[^\S \t\n]")  # any whitespace but space, tab and newline (tabs indent code)
+_TRANSLATED = re.compile("[" + "".join(re.escape(chr(c)) for c in _QUOTES) + "]")
+_MARKS = re.compile("[" + SPOILER_OPEN + SPOILER_CLOSE + "]")
 
 
 def normalise(text: str) -> str:
     """NFKC (full-width brackets and colons fold), plain spaces, straight quotes, ``\\n`` lines."""
     text = text.replace("\r\n", "\n")
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = unicodedata.normalize("NFKC", text)
+    if _TRANSLATED.search(text):  # most posts hold none of them: the search is much cheaper
+        text = text.translate(_QUOTES)
     return _SPACES.sub(" ", text)
 
 
@@ -38,4 +42,9 @@ def protect_spoilers(text: str) -> str:
 
 def strip_marks(text: str) -> str:
     """Drop the spoiler marks from text that is read as a tag or a command."""
-    return "".join(ch for ch in text if ch not in PRIVATE_MARKS)
+    return _MARKS.sub("", text)
+
+
+def has_marks(text: str) -> bool:
+    """Whether ``text`` holds a spoiler mark (most lines hold none: nothing to strip)."""
+    return _MARKS.search(text) is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterator
@@ -12,7 +13,7 @@ from pbp.tags.commands import Command
 from pbp.tags.cursor import Names
 from pbp.tags.markdown import BREAK, TextLine, column_of, text_lines
 from pbp.tags.model import SceneKind, Source, Tag
-from pbp.tags.normalize import normalise, protect_spoilers, strip_marks
+from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_marks
 from pbp.tags.problems import PostTooLong, TooManyTags
 from pbp.tags.reader import Bracket, read_bracket
 
@@ -45,11 +46,15 @@ class ParsedPost:
     problems: tuple[Problem, ...]  # every problem of a tag or a command line, in post order
 
 
-def parse_post(text: str, *, context: ReadContext) -> ParsedPost:
+_NOTHING = ParsedPost(tags=(), commands=(), problems=())
+
+
+def parse_post(text: str, *, context: ReadContext, full: bool = False) -> ParsedPost:
     """Read a post: normalise, find its Markdown structure, read every tag and command line.
 
     Never raises on any text. A post over the length or tag limit gets one problem and
-    nothing in it acts.
+    nothing in it acts. ``full`` is the reference path the fast one is tested against (the
+    answers are the same): every post through markdown-it, every bracket read afresh.
     """
     if len(text) > POST_LENGTH_LIMIT:
         too_long = PostTooLong(tag="", line=1, column=1, length=len(text), limit=POST_LENGTH_LIMIT)
@@ -62,11 +67,16 @@ def parse_post(text: str, *, context: ReadContext) -> ParsedPost:
     commands: list[Command] = []
     problems: list[Problem] = []
     attempts = 0  # tags meant as tags, read or rejected
-    for line in text_lines(protect_spoilers(normalise(text))):
+    text = normalise(text)
+    if "[" not in text and "!" not in text:  # no tag, no command line
+        return _NOTHING
+    for line in text_lines(protect_spoilers(text), full=full):
         if _read_command(line, context=context, commands=commands, problems=problems):
             continue
         for bracket in _brackets(line):
-            found = read_bracket(bracket, scene=context.scene, names=names, index=len(tags))
+            found = read_bracket(
+                bracket, scene=context.scene, names=names, index=len(tags), cached=not full
+            )
             if found is None:
                 continue
             attempts += 1
@@ -80,10 +90,13 @@ def parse_post(text: str, *, context: ReadContext) -> ParsedPost:
 
 
 def _brackets(line: TextLine) -> Iterator[Bracket]:
+    if "[" not in line.text:
+        return
+    marked = has_marks(line.text)
     for found in _BRACKET.finditer(line.text):
         yield Bracket(
-            inner=strip_marks(found.group(1)),
-            text=strip_marks(found.group()),
+            inner=strip_marks(found.group(1)) if marked else found.group(1),
+            text=strip_marks(found.group()) if marked else found.group(),
             line=line.line,
             column=column_of(line, found.start()),
         )
@@ -93,6 +106,8 @@ def _read_command(
     line: TextLine, *, context: ReadContext, commands: list[Command], problems: list[Problem]
 ) -> bool:
     """Hand a line that starts with ``!`` to the command parser; False when it is prose."""
+    if "!" not in line.text:
+        return False
     text = strip_marks(line.text.replace(BREAK, "")).strip()
     parser = _command_parser()
     if not text.startswith("!") or parser is None:
@@ -109,6 +124,7 @@ def _read_command(
     return True
 
 
+@functools.cache
 def _command_parser() -> CommandParser | None:
     """The command parser (``pbp.tags.command_parser``), written beside this module."""
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import cast
 
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -52,6 +53,9 @@ READERS: dict[SceneKind, dict[str, Reader]] = {
 }  # fmt: skip
 
 
+_SCENE_READERS = {scene: readers | _COMMON for scene, readers in READERS.items()}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bracket:
     """The inside of one ``[…]`` and where it stood."""
@@ -63,24 +67,58 @@ class Bracket:
 
 
 def read_bracket(
-    bracket: Bracket, *, scene: SceneKind, names: Names, index: int
+    bracket: Bracket, *, scene: SceneKind, names: Names, index: int, cached: bool = True
 ) -> Tag | Problem | None:
-    """The tag a bracket holds, the problem that stops it, or None when it is prose."""
-    head = _HEAD.match(bracket.inner)
+    """The tag a bracket holds, the problem that stops it, or None when it is prose.
+
+    Reading is pure, and a thread repeats its tags (the same attack, edits, every read of a
+    post): what the inside of a bracket reads as is kept per scene and roster, and only placed
+    anew. ``cached=False`` reads the bracket afresh (the answer is the same).
+    """
+    source = Source(index=index, line=bracket.line, column=bracket.column, text=bracket.text)
+    key = (bracket.inner, scene, names)
+    kept = _READINGS.get(key, _UNREAD) if cached else _UNREAD
+    if kept is _UNREAD:
+        found = _read_inside(bracket.inner, scene=scene, names=names, source=source)
+        if cached:
+            if len(_READINGS) >= READINGS_KEPT:
+                _READINGS.clear()
+            _READINGS[key] = found
+    else:
+        found = cast("Tag | Problem | None", kept)
+        if found is not None and not isinstance(found, Problem):
+            found = replace(found, source=source)
+    if isinstance(found, Problem):
+        return _placed(found, bracket)
+    return found
+
+
+READINGS_KEPT = 4096  # distinct bracket insides kept; past that the kept ones are dropped
+_UNREAD = object()
+_READINGS: dict[tuple[str, SceneKind, Names], object] = {}
+
+
+def forget_readings() -> None:
+    """Empty the kept readings (benchmarks measure reading without them)."""
+    _READINGS.clear()
+
+
+def _read_inside(
+    inner: str, *, scene: SceneKind, names: Names, source: Source
+) -> Tag | Problem | None:
+    head = _HEAD.match(inner)
     if head is None:
         return None
     word, colon = head.group(1), bool(head.group(2))
-    body = bracket.inner[head.end() :]
+    body = inner[head.end() :]
     verb = VERB_ALIASES.get(word.lower(), word.lower())
-    reader = (READERS[scene] | _COMMON).get(verb)
+    reader = _SCENE_READERS[scene].get(verb)
     if reader is None:
-        problem = _not_a_verb(word, verb, colon=colon, alone=not body.strip(), scene=scene)
-        return _placed(problem, bracket) if problem is not None else None
-    source = Source(index=index, line=bracket.line, column=bracket.column, text=bracket.text)
+        return _not_a_verb(word, verb, colon=colon, alone=not body.strip(), scene=scene)
     try:
         return reader(body.lstrip(" ,|/") if not colon else body, source=source, names=names)
     except Reject as rejected:
-        return _placed(rejected.problem, bracket) if colon else None
+        return rejected.problem if colon else None
 
 
 def _not_a_verb(

@@ -1,0 +1,119 @@
+"""A post without Markdown is read without markdown-it; the answers are exactly the full path's.
+
+Differential: every post text of the test corpus (each string in the tests, every post of the
+event files) and Hypothesis texts full of Markdown and tag fragments are read both ways; the
+tags, commands, problems and their positions must be equal, and so must the lines read.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tags_roster import context
+
+from pbp.tags import ReadContext, parse_post
+from pbp.tags.markdown import is_plain, markdown_lines, text_lines
+from pbp.tags.model import SceneKind
+from pbp.tags.normalize import normalise, protect_spoilers
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTEXTS = [ReadContext(), *(context(kind) for kind in SceneKind), context(gm=True)]
+
+
+@cache
+def corpus() -> tuple[str, ...]:
+    """Every string written in the tests and every post body of the repository's event files."""
+    texts: set[str] = set()
+    for path in (ROOT / "tests").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                texts.add(node.value)
+    for path in [*(ROOT / "tests").rglob("*.jsonl"), *(ROOT / "examples").rglob("*.jsonl")]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            event = json.loads(line) if line.strip() else {}
+            if isinstance(event, dict) and isinstance(event.get("body"), str):
+                texts.add(event["body"])
+    return tuple(sorted(texts))
+
+
+def lines(text: str, *, full: bool) -> list[tuple[int, str, str]]:
+    prepared = protect_spoilers(normalise(text))
+    found = markdown_lines(prepared) if full else text_lines(prepared)
+    return [(line.line, line.text, line.source) for line in found]
+
+
+def assert_same(text: str) -> None:
+    assert lines(text, full=False) == lines(text, full=True), text
+    for read_in in CONTEXTS:
+        assert parse_post(text, context=read_in) == parse_post(text, context=read_in, full=True), (
+            text, read_in.scene, read_in.gm,
+        )  # fmt: skip
+
+
+def test_the_corpus_is_large_and_mostly_takes_the_fast_path() -> None:
+    texts = corpus()
+    plain = [text for text in texts if is_plain(protect_spoilers(normalise(text)))]
+    assert len(texts) > 1000
+    assert len(plain) > len(texts) // 2  # else the fast path would be tested on little
+
+
+def test_every_text_of_the_corpus_reads_the_same_on_both_paths() -> None:
+    for text in corpus():
+        assert_same(text)
+
+
+FRAGMENTS = [
+    "[", "]", ":", " ", "  ", "\n", "\n\n", "\t", "move", "physical", "p", "attack", "Goblin",
+    "gob", "Ogre", "Door", "bonus 2", "| ", ", ", "/", ";", "*", "**", "_", "`", "```", "~~",
+    "\\", "&amp;", "&", "<", ">", "> ", "#", "# ", "-", "- ", "+ ", "1.", "1)", "===", "---",
+    "|---|", "!", "!close", "!group Aria, Ogre", "![", "](", "][", "]:", "(", ")", "x",
+    ">!", "!<", "\u00a0", "\uff3b", "\uff3d", "\u2019", "\u200b", "\x00", "\r\n", "    ",
+    "[move: Door]", "[physical: attack Goblin]", "[p attack gob]", "[mentl: attack Ogre]",
+    "[pass]", "[roll: 2d6]", "Aria", "é", "İ",
+]  # fmt: skip
+posts = st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(posts)
+def test_markdown_and_tag_fragments_read_the_same_on_both_paths(text: str) -> None:
+    assert_same(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_any_text_reads_the_same_on_both_paths(text: str) -> None:
+    assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Aria charges. [physical: attack Goblin]",
+        "Two lines\nof prose [move: Door]  \nand a third",
+        "First paragraph [pass]\n\nSecond one",
+        "!group Aria, Ogre\nAria waits [pass]",
+        "",
+    ],
+)
+def test_plain_posts_take_the_fast_path(text: str) -> None:
+    assert is_plain(protect_spoilers(normalise(text)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`[move: Door]`", "> [move: Door]", "    [move: Door]", "*[move: Door]*",
+        "\\[move: Door\\]", "[move: Door](https://example.com)", "[move: Door]: Door",
+        "- [move: Door]", "a | b\n--|--\nx | [move: Door]", "# [move: Door]", "text\n===",
+        "1. [move: Door]", "~~[move: Door]~~", "&amp; [move: Door]", "<https://x.org/>",
+    ],
+)  # fmt: skip
+def test_posts_with_markdown_go_through_markdown_it(text: str) -> None:
+    assert not is_plain(protect_spoilers(normalise(text)))
