@@ -16,13 +16,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 BREAK = "\x00"
 
-_MD = MarkdownIt("commonmark", {"html": False}).enable(["strikethrough", "table"])
+
+@cache
+def _markdown() -> MarkdownIt:
+    """The CommonMark parser, made (and markdown-it imported) only when a post needs it."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable(["strikethrough", "table"])
 
 # Inline tokens whose content is left out, and the open/close pairs whose inside is left out.
 _SKIPPED = frozenset({"code_inline", "image", "html_inline"})
@@ -84,7 +93,7 @@ def markdown_lines(text: str) -> list[TextLine]:
     found: list[TextLine] = []
     depth = 0  # blockquote nesting
     last_line = 0
-    for token in _MD.parse(text):
+    for token in _markdown().parse(text):
         if token.type == "blockquote_open":
             depth += 1
         elif token.type == "blockquote_close":

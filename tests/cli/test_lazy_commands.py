@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from pbp.cli import app
 from pbp.cli.app import SUBCOMMANDS, LazyGroup
 
-HEAVY = ("sqlalchemy", "alembic", "praw", "prawcore", "apscheduler", "jinja2")
+HEAVY = ("sqlalchemy", "alembic", "praw", "prawcore", "apscheduler", "jinja2", "markdown_it")
 
 # Runs `pbp ARGS...` in a fresh interpreter and prints which heavy libraries it imported.
 CHILD = """
@@ -56,6 +56,12 @@ def test_parse_loads_the_templates_only_to_show_a_problem_reply() -> None:
     heavy, output = imported("parse", "[physical: atack Goblin]")
     assert heavy == ["jinja2"]
     assert "is not something a `physical` action does" in output
+
+
+def test_parse_loads_markdown_it_only_for_a_post_with_markdown() -> None:
+    heavy, output = imported("parse", "`code` then **[move: Door]**")
+    assert heavy == ["markdown_it"]
+    assert "[move: Door]" in output
 
 
 def test_a_command_that_needs_the_database_still_loads_it() -> None:
