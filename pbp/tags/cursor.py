@@ -132,7 +132,7 @@ class Cursor:
         free words, as in ``vs Goblin Perception +3``). "" when nothing is there.
         """
         self.skip_space()
-        exact = self._exact_name(candidates)
+        exact = self.exact_name(candidates)
         start = self.pos
         typed = self.take_word() if single_word else self.take_words(stop, signed_stops=True)
         if exact and (single_word or len(exact) >= len(typed)):
@@ -148,7 +148,7 @@ class Cursor:
             return exact
         raise Reject(replace(found, kind=kind))
 
-    def _exact_name(self, candidates: Sequence[str]) -> str:
+    def exact_name(self, candidates: Sequence[str]) -> str:
         """The longest candidate written here (the first of equal length), as a whole word."""
         text, pos = self.text, self.pos
         for length, lowered in _by_length(tuple(candidates)):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from pbp.tags.problems import AmbiguousName, NameProblem, UnknownName
 
 
@@ -37,4 +39,14 @@ def resolve_name(text: str, *, candidates: Iterable[str]) -> str | NameProblem:
             return starting[0]
         if starting:
             return AmbiguousName(tag=text, name=text.strip(), candidates=tuple(sorted(starting)))
-    return UnknownName(tag=text, name=text.strip(), candidates=tuple(sorted(names)))
+    near = tuple(sorted(name for name, fold in folded if _one_off(wanted, fold)))
+    return UnknownName(tag=text, name=text.strip(), candidates=tuple(sorted(names)), near=near)
+
+
+NEAR_LENGTH = 4  # a typo of a shorter name is as likely another word
+
+
+def _one_off(written: str, name: str) -> bool:
+    """Whether ``written`` is one letter away from ``name`` (a typo: one wrong, missing, extra
+    or swapped letter), for names written with at least NEAR_LENGTH letters."""
+    return len(written) >= NEAR_LENGTH and DamerauLevenshtein.distance(written, name) <= 1

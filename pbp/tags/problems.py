@@ -14,12 +14,16 @@ from pbp.errors import Problem
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownName(Problem):
-    """A name that matches nothing; ``kind`` says what was looked for (character, talent…)."""
+    """A name that matches nothing; ``kind`` says what was looked for (character, talent…).
+
+    ``near`` are the candidates it is one letter away from (a typo of), if any.
+    """
 
     code: ClassVar[str] = "unknown_name"
     name: str
     kind: str = "name"
     candidates: tuple[str, ...] = ()
+    near: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

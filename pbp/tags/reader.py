@@ -16,9 +16,19 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from pbp.errors import Problem
 from pbp.tags import distat, scenes
-from pbp.tags.cursor import Names, Reject
-from pbp.tags.model import COMMON_VERBS, SCENE_VERBS, VERB_ALIASES, SceneKind, Source, Tag, verbs_of
-from pbp.tags.problems import VerbTypo, WrongScene
+from pbp.tags.cursor import Cursor, Names, Reject
+from pbp.tags.model import (
+    COMMON_VERBS,
+    SCENE_VERBS,
+    VERB_ALIASES,
+    Maneuver,
+    SceneKind,
+    Source,
+    Tag,
+    verbs_of,
+)
+from pbp.tags.names import resolve_name
+from pbp.tags.problems import AmbiguousName, UnknownName, VerbTypo, WrongScene
 
 _HEAD = re.compile(r"\s*([^\W\d_]+)\s*(:?)")
 ALL_VERBS: frozenset[str] = frozenset().union(*SCENE_VERBS.values()) | COMMON_VERBS
@@ -114,11 +124,46 @@ def _read_inside(
     verb = VERB_ALIASES.get(word.lower(), word.lower())
     reader = _SCENE_READERS[scene].get(verb)
     if reader is None:
-        return _not_a_verb(word, verb, colon=colon, alone=not body.strip(), scene=scene)
+        # without a colon, a verb of another scene or a typo of one is a tag when a name follows
+        # (`[attack Goblin Brute]` in a Distat scene): its author meant it (issue 15)
+        meant = colon or _names_someone(body, names=names)
+        return _not_a_verb(word, verb, colon=meant, alone=not body.strip(), scene=scene)
     try:
         return reader(body.lstrip(" ,|/") if not colon else body, source=source, names=names)
     except Reject as rejected:
-        return rejected.problem if colon else None
+        # without a colon, a bracket that does not read whole is prose, unless all that stops
+        # it is a name that could be several names, or a typo of one (`[p attack gob]` with
+        # two goblins): then the candidates are worth a reply
+        return rejected.problem if colon or _near_name(rejected.problem) else None
+
+
+NEAR_NAME_LENGTH = 3  # a shorter name written is too little to say the tag was meant
+
+
+def _near_name(problem: Problem) -> bool:
+    """Whether ``problem`` is a name that could be several names, or a typo of one name."""
+    if isinstance(problem, AmbiguousName):
+        return len(problem.name) >= NEAR_NAME_LENGTH
+    return isinstance(problem, UnknownName) and bool(problem.near)
+
+
+def _names_someone(body: str, *, names: Names) -> bool:
+    """Whether ``body`` starts with a character's name (after a maneuver word: `attack NAME`):
+    the whole name, the start of one or more names, or a typo of one."""
+    cursor = Cursor(body.lstrip(" ,|/"))
+    if cursor.peek_word() in _MANEUVERS:
+        cursor.take_word()
+    cursor.skip_space()
+    if cursor.exact_name(names.characters):
+        return True
+    written = cursor.take_word()
+    if len(written) <= NEAR_NAME_LENGTH:
+        return False
+    found = resolve_name(written, candidates=names.characters)
+    return isinstance(found, str) or _near_name(found)
+
+
+_MANEUVERS = frozenset(maneuver.value for maneuver in Maneuver)
 
 
 def _not_a_verb(

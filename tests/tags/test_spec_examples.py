@@ -218,7 +218,8 @@ PROSE = [
     "[]",
     "[ ]",
     "[moved to the door]",
-    "[attack Goblin]",  # a verb of other scenes, without a colon
+    "[attack the air]",  # a verb of other scenes, without a colon, naming no one
+    "[check the gate]",
 ]
 
 
