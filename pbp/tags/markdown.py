@@ -2,7 +2,8 @@
 
 The post is parsed with markdown-it; only the text of inline ``text`` tokens outside quotes is
 read. Quotes, code (inline, fenced, indented), strike-through, link text and images are left
-out; where one stood, the line holds ``BREAK`` so no tag can span it. Emphasis markers drop out
+out; where one stood, the line holds ``BREAK`` so no tag can span it (an inline code span
+leaves ``CODE`` instead: a tag holding one is reported, not dropped). Emphasis markers drop out
 by themselves, and markdown-it undoes backslash escapes (``\\[move: Door\\]``).
 
 Most posts hold no Markdown at all: a post with no character and no line start that could open
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 BREAK = "\x00"
+CODE = "\x01"  # where an inline code span stood (normalise drops the character from posts)
+_LEFT_OUT = frozenset(BREAK + CODE)
 
 
 @cache
@@ -34,7 +37,7 @@ def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable(["strikethrough", "table"])
 
 # Inline tokens whose content is left out, and the open/close pairs whose inside is left out.
-_SKIPPED = frozenset({"code_inline", "image", "html_inline"})
+_SKIPPED = frozenset({"image", "html_inline"})
 _SKIPPED_SPANS = {"s_open": "s_close", "link_open": "link_close"}
 _LINE_BREAKS = frozenset({"softbreak", "hardbreak"})
 
@@ -56,7 +59,7 @@ class TextLine:
 # entities, emphasis, strike-through, autolinks, and what a NUL becomes; and "](", "][", "]:"
 # and "![" (links, images, reference definitions). With none of them, markdown-it's inline text
 # is the line itself, less its trailing spaces.
-_INLINE = re.compile(r"[`\\&*_~<\x00\t]|\][(\[:]|!\[")
+_INLINE = re.compile(r"[`\\&*_~<\x00\x01\t]|\][(\[:]|!\[")
 # Line starts that may open a block: indentation (code), quotes, headings, lists, rules,
 # setext underlines, fences, tables.
 _BLOCK_START = re.compile(r"^[ >#=+\-*_`~|:]|^\d{1,9}[.)]", re.MULTILINE)
@@ -123,6 +126,8 @@ def _split_lines(children: Sequence[Token]) -> Iterator[str]:
             parts = []
         elif child.type == "text":
             parts.append(child.content)
+        elif child.type == "code_inline":
+            parts.append(CODE)
         elif child.type in _SKIPPED:
             parts.append(BREAK)
         elif child.type in _SKIPPED_SPANS:
@@ -141,7 +146,7 @@ def column_of(line: TextLine, offset: int) -> int:
     position = 0
     source = line.source
     for ch in line.text[: offset + 1]:
-        if ch == BREAK:
+        if ch in _LEFT_OUT:
             continue
         found = source.find(ch, position)
         if found < 0:

@@ -19,6 +19,11 @@ _QUOTES = str.maketrans(
         # zero-width characters: invisible, they would only split words
         "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None, "\ufeff": None,
         "\ue000": None, "\ue001": None, "\ue002": None, "\ue003": None,
+        # direction controls (a right-to-left override would turn a name echoed in a reply
+        # around), and the control character the Markdown reader uses for code spans
+        "\u200e": None, "\u200f": None, "\u061c": None, "\u202a": None, "\u202b": None,
+        "\u202c": None, "\u202d": None, "\u202e": None, "\u2066": None, "\u2067": None,
+        "\u2068": None, "\u2069": None, "\x01": None,
     }
 )  # fmt: skip
 _SPACES = re.compile(r"[^\S \t\n]")  # any whitespace but space, tab and newline (tabs indent code)

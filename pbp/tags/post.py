@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pbp.errors import Problem
 from pbp.tags.commands import Command
 from pbp.tags.cursor import Names
-from pbp.tags.markdown import BREAK, TextLine, column_of, text_lines
+from pbp.tags.markdown import BREAK, CODE, TextLine, column_of, text_lines
 from pbp.tags.model import SceneKind, Source, Tag
 from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_marks
 from pbp.tags.problems import PostTooLong, TooManyTags
@@ -94,12 +94,34 @@ def _brackets(line: TextLine) -> Iterator[Bracket]:
         return
     marked = has_marks(line.text)
     for found in _BRACKET.finditer(line.text):
+        column = column_of(line, found.start())
+        text = strip_marks(found.group()) if marked else found.group()
+        if CODE in text:  # the tag as written, with its code span (to report it)
+            text = _as_written(line.source, column - 1) or text.replace(CODE, "`…`")
         yield Bracket(
             inner=strip_marks(found.group(1)) if marked else found.group(1),
-            text=strip_marks(found.group()) if marked else found.group(),
+            text=text,
             line=line.line,
-            column=column_of(line, found.start()),
+            column=column,
         )
+
+
+def _as_written(source: str, start: int) -> str | None:
+    """The bracket opening at ``source[start]`` up to its ``]`` outside code spans, or None
+    when it does not close on this line (a code span crossing lines)."""
+    position = start
+    while position < len(source):
+        if source[position] == "`":
+            run = len(source[position:]) - len(source[position:].lstrip("`"))
+            closing = source.find("`" * run, position + run)
+            if closing < 0:
+                return None
+            position = closing + run
+        elif source[position] == "]":
+            return source[start : position + 1]
+        else:
+            position += 1
+    return None
 
 
 def _read_command(
@@ -108,7 +130,7 @@ def _read_command(
     """Hand a line that starts with ``!`` to the command parser; False when it is prose."""
     if "!" not in line.text:
         return False
-    text = strip_marks(line.text.replace(BREAK, "")).strip()
+    text = strip_marks(line.text.replace(BREAK, "").replace(CODE, "")).strip()
     parser = _command_parser()
     if not text.startswith("!") or parser is None:
         return False

@@ -40,6 +40,14 @@ NameProblem = UnknownName | AmbiguousName
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CodeInTag(Problem):
+    """A tag holding inline code (text between backticks), which hides what it says."""
+
+    code: ClassVar[str] = "code_in_tag"
+    verb: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class VerbTypo(Problem):
     """An unknown first word that is likely a typo of ``suggestion``."""
 

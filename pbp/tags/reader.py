@@ -17,6 +17,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from pbp.errors import Problem
 from pbp.tags import distat, scenes
 from pbp.tags.cursor import Cursor, Names, Reject
+from pbp.tags.markdown import CODE
 from pbp.tags.model import (
     COMMON_VERBS,
     SCENE_VERBS,
@@ -28,7 +29,7 @@ from pbp.tags.model import (
     verbs_of,
 )
 from pbp.tags.names import resolve_name
-from pbp.tags.problems import AmbiguousName, UnknownName, VerbTypo, WrongScene
+from pbp.tags.problems import AmbiguousName, CodeInTag, UnknownName, VerbTypo, WrongScene
 
 _HEAD = re.compile(r"\s*([^\W\d_]+)\s*(:?)")
 ALL_VERBS: frozenset[str] = frozenset().union(*SCENE_VERBS.values()) | COMMON_VERBS
@@ -85,6 +86,8 @@ def read_bracket(
     post): what the inside of a bracket reads as is kept per scene and roster, and only placed
     anew. ``cached=False`` reads the bracket afresh (the answer is the same).
     """
+    if CODE in bracket.inner:
+        return _with_code(bracket, scene=scene)
     source = Source(index=index, line=bracket.line, column=bracket.column, text=bracket.text)
     key = (bracket.inner, scene, names)
     kept = _READINGS.get(key, _UNREAD) if cached else _UNREAD
@@ -164,6 +167,19 @@ def _names_someone(body: str, *, names: Names) -> bool:
 
 
 _MANEUVERS = frozenset(maneuver.value for maneuver in Maneuver)
+
+
+def _with_code(bracket: Bracket, *, scene: SceneKind) -> Problem | None:
+    """A bracket holding a code span: a problem when it starts with a verb (or a typo of one),
+    else prose (issue 15: such a tag was dropped without a word)."""
+    head = _HEAD.match(bracket.inner)
+    if head is None:
+        return None
+    word = head.group(1)
+    verb = VERB_ALIASES.get(word.lower(), word.lower())
+    if verb not in ALL_VERBS:
+        verb = typo_of(word, scene=scene) or ""
+    return _placed(CodeInTag(tag="", verb=verb), bracket) if verb else None
 
 
 def _not_a_verb(
