@@ -6,6 +6,8 @@ Runs each command RUNS times as a new process, in turns (so a busy machine slows
 alike), and prints the median wall time of each and its ratio to `python -c pass`. The `pbp`
 commands run through the installed console script's own code path (`pbp.cli.main`) with the
 same interpreter, so the figures are the command's own, not the shell's.
+To time another checkout, run this from outside any checkout with PYTHONPATH=that checkout
+(a `python -c` child puts its working folder first on the path).
 Goal (issue 16): `pbp --help` at most 0.2 s and at most 15 times `python -c pass`.
 """
 
