@@ -13,12 +13,18 @@ from pbp.scheduler import BotRunner
 from pbp.services.bot import Bot, PollReport
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``1 reply``, ``2 replies``, ``0 replies``."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def _say(report: PollReport, *, skipped: bool = True) -> None:
     sent = [d for done in report.delivered.values() for d in done]
     private = sum(1 for d in sent if d.private_to is not None)
-    line = f"read {report.events} new post versions; posted or edited {len(sent) - private} replies"
+    line = (f"read {_count(report.events, 'new post version')}; "
+            f"posted or edited {_count(len(sent) - private, 'reply', 'replies')}")
     if private:  # the GMs' full view, a player's own sheet
-        line += f"; sent {private} private message{'s' if private != 1 else ''}"
+        line += f"; sent {_count(private, 'private message')}"
     click.echo(line)
     for line in report.failed:
         click.echo(f"  post failed: {line}", err=True)

@@ -36,7 +36,7 @@ def test_run_stops_with_one_line_when_its_sqlite_file_is_deleted(
         bot = subprocess.Popen([*argv, "run"], cwd=site, env=env, stdin=subprocess.DEVNULL,
                                stdout=stdout, stderr=stderr, text=True)
     try:
-        assert _wait_for(lambda: "read 1 new post versions" in out.read_text(), seconds=20)
+        assert _wait_for(lambda: "read 1 new post version;" in out.read_text(), seconds=20)
         for name in ("pbp.db", "pbp.db-wal", "pbp.db-shm"):
             (site / name).unlink(missing_ok=True)
         status = bot.wait(timeout=20)  # its next poll notices

@@ -48,7 +48,7 @@ def test_run_answers_then_stops_cleanly_and_frees_the_thread(
                                stdout=stdout, stderr=stderr, text=True)
     try:
         # its first poll prints what it did; then the user looks at the thread
-        assert _wait_for(lambda: "read 1 new post versions" in out.read_text(),
+        assert _wait_for(lambda: "read 1 new post version;" in out.read_text(),
                          seconds=20, every=0.1), (out.read_text(), err.read_text())
         assert CHEAT_SHEET in pbp_ok(site, "thread", "show", "keep-1")
         assert _lease_owner(site) is not None  # the running bot holds its thread
