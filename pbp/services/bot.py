@@ -76,6 +76,7 @@ class Bot:
         self.options = options
         self.seed_maker = seed_maker or (lambda _thread, _number: new_seed())
         self._cache: dict[int, Cached] = {}
+        self._seeds: dict[int, dict[int, str]] = {}  # thread id -> round -> seed, as stored
         self._campaigns: dict[Path, _Loaded] = {}
         self._stopping = False
         self._registered: set[str] = set()  # configured threads known to be in the store
@@ -231,6 +232,7 @@ class Bot:
                     return
                 cycle = self._cycle(Repository(s), Inbox(s), thread, watched, now, report)
             self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
+            self._seeds[cycle.thread_id] = cycle.seeds  # committed: the store holds them
         except (ConfigError, ForumError) as exc:
             report.errors.append(f"thread {work.key}: {exc}")
             log.error("thread %s: %s", work.key, exc)
@@ -253,7 +255,8 @@ class Bot:
         # a thread read from its start resolves closed rounds silently (SPEC §4)
         cycle = ThreadCycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
                             silent=thread.last_seq == 0)
-        report.events += cycle.run(posts, report)
+        with repo.deferred():  # the log's rows in one INSERT per table
+            report.events += cycle.run(posts, report)
         inbox.take(p.id for p in pending)
         thread.needs_read = False
         return cycle
@@ -334,6 +337,10 @@ class Bot:
             dice=lambda number: SeededDice(self._stored_seed(repo, thread, number)),
             closed=closed,
         )
+
+    def stored_seeds(self, thread_id: int) -> dict[int, str]:
+        """The round seeds of a thread this process saw committed (a seed never changes)."""
+        return self._seeds.get(thread_id, {})
 
     @staticmethod
     def save_start(thread: ThreadRow, state: EngineState) -> None:

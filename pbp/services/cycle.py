@@ -55,8 +55,11 @@ class ThreadCycle:
         self.held: list[tuple[Effect, str]] = []
         self.closed_any = False
         self.closed: list[SummaryContent] = []  # rounds closed in this poll (the projections)
+        self.summaries: dict[int, str] = {}  # the summary text of each round closed here
         self.barrier = False  # an event the log cannot replay alone: snapshot now
-        self.seeds: dict[int, str] = {}  # read from the store as needed
+        # the seeds this process knows the store holds (a seed never changes once stored);
+        # others are read from the store as needed
+        self.seeds: dict[int, str] = dict(bot.stored_seeds(thread.id))
         campaign, reloaded = self._campaign(watched)
         self.state = bot.state(repo, thread, campaign, self.closed)  # rows written again
         if reloaded:
@@ -116,7 +119,7 @@ class ThreadCycle:
         if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= spacing:
             save_snapshot(self.thread, self.state)
         save_projections(self.repo, self.thread, self.state, self.replies,
-                         closed=self.closed, now=self.now)
+                         closed=self.closed, summaries=self.summaries, now=self.now)
         self._next_reread()
         self.last_seq = self.thread.last_seq
         return len(planned)
@@ -224,6 +227,7 @@ class ThreadCycle:
             self.repo.close_round(thread_id=self.thread_id, number=report.number,
                                   closed_by=report.closed_by, closed_at=report.closed_at,
                                   summary=text)
+            self.summaries[report.number] = text
             self.closed_any = True
             if isinstance(content, SummaryContent):
                 self.closed.append(content)
@@ -259,12 +263,12 @@ class ThreadCycle:
             key = effect.key if i == 0 else f"{effect.key}/part{i + 1}"
             match effect:
                 case Reply():
-                    self.repo.queue_reply(thread_id=self.thread_id, key=key,
-                                          to=effect.to if i == 0 else None, text=part,
-                                          at=self.now)
+                    self.repo.owe_reply(thread_id=self.thread_id, key=key,
+                                        to=effect.to if i == 0 else None, text=part,
+                                        at=self.now)
                 case EditReply():
-                    self.repo.queue_edit(thread_id=self.thread_id, key=key, text=part,
-                                         at=self.now)
+                    self.repo.owe_edit(thread_id=self.thread_id, key=key, text=part,
+                                       at=self.now)
                 case PrivateReply():
                     self.repo.queue_private(thread_id=self.thread_id, key=key, to=effect.to,
                                             subject=subject, text=part, at=self.now)

@@ -94,66 +94,89 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
         ]
         repo.count_attempts([o.id for o in owed])  # committed before the forum is asked
     delivery = Delivery(sent=[], refused=[])
-    for reply in owed:
-        try:
-            delivery.sent.append(_deliver_one(store, forum, reply, thread=thread,
-                                             thread_id=thread_id, now=now))
-        except ForumError as exc:
-            final = _record_error(store, reply.id, exc)
-            if exc.temporary:
-                log.warning("thread %s: the forum failed (%s); retrying next poll", thread, exc)
-                delivery.waiting = f"reply {reply.key} waits for the next poll: {exc}"
-                break
-            if final:
-                log.error("thread %s: reply %s refused for good: %s", thread, reply.key, exc)
-                delivery.refused.append(f"reply {reply.key} refused for good: {exc}")
-            else:
-                log.warning("thread %s: reply %s goes in the thread instead: %s", thread,
-                            reply.key, exc)
+    done: list[tuple[_Owed, str]] = []  # (reply, its id on the forum)
+    failed: list[tuple[_Owed, ForumError]] = []
+    try:
+        for reply in owed:
+            try:
+                forum_id = _send_one(forum, reply, thread=thread)
+            except ForumError as exc:
+                failed.append((reply, exc))
+                if exc.temporary:
+                    log.warning("thread %s: the forum failed (%s); retrying next poll",
+                                thread, exc)
+                    delivery.waiting = f"reply {reply.key} waits for the next poll: {exc}"
+                    break
+                if _gives_up(reply):
+                    log.error("thread %s: reply %s refused for good: %s", thread, reply.key,
+                              exc)
+                    delivery.refused.append(f"reply {reply.key} refused for good: {exc}")
+                else:
+                    log.warning("thread %s: reply %s goes in the thread instead: %s", thread,
+                                reply.key, exc)
+                continue
+            done.append((reply, forum_id))
+            delivery.sent.append(Delivered(
+                key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
+                edited=reply.status == "edit-pending", private_to=reply.to_user))
+    finally:  # what the forum took is recorded even if something else went wrong
+        if done or failed:
+            _record(store, done, failed, thread_id=thread_id, now=now)
     return delivery
 
 
-def _deliver_one(store: Store, forum: Forum, reply: _Owed, *, thread: str, thread_id: int,
-                 now: datetime) -> Delivered:
+def _send_one(forum: Forum, reply: _Owed, *, thread: str) -> str:
+    """Post or edit one reply, or send one private message; its id on the forum."""
     if reply.to_user is not None:  # a private message: sent once, never edited
         sent = forum.find_private(thread=thread, to=reply.to_user, key=reply.key) \
             if reply.tried_before else None
-        forum_id = sent or forum.send_private(thread=thread, to=reply.to_user,
-                                              subject=reply.subject, text=reply.text,
-                                              key=reply.key)
-    elif reply.status == "edit-pending":
+        return sent or forum.send_private(thread=thread, to=reply.to_user,
+                                          subject=reply.subject, text=reply.text, key=reply.key)
+    if reply.status == "edit-pending":
         assert reply.forum_id is not None
         forum.edit_reply(thread=thread, reply_id=reply.forum_id, text=reply.text,
                           key=reply.key)
-        forum_id = reply.forum_id
-    else:
-        found = reply.found or (
-            forum.find_reply(thread=thread, key=reply.key) if reply.tried_before else None
-        )
-        if found is not None:  # on the forum already, maybe with an older text: make it ours
-            forum.edit_reply(thread=thread, reply_id=found, text=reply.text, key=reply.key)
-            forum_id = found
-        else:
-            forum_id = forum.reply(thread=thread, to=reply.to, text=reply.text, key=reply.key)
-    with store.session() as s:
-        Repository(s).mark_sent(reply.id, forum_id=forum_id, text=reply.text, at=now)
-        if reply.found is not None:
-            Inbox(s).forget_found(thread_id, reply.key)
-    return Delivered(key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
-                     edited=reply.status == "edit-pending", private_to=reply.to_user)
+        return reply.forum_id
+    found = reply.found or (
+        forum.find_reply(thread=thread, key=reply.key) if reply.tried_before else None
+    )
+    if found is not None:  # on the forum already, maybe with an older text: make it ours
+        forum.edit_reply(thread=thread, reply_id=found, text=reply.text, key=reply.key)
+        return found
+    return forum.reply(thread=thread, to=reply.to, text=reply.text, key=reply.key)
 
 
-def _record_error(store: Store, reply_id: int, exc: ForumError) -> bool:
-    """Note the error on the reply; return whether the reply is now given up."""
+def _gives_up(reply: _Owed) -> bool:
+    """Whether a permanent error ends the reply (one to a post that is gone goes in the
+    thread instead)."""
+    return not (reply.status == "pending" and reply.to is not None)
+
+
+def _record(store: Store, done: list[tuple[_Owed, str]],
+            failed: list[tuple[_Owed, ForumError]], *, thread_id: int, now: datetime) -> None:
+    """What the forum took and what it refused, in one unit of work after the delivery (an
+    attempt was counted before each: a crash before this commits costs a key lookup next
+    time, never a second post)."""
     with store.session() as s:
-        row = Repository(s).reply(reply_id)
-        if row is None:
-            return False
-        row.last_error = str(exc)
-        if exc.temporary:
-            return False
-        if row.status == "pending" and row.to_post is not None:
-            row.to_post = None  # the post it answers is gone: say it in the thread instead
-            return False
-        row.status = "failed"
-        return True
+        repo, inbox = Repository(s), Inbox(s)
+        for reply, forum_id in done:
+            repo.mark_sent(reply.id, forum_id=forum_id, text=reply.text, at=now)
+            if reply.found is not None:
+                inbox.forget_found(thread_id, reply.key)
+        for reply, exc in failed:
+            _record_error(repo, reply, exc)
+
+
+def _record_error(repo: Repository, reply: _Owed, exc: ForumError) -> None:
+    """Note the error on the reply: a temporary one waits, a permanent one on a reply to a
+    post moves it into the thread, any other gives it up."""
+    row = repo.reply(reply.id)
+    if row is None:
+        return
+    row.last_error = str(exc)
+    if exc.temporary:
+        return
+    if row.status == "pending" and row.to_post is not None:
+        row.to_post = None  # the post it answers is gone: say it in the thread instead
+        return
+    row.status = "failed"

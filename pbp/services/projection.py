@@ -8,7 +8,7 @@ read them back from the store."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -58,20 +58,24 @@ def stored_rounds(repo: Repository, thread_id: int, state: EngineState) -> list[
 
 
 def save_projections(repo: Repository, thread: ThreadRow, state: EngineState, replies: Replies,
-                     *, closed: Iterable[SummaryContent], now: datetime) -> None:
+                     *, closed: Iterable[SummaryContent], now: datetime,
+                     summaries: Mapping[int, str] | None = None) -> None:
     """Write the scene row and the due time; for each round ``closed`` in this poll, its
-    ledger entry with its rejected tags and posts, and then the characters as they stand."""
+    ledger entry with its rejected tags and posts, and then the characters that changed
+    (``summaries``: the texts of those rounds, when the caller has them; else they are read)."""
     rnd = state.round
     repo.save_scene(thread.id, kind=state.scene_kind.value,
                     round_number=rnd.number if rnd else None,
                     deadline=rnd.deadline if rnd else None)
     thread.next_due_at = next_due(state, now=now)
-    summaries = list(closed)
-    if not summaries:
+    contents = list(closed)
+    if not contents:
         return
-    texts = repo.summaries(thread.id, numbers=[c.report.number for c in summaries])
+    numbers = [c.report.number for c in contents]
+    texts = (dict(summaries) if summaries is not None and all(n in summaries for n in numbers)
+             else repo.summaries(thread.id, numbers=numbers))
     builder = LedgerBuilder(replies=replies, summaries=texts)
-    for content in summaries:
+    for content in contents:
         entry = builder.closed_entry(content.report)
         stored = {**entry.round, "rejected": entry.rejected,
                   "posts": [post_entry(p) for p in content.posts]}

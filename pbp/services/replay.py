@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -43,6 +43,8 @@ class ReplayRun:
     forum: LocalForum
     clock: _Clock
     log: list[tuple[Event, list[Delivered]]] = field(default_factory=list)
+    storage: SqlLocalStorage | None = None  # given: the puts between two polls in one go
+    _batch: ExitStack | None = None
 
     def feed(self, event: Event) -> list[Delivered]:
         """Put one event on the forum, then poll as the bot would at that moment."""
@@ -50,8 +52,28 @@ class ReplayRun:
         return self.poll(event)
 
     def put(self, event: Event) -> None:
-        """Put one event on the forum without polling."""
+        """Put one event on the forum without polling (it is there for the next poll)."""
         self.clock.now = event.at
+        if self.storage is not None and self._batch is None:
+            self._batch = ExitStack()
+            self._batch.enter_context(self.storage.batch())
+        try:
+            self._put(event)
+        except BaseException:
+            self.settle(failed=True)
+            raise
+
+    def settle(self, *, failed: bool = False) -> None:
+        """Commit the events put since the last poll (``failed``: drop them)."""
+        batch, self._batch = self._batch, None
+        if batch is None:
+            return
+        if failed:  # nothing half put stays
+            batch.__exit__(RuntimeError, RuntimeError("a put failed"), None)
+        else:
+            batch.close()
+
+    def _put(self, event: Event) -> None:
         match event:
             case PostArrived():
                 self.forum.post(thread=THREAD, author=event.author, body=event.body,
@@ -65,6 +87,7 @@ class ReplayRun:
 
     def poll(self, event: Event) -> list[Delivered]:
         """Poll at the time of ``event`` (the last one put on the forum)."""
+        self.settle()
         self.clock.now = event.at
         report = self.bot.poll_once(event.at)
         done = report.delivered.get(THREAD, [])
@@ -107,7 +130,8 @@ def replay_run(
         store = Store(f"sqlite:///{Path(folder) / 'replay.db'}", durable=False)
         store.upgrade()
         clock = _Clock()
-        forum = LocalForum(SqlLocalStorage(store), bot=bot, clock=clock)
+        storage = SqlLocalStorage(store)
+        forum = LocalForum(storage, bot=bot, clock=clock)
         seeds = round_seeds(seed)
         runner = Bot(
             store=store, forum=forum,
@@ -116,8 +140,11 @@ def replay_run(
             seed_maker=lambda _thread, number: seeds(number),
         )
         try:
-            yield ReplayRun(bot=runner, forum=forum, clock=clock)
+            run = ReplayRun(bot=runner, forum=forum, clock=clock, storage=storage)
+            yield run
+            run.settle()
         finally:
+            run.settle(failed=True)  # what a failed block left half put
             store.dispose()
 
 
@@ -145,4 +172,5 @@ def feed_all(run: ReplayRun, events: Iterable[Event]) -> ReplayRun:
             pending.add(event.post_id)
     if pending and last is not None:
         run.poll(last)
+    run.settle()
     return run

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -108,7 +109,35 @@ def make_engine(url: str, *, durable: bool = True, readonly: bool = False) -> En
         event.listen(engine, "connect", _sqlite_pragmas(durable))
         event.listen(engine, "begin", _begin_deferred if readonly else _begin_immediate)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url)
+    event.listen(engine, "checkin", _note_checkin)
+    event.listen(engine, "checkout", _ping_after_idle)
+    return engine
+
+
+IDLE_PING = 10.0  # seconds a pooled server connection may rest before it is tried again
+
+
+def _note_checkin(_dbapi_connection: Any, record: Any) -> None:
+    record.info["rested_from"] = time.monotonic()
+
+
+def _ping_after_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """A connection that rested in the pool is tried before use (a server restarted meanwhile
+    has dropped it: the pool then opens a new one). One poll's units of work follow each other
+    closely, so they cost no round trip each, as a ping at every checkout would."""
+    rested_from = record.info.get("rested_from")
+    if rested_from is None or time.monotonic() - rested_from < IDLE_PING:
+        return
+    try:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("SELECT 1")
+        finally:
+            cursor.close()
+        dbapi_connection.rollback()  # the ping's own transaction, if the driver opened one
+    except Exception as exc:  # the driver's own error: the connection is gone
+        raise DisconnectionError(f"a pooled connection was dropped: {exc}") from exc
 
 
 class Store:

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import String, cast, func, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -13,6 +15,7 @@ from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
+from pbp.store.upsert import dialect_insert
 
 
 def _post(row: LocalPostRow) -> ForumPost:
@@ -35,35 +38,80 @@ def _message(row: LocalMessageRow) -> PrivateMessage:
 
 
 class SqlLocalStorage:
-    """Each call is its own short transaction, as a web forum's would be."""
+    """Each call is its own short transaction, as a web forum's would be (or, inside
+    ``batch()``, one transaction for the whole block)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._batch: Session | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every call inside the block in one transaction, committed when it ends (a replay
+        puts the posts made between two polls at once)."""
+        if self._batch is not None:
+            yield
+            return
+        with self._store.session() as s:
+            self._batch = s
+            try:
+                yield
+            finally:
+                self._batch = None
+
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        if self._batch is not None:
+            yield self._batch
+        else:
+            with self._store.session() as s:
+                yield s
+
+    @contextmanager
+    def _reading(self) -> Iterator[Session]:
+        if self._batch is not None:  # sees what the block wrote
+            yield self._batch
+        else:
+            with self._store.read_session() as s:
+                yield s
 
     def add_post(self, post: ForumPost) -> ForumPost:
         """Store a new post; an empty id gets ``p<n>`` (a bot reply ``pbp-<n>``), n the post's
-        number in the forum."""
-        with self._store.session() as s:
-            # two queries: SQLite answers a lone max() from its index, two at once by a scan
-            seq = (s.scalar(select(func.max(LocalPostRow.seq))) or 0) + 1
-            order = (s.scalar(select(func.max(LocalPostRow.order))) or 0) + 1
-            prefix = "p" if post.reply_key is None else "pbp-"  # the bot's replies stand apart
-            if post.id and s.get(LocalPostRow, post.id) is not None:
+        number in the forum. One statement, unless that id is taken (then the next free one)."""
+        prefix = "p" if post.reply_key is None else "pbp-"  # the bot's replies stand apart
+        # each max() its own subquery: SQLite answers a lone max() from its index
+        seq = select(func.coalesce(func.max(LocalPostRow.seq), 0) + 1).scalar_subquery()
+        order = select(func.coalesce(func.max(LocalPostRow.order), 0) + 1).scalar_subquery()
+        chosen: Any = (literal(post.id) if post.id
+                       else literal(prefix) + cast(order, String))
+        with self._writing() as s:
+            post_id = self._insert(s, post, chosen, seq, order)
+            if post_id is None and post.id:
                 raise ForumError(f"post {post.id} already exists", temporary=False)
-            post_id = post.id or self._free_id(s, prefix, order)
-            s.add(
-                LocalPostRow(
-                    id=post_id, seq=seq, thread=post.thread, author=post.author,
-                    body=post.body, created_at=post.created_at, edited_at=post.edited_at,
-                    deleted_at=post.deleted_at, reply_to=post.reply_to,
-                    reply_key=post.reply_key, order=order,
-                )
-            )
+            if post_id is None:  # p<n> was taken by a post given that id: the next free one
+                n = s.scalar(select(func.coalesce(func.max(LocalPostRow.order), 0) + 1))
+                post_id = self._insert(s, post, literal(self._free_id(s, prefix, int(n or 1))),
+                                       seq, order)
+                assert post_id is not None
         return ForumPost(
             id=post_id, thread=post.thread, author=post.author, body=post.body,
             created_at=post.created_at, edited_at=post.edited_at, deleted_at=post.deleted_at,
             reply_to=post.reply_to, reply_key=post.reply_key,
         )
+
+    @staticmethod
+    def _insert(s: Session, post: ForumPost, post_id: Any, seq: Any, order: Any) -> str | None:
+        """INSERT the post unless its id is taken; the id it got, or None."""
+        times = LocalPostRow.created_at.type
+        statement = dialect_insert(s)(LocalPostRow).values(
+            id=post_id, seq=seq, thread=post.thread, author=post.author, body=post.body,
+            created_at=literal(post.created_at, times),
+            edited_at=literal(post.edited_at, times),
+            deleted_at=literal(post.deleted_at, times),
+            reply_to=post.reply_to, reply_key=post.reply_key, order=order,
+        ).on_conflict_do_nothing(index_elements=["id"]).returning(LocalPostRow.id)
+        found: str | None = s.scalar(statement)
+        return found
 
     @staticmethod
     def _free_id(s: Session, prefix: str, order: int) -> str:
@@ -74,17 +122,22 @@ class SqlLocalStorage:
 
     def save_post(self, post: ForumPost) -> None:
         """A new version of a post: its text, edit and delete times, and a new change number."""
-        with self._store.session() as s:
-            row = s.get(LocalPostRow, post.id)
-            if row is None:
+        times = LocalPostRow.created_at.type
+        seq = select(func.coalesce(func.max(LocalPostRow.seq), 0) + 1).scalar_subquery()
+        with self._writing() as s:
+            done = s.execute(
+                update(LocalPostRow).where(LocalPostRow.id == post.id)
+                .values(seq=seq, body=post.body, edited_at=literal(post.edited_at, times),
+                        deleted_at=literal(post.deleted_at, times))
+                .execution_options(synchronize_session=False)
+            )
+            if not done.rowcount:  # type: ignore[attr-defined]
                 raise KeyError(post.id)
-            row.seq = (s.scalar(select(func.max(LocalPostRow.seq))) or 0) + 1
-            row.body, row.edited_at, row.deleted_at = post.body, post.edited_at, post.deleted_at
 
     def get_post(self, post_id: str) -> ForumPost | None:
         """One post by id."""
-        with self._store.read_session() as s:
-            row = s.get(LocalPostRow, post_id)
+        with self._reading() as s:  # never an older copy a batch holds
+            row = s.get(LocalPostRow, post_id, populate_existing=True)
             return None if row is None else _post(row)
 
     def changed_since(

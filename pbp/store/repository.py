@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, literal, select, update
+from sqlalchemy import delete, func, insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.schema import (
@@ -59,11 +60,110 @@ class CharacterState:
     data: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Owing:
+    """A reply (or an edit of one) owed inside ``Repository.deferred()``."""
+
+    thread_id: int
+    key: str
+    to: str | None
+    text: str
+    at: datetime
+    edit: bool
+
+
 class Repository:
     """Every query the services make, on one session (one unit of work)."""
 
     def __init__(self, session: Session) -> None:
         self.s = session
+        self._deferred: dict[Any, list[dict[str, Any]]] | None = None
+        self._owed: list[_Owing] = []  # replies and edits owed inside ``deferred()``
+
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Inside the block, the post versions seen, the events logged and the processed
+        records wait, and go in one INSERT per table when it ends (or when a read of those
+        tables needs them first); a block that raises writes none of them."""
+        if self._deferred is not None:
+            yield
+            return
+        self._deferred = {PostVersionRow: [], EventRow: [], ProcessedPostRow: []}
+        try:
+            yield
+            self._write_deferred()
+        finally:
+            self._deferred = None
+            self._owed = []
+
+    def _write_deferred(self) -> None:
+        if self._deferred is None:
+            return
+        for model, rows in self._deferred.items():
+            if rows:
+                self.s.execute(insert(model.__table__), list(rows))
+                rows.clear()
+        self._write_owed()
+
+    def _write_owed(self) -> None:
+        """The replies and edits owed, as ``queue_reply`` and ``queue_edit`` would write them
+        one by one: one read of the keys' stored revisions, one INSERT of the new ones."""
+        owed, self._owed = self._owed, []
+        if not owed:
+            return
+        latest: dict[tuple[int, str], ReplyRow | dict[str, Any]] = {}
+        for thread_id in dict.fromkeys(o.thread_id for o in owed):
+            keys = list(dict.fromkeys(o.key for o in owed if o.thread_id == thread_id))
+            for i in range(0, len(keys), 500):  # under every database's parameter limit
+                for stored in self.s.scalars(
+                    select(ReplyRow)
+                    .where(ReplyRow.thread_id == thread_id, ReplyRow.key.in_(keys[i : i + 500]))
+                    .order_by(ReplyRow.revision)
+                ):
+                    latest[(thread_id, stored.key)] = stored
+        new: list[dict[str, Any]] = []
+        for o in owed:
+            old = latest.get((o.thread_id, o.key))
+            if o.edit and old is not None:
+                if isinstance(old, dict):  # owed in this block, not posted yet
+                    old["text"], old["edits"] = o.text, old["edits"] + 1
+                else:
+                    old.text, old.edits = o.text, old.edits + 1
+                    if old.status == "posted":
+                        old.status = "edit-pending"
+                continue
+            revision = 1 if old is None else (
+                old["revision"] if isinstance(old, dict) else old.revision) + 1
+            row = {"thread_id": o.thread_id, "key": o.key, "revision": revision,
+                   "to_post": None if o.edit else o.to, "text": o.text, "status": "pending",
+                   "attempts": 0, "edits": 0, "created_at": o.at}
+            latest[(o.thread_id, o.key)] = row
+            new.append(row)
+        if new:
+            self.s.execute(insert(ReplyRow), new)
+
+    def owe_reply(self, *, thread_id: int, key: str, to: str | None, text: str,
+                  at: datetime) -> None:
+        """``queue_reply``, written when the ``deferred()`` block ends (at once outside one)."""
+        if self._deferred is None:
+            self.queue_reply(thread_id=thread_id, key=key, to=to, text=text, at=at)
+        else:
+            self._owed.append(_Owing(thread_id=thread_id, key=key, to=to, text=text, at=at,
+                                     edit=False))
+
+    def owe_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> None:
+        """``queue_edit``, written when the ``deferred()`` block ends (at once outside one)."""
+        if self._deferred is None:
+            self.queue_edit(thread_id=thread_id, key=key, text=text, at=at)
+        else:
+            self._owed.append(_Owing(thread_id=thread_id, key=key, to=None, text=text, at=at,
+                                     edit=True))
+
+    def _log_row(self, model: Any, values: dict[str, Any]) -> None:
+        if self._deferred is not None:
+            self._deferred[model].append(values)
+        else:
+            self.s.execute(insert(model.__table__), [values])
 
     # -- campaigns and threads ----------------------------------------------------------------
 
@@ -144,6 +244,7 @@ class Repository:
         wanted = list(dict.fromkeys(post_ids))
         if not wanted:
             return {}
+        self._write_deferred()
         rows: list[Any] = []
         for i in range(0, len(wanted), 500):  # stay under every database's parameter limit
             rows += self.s.execute(
@@ -168,16 +269,15 @@ class Repository:
         body_hash: str, written_at: datetime, seen_at: datetime, deleted: bool,
     ) -> None:
         """Record a version of a post as seen."""
-        self.s.add(
-            PostVersionRow(
-                thread_id=thread_id, post_id=post_id, version=version, author=author,
-                body=body, body_hash=body_hash, written_at=written_at, seen_at=seen_at,
-                deleted=deleted, purged=body is None,
-            )
-        )
+        self._log_row(PostVersionRow, {
+            "thread_id": thread_id, "post_id": post_id, "version": version, "author": author,
+            "body": body, "body_hash": body_hash, "written_at": written_at,
+            "seen_at": seen_at, "deleted": deleted, "purged": body is None,
+        })
 
     def purge(self, thread_id: int, post_id: str) -> None:
         """Forget every text of a deleted post; its hashes stay."""
+        self._write_deferred()
         self.s.execute(
             update(PostVersionRow)
             .where(PostVersionRow.thread_id == thread_id, PostVersionRow.post_id == post_id)
@@ -187,6 +287,7 @@ class Repository:
 
     def processed(self, thread_id: int, post_id: str, version: int) -> bool:
         """Whether that version of the post was handled already."""
+        self._write_deferred()
         return (
             self.s.scalars(
                 select(ProcessedPostRow.id).where(
@@ -203,15 +304,14 @@ class Repository:
         detail: str | None = None,
     ) -> None:
         """Record that a post version was handled (or failed, or was skipped)."""
-        self.s.add(
-            ProcessedPostRow(
-                thread_id=thread_id, post_id=post_id, version=version, outcome=outcome,
-                detail=detail, handled_at=at,
-            )
-        )
+        self._log_row(ProcessedPostRow, {
+            "thread_id": thread_id, "post_id": post_id, "version": version,
+            "outcome": outcome, "detail": detail, "handled_at": at,
+        })
 
     def failed_posts(self, thread_id: int) -> Sequence[ProcessedPostRow]:
         """Post versions whose handling failed (for `pbp export` and the logs)."""
+        self._write_deferred()
         return self.s.scalars(
             select(ProcessedPostRow).where(
                 ProcessedPostRow.thread_id == thread_id, ProcessedPostRow.outcome == "failed"
@@ -224,16 +324,15 @@ class Repository:
     ) -> int:
         """Append an event to the thread's log; return its number."""
         thread.last_seq += 1
-        self.s.add(
-            EventRow(
-                thread_id=thread.id, seq=thread.last_seq, kind=kind, post_id=post_id,
-                version=version, at=at,
-            )
-        )
+        self._log_row(EventRow, {
+            "thread_id": thread.id, "seq": thread.last_seq, "kind": kind, "post_id": post_id,
+            "version": version, "at": at,
+        })
         return thread.last_seq
 
     def events_after(self, thread_id: int, seq: int) -> list[LoggedEvent]:
         """The logged events after ``seq``, each with its post's author and text."""
+        self._write_deferred()
         rows = self.s.execute(
             select(EventRow, PostVersionRow.author, PostVersionRow.body)
             .outerjoin(
@@ -276,12 +375,19 @@ class Repository:
         summary: str,
     ) -> None:
         """Record how a round closed and the summary posted (its ledger entry comes after)."""
-        row = self.s.scalars(
-            select(RoundRow).where(RoundRow.thread_id == thread_id, RoundRow.number == number)
-        ).first()
-        if row is None:
+        self._update_round(thread_id, number, closed_by=closed_by, closed_at=closed_at,
+                           summary=summary)
+
+    def _update_round(self, thread_id: int, number: int, **values: Any) -> None:
+        """One UPDATE of a round's row (KeyError: no such round)."""
+        done = self.s.execute(  # ORM-enabled: a round added in this unit of work is flushed
+            update(RoundRow)
+            .where(RoundRow.thread_id == thread_id, RoundRow.number == number)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if not done.rowcount:  # type: ignore[attr-defined]
             raise KeyError(number)
-        row.closed_by, row.closed_at, row.summary = closed_by, closed_at, summary
 
     def summaries(
         self, thread_id: int, *, numbers: Sequence[int] | None = None
@@ -299,6 +405,7 @@ class Repository:
 
     def latest_reply(self, thread_id: int, key: str) -> ReplyRow | None:
         """The newest revision of a reply (queued in this unit of work or stored)."""
+        self._write_deferred()
         queued = [
             r for r in self.s.new
             if isinstance(r, ReplyRow) and r.thread_id == thread_id and r.key == key
@@ -345,6 +452,7 @@ class Repository:
 
     def undelivered(self, thread_id: int) -> Sequence[ReplyRow]:
         """Replies still to post or edit, oldest first."""
+        self._write_deferred()
         return self.s.scalars(
             select(ReplyRow)
             .where(ReplyRow.thread_id == thread_id, ReplyRow.status != "posted")
@@ -353,6 +461,7 @@ class Repository:
 
     def replies(self, thread_id: int) -> Sequence[ReplyRow]:
         """Every reply of a thread, in the order they were queued."""
+        self._write_deferred()
         return self.s.scalars(
             select(ReplyRow).where(ReplyRow.thread_id == thread_id).order_by(ReplyRow.id)
         ).all()
@@ -406,16 +515,34 @@ class Repository:
 
     # -- projections --------------------------------------------------------------------------
 
-    def save_characters(self, thread_id: int, characters: Iterable[CharacterState]) -> None:
-        """Replace the thread's character rows."""
-        self.s.execute(delete(CharacterRow).where(CharacterRow.thread_id == thread_id))
-        self.s.add_all(
-            CharacterRow(
-                thread_id=thread_id, name=c.name, side=c.side, group=c.group, status=c.status,
-                data=c.data,
-            )
-            for c in characters
-        )
+    def save_characters(self, thread_id: int, characters: Iterable[CharacterState]) -> int:
+        """Make the thread's character rows these: only the rows that changed are written
+        (updated, added or deleted); return how many."""
+        wanted = {c.name: c for c in characters}
+        stored = {r.name: r for r in self.s.scalars(
+            select(CharacterRow).where(CharacterRow.thread_id == thread_id))}
+        changed = 0
+        for name, row in stored.items():
+            new = wanted.get(name)
+            if new is None:
+                continue
+            if (row.side, row.group, row.status, row.data) != (new.side, new.group,
+                                                               new.status, new.data):
+                row.side, row.group, row.status, row.data = (new.side, new.group, new.status,
+                                                             new.data)
+                changed += 1
+        gone = [row.id for name, row in stored.items() if name not in wanted]
+        if gone:
+            self.s.execute(delete(CharacterRow).where(CharacterRow.id.in_(gone))
+                           .execution_options(synchronize_session=False))
+            for name in [n for n in stored if n not in wanted]:
+                self.s.expunge(stored[name])
+        added = [{"thread_id": thread_id, "name": c.name, "side": c.side, "group": c.group,
+                  "status": c.status, "data": c.data}
+                 for name, c in wanted.items() if name not in stored]
+        if added:
+            self.s.execute(insert(CharacterRow), added)
+        return changed + len(gone) + len(added)
 
     def characters(self, thread_id: int) -> Sequence[CharacterRow]:
         """The thread's character rows."""
@@ -428,23 +555,17 @@ class Repository:
     def save_scene(
         self, thread_id: int, *, kind: str, round_number: int | None, deadline: datetime | None
     ) -> None:
-        """The thread's scene row."""
-        row = self.s.get(SceneRow, thread_id)
-        if row is None:
-            self.s.add(
-                SceneRow(thread_id=thread_id, kind=kind, round_number=round_number,
-                         deadline=deadline)
-            )
-        else:
-            row.kind, row.round_number, row.deadline = kind, round_number, deadline
+        """The thread's scene row (one statement: written, or replaced)."""
+        upsert(self.s, SceneRow.__table__,
+               {"thread_id": thread_id, "kind": kind, "round_number": round_number,
+                "deadline": deadline},
+               keys=("thread_id",), update=("kind", "round_number", "deadline"))
 
     def save_round_ledger(self, thread_id: int, number: int, data: str) -> None:
-        """A closed round's entry of the ledger (SPEC §5), as JSON."""
-        row = self.s.scalars(
-            select(RoundRow).where(RoundRow.thread_id == thread_id, RoundRow.number == number)
-        ).first()
-        if row is not None:
-            row.ledger = data
+        """A closed round's entry of the ledger (SPEC §5), as JSON (none kept for a round
+        that does not exist)."""
+        with suppress(KeyError):
+            self._update_round(thread_id, number, ledger=data)
 
     def round_ledgers(self, thread_id: int, *, before: int | None = None) -> list[str]:
         """The stored ledger entries of the closed rounds (those numbered below ``before``),

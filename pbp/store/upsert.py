@@ -18,14 +18,14 @@ def insert_new(session: Session, table: Any, values: Row | Sequence[Row], *,
     """Insert ``values`` (one row or many), skipping any row whose ``keys`` exist already."""
     if not values:
         return
-    insert = _insert_for(session)
+    insert = dialect_insert(session)
     session.execute(insert(table).values(values).on_conflict_do_nothing(index_elements=keys))
 
 
 def upsert(session: Session, table: Any, values: Mapping[str, Any], *, keys: Sequence[str],
            update: Sequence[str]) -> None:
     """Insert one row, or update the ``update`` columns of the row with the same ``keys``."""
-    insert = _insert_for(session)
+    insert = dialect_insert(session)
     statement = insert(table).values(values)
     excluded = statement.excluded
     session.execute(statement.on_conflict_do_update(
@@ -33,7 +33,8 @@ def upsert(session: Session, table: Any, values: Mapping[str, Any], *, keys: Seq
     ))
 
 
-def _insert_for(session: Session) -> Any:
+def dialect_insert(session: Session) -> Any:
+    """``insert`` of the session's dialect (it has ON CONFLICT and RETURNING)."""
     name = session.get_bind().dialect.name
     if name == "postgresql":
         return postgresql.insert

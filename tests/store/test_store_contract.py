@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sql_counter import counting
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -279,6 +280,76 @@ def test_saving_characters_replaces_the_rows(store: Store, new_thread: NewThread
             ("Goblin", "2", "down", '{"hp":0}')
         ]
         assert [r.name for r in Repository(s).characters(other)] == ["Aria"]
+
+
+def test_saving_characters_writes_only_the_rows_that_changed(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    names = [f"Hero {n}" for n in range(12)]
+
+    def sheet(name: str, hp: int = 5) -> CharacterState:
+        return CharacterState(name=name, side="players", group="1", status="ok",
+                              data=f'{{"hp": {hp}}}')
+
+    with store.session() as s:
+        assert Repository(s).save_characters(tid, [sheet(n) for n in names]) == 12
+    with store.session() as s, counting(store) as sent:
+        changed = Repository(s).save_characters(
+            tid, [sheet(n, hp=4 if n == "Hero 3" else 5) for n in names[:-1]]
+            + [sheet("Newcomer")])
+    assert changed == 3  # Hero 3 hurt, Hero 11 gone, Newcomer come
+    # the rows read, one UPDATE, one DELETE, one INSERT: nothing for the ten unchanged
+    assert sorted(sent.statements) == ["DELETE", "INSERT", "SELECT", "UPDATE"], sent
+    with store.session() as s, counting(store) as sent:
+        assert Repository(s).save_characters(
+            tid, [sheet(n, hp=4 if n == "Hero 3" else 5) for n in names[:-1]]
+            + [sheet("Newcomer")]) == 0
+    assert sent.statements == ["SELECT"]
+    with store.session() as s:
+        rows = {r.name: r.data for r in Repository(s).characters(tid)}
+    assert rows == {**{n: '{"hp": 5}' for n in names[:-1]}, "Hero 3": '{"hp": 4}',
+                    "Newcomer": '{"hp": 5}'}
+
+
+def test_deferred_log_rows_go_in_one_insert_per_table_and_reads_see_them(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        repo = Repository(s)
+        thread = s.get(ThreadRow, tid)
+        assert thread is not None
+        with counting(store) as sent, repo.deferred():
+            for n in range(1, 6):
+                add_version(repo, tid, f"p{n}", 1)
+                repo.log_event(thread, kind="post", post_id=f"p{n}", version=1, at=minutes(n))
+                repo.mark_processed(thread_id=tid, post_id=f"p{n}", version=1,
+                                    outcome="handled", at=minutes(n))
+            assert sent.statements == []  # nothing written yet
+            assert repo.processed(tid, "p5", 1)  # a read of those tables writes them first
+            assert sent.statements.count("INSERT") == 3
+            add_version(repo, tid, "p6", 1)
+        assert sent.statements.count("INSERT") == 4, sent  # the rest when the block ends
+    with store.session() as s:
+        repo = Repository(s)
+        assert [e.post_id for e in repo.events_after(tid, 0)] == [f"p{n}" for n in range(1, 6)]
+        assert set(repo.known_posts(tid, [f"p{n}" for n in range(1, 8)])) == {
+            f"p{n}" for n in range(1, 7)}
+
+
+def test_a_deferred_block_that_raises_writes_nothing_of_it(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        repo = Repository(s)
+        with pytest.raises(RuntimeError), repo.deferred():
+            add_version(repo, tid, "p1", 1)
+            raise RuntimeError("the cycle failed")
+        add_version(repo, tid, "p2", 1)
+    with store.session() as s:
+        assert set(Repository(s).known_posts(tid, ["p1", "p2"])) == {"p2"}
 
 
 def test_the_scene_row_is_created_then_updated(store: Store, new_thread: NewThread) -> None:
