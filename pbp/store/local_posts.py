@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
-from sqlalchemy import String, cast, func, literal, select, update
+from sqlalchemy import String, Table, bindparam, cast, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -15,7 +18,6 @@ from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
-from pbp.store.upsert import dialect_insert
 
 
 def _post(row: LocalPostRow) -> ForumPost:
@@ -79,39 +81,28 @@ class SqlLocalStorage:
         """Store a new post; an empty id gets ``p<n>`` (a bot reply ``pbp-<n>``), n the post's
         number in the forum. One statement, unless that id is taken (then the next free one)."""
         prefix = "p" if post.reply_key is None else "pbp-"  # the bot's replies stand apart
-        # each max() its own subquery: SQLite answers a lone max() from its index
-        seq = select(func.coalesce(func.max(LocalPostRow.seq), 0) + 1).scalar_subquery()
-        order = select(func.coalesce(func.max(LocalPostRow.order), 0) + 1).scalar_subquery()
-        chosen: Any = (literal(post.id) if post.id
-                       else literal(prefix) + cast(order, String))
+        values = {"thread": post.thread, "author": post.author, "body": post.body,
+                  "created_at": post.created_at, "edited_at": post.edited_at,
+                  "deleted_at": post.deleted_at, "reply_to": post.reply_to,
+                  "reply_key": post.reply_key}
         with self._writing() as s:
-            post_id = self._insert(s, post, chosen, seq, order)
-            if post_id is None and post.id:
-                raise ForumError(f"post {post.id} already exists", temporary=False)
+            dialect = s.get_bind().dialect.name
+            if post.id:
+                post_id = s.scalar(_statement(dialect, "given"), {**values, "id": post.id})
+                if post_id is None:
+                    raise ForumError(f"post {post.id} already exists", temporary=False)
+            else:
+                post_id = s.scalar(_statement(dialect, "numbered"), {**values, "prefix": prefix})
             if post_id is None:  # p<n> was taken by a post given that id: the next free one
                 n = s.scalar(select(func.coalesce(func.max(LocalPostRow.order), 0) + 1))
-                post_id = self._insert(s, post, literal(self._free_id(s, prefix, int(n or 1))),
-                                       seq, order)
+                post_id = s.scalar(_statement(dialect, "given"),
+                                   {**values, "id": self._free_id(s, prefix, int(n or 1))})
                 assert post_id is not None
         return ForumPost(
-            id=post_id, thread=post.thread, author=post.author, body=post.body,
+            id=str(post_id), thread=post.thread, author=post.author, body=post.body,
             created_at=post.created_at, edited_at=post.edited_at, deleted_at=post.deleted_at,
             reply_to=post.reply_to, reply_key=post.reply_key,
         )
-
-    @staticmethod
-    def _insert(s: Session, post: ForumPost, post_id: Any, seq: Any, order: Any) -> str | None:
-        """INSERT the post unless its id is taken; the id it got, or None."""
-        times = LocalPostRow.created_at.type
-        statement = dialect_insert(s)(LocalPostRow).values(
-            id=post_id, seq=seq, thread=post.thread, author=post.author, body=post.body,
-            created_at=literal(post.created_at, times),
-            edited_at=literal(post.edited_at, times),
-            deleted_at=literal(post.deleted_at, times),
-            reply_to=post.reply_to, reply_key=post.reply_key, order=order,
-        ).on_conflict_do_nothing(index_elements=["id"]).returning(LocalPostRow.id)
-        found: str | None = s.scalar(statement)
-        return found
 
     @staticmethod
     def _free_id(s: Session, prefix: str, order: int) -> str:
@@ -122,15 +113,11 @@ class SqlLocalStorage:
 
     def save_post(self, post: ForumPost) -> None:
         """A new version of a post: its text, edit and delete times, and a new change number."""
-        times = LocalPostRow.created_at.type
-        seq = select(func.coalesce(func.max(LocalPostRow.seq), 0) + 1).scalar_subquery()
         with self._writing() as s:
-            done = s.execute(
-                update(LocalPostRow).where(LocalPostRow.id == post.id)
-                .values(seq=seq, body=post.body, edited_at=literal(post.edited_at, times),
-                        deleted_at=literal(post.deleted_at, times))
-                .execution_options(synchronize_session=False)
-            )
+            done = s.execute(_statement(s.get_bind().dialect.name, "save"), {
+                "post_id": post.id, "body": post.body, "edited_at": post.edited_at,
+                "deleted_at": post.deleted_at,
+            })
             if not done.rowcount:  # type: ignore[attr-defined]
                 raise KeyError(post.id)
 
@@ -231,3 +218,31 @@ class SqlLocalStorage:
             query = query.where(LocalMessageRow.thread == thread)
         with self._store.read_session() as s:
             return [_message(r) for r in s.scalars(query.order_by(LocalMessageRow.id))]
+
+
+@cache
+def _statement(dialect: str, kind: str) -> Any:
+    """The local forum's writes, built once (each runs for every post): ``given`` and
+    ``numbered`` insert a post (with its id, or ``p<n>`` from the ``prefix``) unless the id
+    is taken, returning the id; ``save`` writes a new version of a post. Each takes a new
+    change number; each max() is its own subquery (SQLite answers a lone max() from its
+    index)."""
+    table = typing.cast(Table, LocalPostRow.__table__)
+    times = LocalPostRow.created_at.type
+    seq = select(func.coalesce(func.max(table.c.seq), 0) + 1).scalar_subquery()
+    if kind == "save":
+        return (update(table).where(table.c.id == bindparam("post_id"))
+                .values(seq=seq, body=bindparam("body"),
+                        edited_at=bindparam("edited_at", type_=times),
+                        deleted_at=bindparam("deleted_at", type_=times)))
+    order = select(func.coalesce(func.max(table.c.order), 0) + 1).scalar_subquery()
+    post_id = (bindparam("id", type_=String()) if kind == "given"
+               else bindparam("prefix", type_=String()) + cast(order, String))
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(table).values(
+        id=post_id, seq=seq, order=order,
+        **{name: bindparam(name) for name in ("thread", "author", "body", "reply_to",
+                                               "reply_key")},
+        **{name: bindparam(name, type_=times)
+           for name in ("created_at", "edited_at", "deleted_at")},
+    ).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)
