@@ -6,10 +6,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from pbp.campaign.model import Campaign
-from pbp.engine.abstract_model import Task
-from pbp.engine.abstract_resolve import undo_abstract
+from pbp.engine import registry
 from pbp.engine.acks import done_of
-from pbp.engine.d20_model import D20State
 from pbp.engine.effects import (
     AckModeContent,
     EditReply,
@@ -25,10 +23,9 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.lazy_dice import DiceForRound
-from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.private import hides_npcs, private_key
-from pbp.engine.problems import AbstractRefused, BadName, CannotUndo, MarkhorRefused, scene_phrase
-from pbp.engine.reading import Parse, is_command_problem, task_names
+from pbp.engine.problems import AbstractRefused, CannotUndo
+from pbp.engine.reading import Parse, is_command_problem
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import apply_setup, no_such_post
@@ -46,7 +43,6 @@ from pbp.tags.commands import (
     Command,
     CommandTiming,
     DeadlineCommand,
-    DifficultyCommand,
     EncounterCommand,
     EncounterEndCommand,
     HelpCommand,
@@ -55,11 +51,10 @@ from pbp.tags.commands import (
     PreviewCommand,
     SheetCommand,
     StatusCommand,
-    TaskCommand,
     UndoCommand,
     VoidCommand,
 )
-from pbp.tags.model import SceneKind, Source
+from pbp.tags.model import Source
 
 
 def _located(problem: Problem, command: Command) -> Problem:
@@ -97,59 +92,6 @@ def _void(state: EngineState, command: VoidCommand, by: str) -> EngineState | Pr
     return replace(state, round=replace(rnd, posts=posts))
 
 
-def _not_abstract(command: Command, state: EngineState) -> Problem:
-    return _located(
-        AbstractRefused(
-            tag="",
-            cause="not_abstract",
-            detail=f"this thread runs {scene_phrase(state.scene_kind)}",
-        ),
-        command,
-    )
-
-
-def _task(state: EngineState, command: TaskCommand) -> EngineState | Problem:
-    """``!task NAME dc N [secret]``: a new task, or the same name again to change its DC or
-    reveal it (RULES E13: the DC is the GM's number)."""
-    if state.scene_kind is not SceneKind.ABSTRACT:
-        return _not_abstract(command, state)
-    if command.name.casefold() in {n.casefold() for n in distat.names(state.scene)}:
-        return _located(BadName(tag="", name=command.name, why="taken"), command)
-    old = state.abstract.task(command.name)
-    task = Task(
-        name=old.name if old is not None else command.name,
-        dc=command.dc,
-        secret=command.secret,
-        done_by=old.done_by if old is not None else None,
-    )
-    return replace(state, abstract=state.abstract.with_task(task))
-
-
-def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState | Problem:
-    """``!difficulty POST [NAME] N``: that post's course (that character's, when named) rolls
-    against N at the close (RULES M9)."""
-    assert state.round is not None
-    if state.scene_kind not in (SceneKind.SKIRMISH, SceneKind.BATTLE):
-        detail = f"this thread runs {scene_phrase(state.scene_kind)}"
-        return _located(MarkhorRefused(tag="", cause="not_fight", detail=detail), command)
-    post = state.round.post(command.post)
-    if post is None:
-        return no_such_post(command, command.post)
-    name: str | None = None
-    if command.character is not None:
-        actors = tuple(dict.fromkeys(a.actor for a in post.accepted))
-        found = resolve_name(command.character, candidates=actors)
-        if not isinstance(found, str):
-            detail = (f"post {command.post} has no course of {command.character}"
-                      f" (it has: {', '.join(actors) or 'none'})")
-            return _located(MarkhorRefused(tag="", cause="no_such_course", detail=detail),
-                            command)
-        name = found
-    kept = tuple(c for c in state.markhor.calls if (c[0], c[1]) != (command.post, name))
-    calls = (*kept, (command.post, name, command.dc))
-    return replace(state, markhor=replace(state.markhor, calls=calls))
-
-
 def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineState | Problem:
     """A set-up or control command, acting as soon as its post is read (SPEC §2.5)."""
     rnd = state.round
@@ -161,10 +103,9 @@ def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineSt
             return _void(state, command, post.post_id)
         case CampaignCommand():
             return state  # binding a thread is the shell's business
-        case TaskCommand():
-            return _task(state, command)
-        case DifficultyCommand():
-            return _difficulty(state, command)
+    owner = registry.command_owner(command)
+    if owner is not None:  # a ruleset's own set-up (`!task`, `!difficulty` …)
+        return owner.setup(state, command, post)
     changed = apply_setup(rnd.base, command)
     if isinstance(changed, DistatScene):
         rnd = replace(rnd, base=changed, setup=(*rnd.setup, command))
@@ -258,8 +199,8 @@ def read_commands(
                 effects += _reply(state, command, post)
             case CommandTiming.AFTER_TAGS:
                 closing.append(command)
-            case CommandTiming.IN_ORDER if isinstance(command, OpposeCommand):
-                problem = _oppose_problem(state, command)
+            case CommandTiming.IN_ORDER if (owner := registry.command_owner(command)):
+                problem = owner.read_command(state, command)
                 if problem is not None:
                     problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
@@ -278,14 +219,6 @@ def _record(acks: list[Done] | None, state: EngineState, command: Command,
 def _oppose_too_early(command: OpposeCommand) -> Problem:
     detail = "opposition counts for an interval of the encounter, which this post only starts"
     return _located(AbstractRefused(tag="", cause="oppose_with_encounter", detail=detail), command)
-
-
-def _oppose_problem(state: EngineState, command: OpposeCommand) -> Problem | None:
-    """``!oppose TASK NdS`` is checked when read; its dice roll at the close (RULES E9)."""
-    if state.scene_kind is not SceneKind.ABSTRACT:
-        return _not_abstract(command, state)
-    found = resolve_name(command.task, candidates=task_names(state.abstract))
-    return None if isinstance(found, str) else _located(replace(found, kind="task"), command)
 
 
 def _names(
@@ -325,7 +258,7 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
             content=UndoneContent(report=last.report, undone_by=post.post_id),
         )
     )
-    return replace(
+    return registry.undo(replace(
         state,
         round=reopened,
         closed=state.closed[:-1],
@@ -333,11 +266,8 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
         # the flags the undone summary showed wait for the next one
         late_edits=(*last.report.late_edits, *state.late_edits),
         scene_kind=last.scene_kind,
-        d20=last.d20_before,
-        abstract=undo_abstract(last.abstract_before, now=state.abstract),
-        markhor=last.markhor_before,
         closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
-    )
+    ), last)
 
 
 def _closing(
@@ -370,15 +300,9 @@ def _closing(
                     parse=parse,
                 )
                 effects += more
-            # a new scene: pressure as the command says (RULES A4); pools stay spent, aid lapses
-            d20 = D20State(pressure=command.pressure, pool_spent=state.d20.pool_spent)
-            # RULES E11: one abstract encounter at a time; a new one starts without tasks and
-            # the banks stay
-            abstract = state.abstract.fresh_encounter(command.interval)
-            return replace(
-                state, scene_kind=command.kind, d20=d20, abstract=abstract,
-                markhor=MarkhorState.fresh(command.kind, ambush=command.ambush),
-            )  # fmt: skip
+            # a new scene: each ruleset's state for it (engine.registry)
+            state = replace(state, scene_kind=command.kind)
+            return registry.fresh(state, command.kind, command)
         case EncounterEndCommand():
             return _end_encounter(state, command, post, at, effects, dice, parse)
     if command.timing is CommandTiming.AT_ONCE:  # set-up that waited for a new scene
@@ -428,12 +352,8 @@ def _end_encounter(
         parse=parse,
     )
     effects += more
-    d20 = D20State(pool_spent=state.d20.pool_spent)
-    abstract = state.abstract.fresh_encounter(None)
-    return replace(
-        state, scene_kind=state.campaign.ruleset, d20=d20, abstract=abstract,
-        markhor=MarkhorState.fresh(state.campaign.ruleset),  # RULES M8: pools dismissed
-    )  # fmt: skip
+    kind = state.campaign.ruleset  # the campaign's own scene follows
+    return registry.fresh(replace(state, scene_kind=kind), kind, None)
 
 
 def may_close(body: str, *, author: str, campaign: Campaign) -> bool:

@@ -7,14 +7,14 @@ from dataclasses import replace
 from typing import Protocol
 
 from pbp.campaign.model import Campaign
-from pbp.engine.abstract_model import AbstractState
+from pbp.engine import registry
 from pbp.engine.actors import choose_actor
-from pbp.engine.d20_model import D20State
-from pbp.engine.distat_tags import Pending
-from pbp.engine.markhor_model import MarkhorState
+from pbp.engine.pending import Pending
 from pbp.engine.problems import RulesetUnavailable
-from pbp.engine.rulesets import TagContext, ruleset_for
+from pbp.engine.registry import ruleset_for
+from pbp.engine.ruleset import TagContext
 from pbp.engine.sheets import from_sheets
+from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, EngineState, PostRecord, Reading
 from pbp.errors import Problem
 from pbp.rules import distat
@@ -64,7 +64,7 @@ def pending_before(posts: Iterable[PostRecord], *, stop: str | None) -> Pending:
             break
         if post.live:
             for accepted in post.accepted:
-                pending.add(accepted, post.post_id)
+                registry.count(pending, accepted, post.post_id)
     return pending
 
 
@@ -77,23 +77,19 @@ def check_tags(
     scene: DistatScene,
     kind: SceneKind,
     pending: Pending,
-    d20: D20State | None = None,
-    abstract: AbstractState | None = None,
-    markhor: MarkhorState | None = None,
+    rulesets: Slots | None = None,
     scores: Callable[[str], Mapping[str, int | None]] | None = None,
 ) -> tuple[tuple[Accepted, ...], tuple[Problem, ...]]:
     """Each tag of a parsed post accepted or refused, in order; ``pending`` counts the accepted.
 
-    ``d20`` is the d20 scene's state (pressure, pools), for the tags of a d20 scene;
-    ``abstract`` the abstract scene's (tasks, banks), for the tags of an abstract scene;
-    ``markhor`` a skirmish's or battle's, with each character's ``scores`` (Stamina: battle AP).
+    ``rulesets`` holds each ruleset's state (a d20 scene's pools, an abstract scene's tasks,
+    a fight's pools), ``scores`` each character's sheet numbers (Stamina: battle AP).
     """
     accepted: list[Accepted] = []
     # problems of command lines belong to the first version, read once (SPEC §2.5)
     problems: list[Problem] = [p for p in parsed.problems if not is_command_problem(p)]
-    ctx = TagContext(campaign=campaign, scene=scene, pending=pending, d20=d20 or D20State(),
-                     abstract=abstract or AbstractState(), markhor=markhor or MarkhorState(),
-                     scores=scores or (lambda _name: {}))
+    ctx = TagContext(campaign=campaign, scene=scene, pending=pending,
+                     rulesets=rulesets or Slots(), scores=scores or (lambda _name: {}))
     for tag in parsed.tags:
         ruleset = ruleset_for(tag, kind)
         if ruleset is None:
@@ -119,7 +115,7 @@ def check_tags(
         verdict = ruleset.check(tag, actor, ctx)
         if isinstance(verdict, Accepted):
             accepted.append(verdict)
-            pending.add(verdict, post_id)
+            registry.count(pending, verdict, post_id)
         else:
             problems.append(verdict)
     problems.sort(key=lambda p: (p.line, p.column))
@@ -130,16 +126,11 @@ def _at(problem: Problem, line: int, column: int) -> Problem:
     return replace(problem, line=line, column=column)
 
 
-def task_names(abstract: AbstractState) -> tuple[str, ...]:
-    """The names of the abstract tasks a tag may name."""
-    return tuple(t.name for t in abstract.tasks)
-
-
 def read_context(state: EngineState, *, gm: bool) -> ReadContext:
     """The names a post is read against in the open round as it stands."""
     assert state.round is not None
     return context_for(
-        scene=state.round.base, kind=state.scene_kind, gm=gm, tasks=task_names(state.abstract)
+        scene=state.round.base, kind=state.scene_kind, gm=gm, tasks=registry.tasks(state)
     )
 
 
@@ -169,8 +160,6 @@ def read_post(
         scene=state.round.base,
         kind=state.scene_kind,
         pending=pending,
-        d20=state.d20,
-        abstract=state.abstract,
-        markhor=state.markhor,
+        rulesets=state.rulesets,
         scores=state.scores,
     )

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
-from pbp.engine.d20_model import D20State
-from pbp.engine.markhor_model import MarkhorState
+from pbp.engine import registry
 from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState
 from pbp.rules import distat
@@ -52,11 +51,11 @@ def carry_over(
         sightings=old.sightings,
         identified=old.identified,
     )
-    fresh = EngineState(
+    kept = EngineState(
         campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot, ack=ack,
-        d20=D20State(pool_spent=previous.d20.pool_spent),
-        abstract=previous.abstract.fresh_encounter(None),
-        markhor=MarkhorState.fresh(campaign.ruleset),
-        npc_scores=previous.npc_scores,
+        rulesets=previous.rulesets, npc_scores=previous.npc_scores,
     )  # fmt: skip
+    # each ruleset's state as a new scene of the campaign's own kind finds it (engine.registry):
+    # the d20 pools stay spent, the abstract banks stay, a fight's pools are dismissed
+    fresh = registry.fresh(kept, campaign.ruleset, None)
     return reload_campaign(fresh, campaign)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbp.engine.abstract_model import AbstractReport
-from pbp.engine.d20_model import D20Entry
-from pbp.engine.markhor_model import MarkhorReport
+from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.rules.distat import CharacterView, CheckRecord
 
@@ -102,8 +100,8 @@ class RoundReport:
     next_deadline: datetime | None = None
     next_round: int | None = None
     notes: tuple[str, ...] = field(default=())  # scene notes: "encounter ended", "short rest", ...
-    d20: tuple[D20Entry, ...] = field(default=())  # the d20 tags resolved, in post order
-    abstract: AbstractReport | None = None  # an abstract interval's tags, banks and outlook
-    markhor: MarkhorReport | None = None  # a skirmish's or battle's round, in initiative order
+    # each ruleset's part, by its type (engine.registry): the d20 tags resolved, an abstract
+    # interval's tags, banks and outlook, a skirmish's or battle's round in initiative order
+    parts: Slots = field(default_factory=Slots)
     done: tuple[Done, ...] = ()  # ack = none: what the GM's commands did, listed in the summary
     recovered: tuple[Recovery, ...] = ()  # the end of an encounter: each character's short rest

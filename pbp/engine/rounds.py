@@ -5,15 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
-from pbp.campaign.model import Campaign
-from pbp.engine.abstract_model import ABSTRACT_INTENTS, AbstractReport, AbstractState
-from pbp.engine.abstract_resolve import AbstractItem, resolve_abstract
-from pbp.engine.d20_model import D20_INTENTS, D20Entry, D20Intent, D20Record, D20State, intent_verb
-from pbp.engine.d20_resolve import D20Context, resolve_d20
-from pbp.engine.d20_tags import pool_size
-from pbp.engine.distat_tags import Pending
+from pbp.engine import registry
 from pbp.engine.effects import (
     ActedContent,
     EditReply,
@@ -23,26 +16,12 @@ from pbp.engine.effects import (
     SummaryContent,
 )
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
-from pbp.engine.markhor_model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
-from pbp.engine.markhor_resolve import (
-    MarkhorItem,
-    PoolFix,
-    correct_pools,
-    resolve_markhor,
-    skirmish_formula,
-    with_pools,
-)
-from pbp.engine.problems import (
-    COULD_NOT_RESOLVE,
-    MarkhorRefused,
-    RuleBroken,
-    failure_text,
-    refusal,
-    scene_phrase,
-)
+from pbp.engine.pending import Pending
+from pbp.engine.problems import RuleBroken
 from pbp.engine.reading import Parse, parse_for, read_post
 from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
 from pbp.engine.setup import apply_correction, recoveries
+from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.rules import distat
@@ -50,8 +29,7 @@ from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
 from pbp.rules.distat import DistatScene
 from pbp.tags import parse_post
-from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand, OpposeCommand
-from pbp.tags.model import SceneKind
+from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand
 
 CORRECTIONS = (DamageCommand, HealCommand, BonusCommand)
 
@@ -104,55 +82,9 @@ class _Resolved:
     actions: tuple[ActionEntry, ...]
     corrections: tuple[CorrectionEntry, ...]
     problems: tuple[Rejection, ...]
-    d20: D20State
-    d20_actions: tuple[D20Entry, ...]
-    abstract: AbstractState
-    abstract_report: AbstractReport | None
-    markhor: MarkhorState
-    markhor_report: MarkhorReport | None
+    rulesets: Slots  # each ruleset's state after the round
+    parts: Slots  # each ruleset's part of the report
     acted: tuple[tuple[str, Problem], ...] = ()  # (post, refusal) of the tags that acted after all
-
-
-@dataclass(slots=True)
-class _D20Run:
-    """The d20 side of one round's resolution: its state, its entries, its recorded dice."""
-
-    campaign: Campaign
-    d20: D20State
-    dice: RecordingDice
-    entries: list[D20Entry]
-
-    def resolve(self, post: PostRecord, item: Accepted, intent: D20Intent) -> None:
-        index = item.tag.source.index
-        roller = self.dice.for_key(post.post_id, index)  # SPEC §6: (post id, tag index, roll)
-        seen = len(self.dice.records)
-        ctx = D20Context(d20=self.d20, pool=pool_size(self.campaign, self.d20, item.actor))
-        try:
-            self.d20, record = resolve_d20(intent, ctx=ctx, roller=roller)
-        except Exception:  # one action's failure never loses the close: it is void
-            record = D20Record(actor=item.actor, verb=intent_verb(intent), outcome="void",
-                               reason=COULD_NOT_RESOLVE)
-        record = replace(record, rolls=self.dice.records[seen:])
-        self.entries.append(
-            D20Entry(
-                post_id=post.post_id,
-                author=post.author,
-                tag=item.tag.source.text,
-                record=record,
-                on_behalf=item.on_behalf,
-                order=(post.order, index),
-            )
-        )
-
-
-def _distat(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tuple[Any, ...]]:
-    """A Distat action resolved; one whose resolution fails is void with what failed, and the
-    round goes on (no exception inside one action may lose a close)."""
-    try:
-        return distat.resolve(scene, intent)
-    except Exception as error:
-        why = distat.CouldNotResolve(error=failure_text(error))
-        return scene, distat.void_records(intent, why)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,157 +123,74 @@ def _claimed(rnd: OpenRound) -> dict[str, set[str]]:
     return claimed
 
 
-def _opposes(post: PostRecord) -> list[tuple[PostRecord, OpposeCommand]]:
-    """A post's ``!oppose`` lines that were not refused when read."""
-    refused = {p.line for p in post.command_problems}
-    return [
-        (post, c) for c in post.commands
-        if isinstance(c, OpposeCommand) and c.source.line not in refused
-    ]  # fmt: skip
-
-
 def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     """Resolve the round in post order, each action against the state the earlier ones left.
 
-    d20 and abstract tags roll with ``dice`` (the round's), keyed by post id and tag index;
-    the abstract tags resolve together after the rest (RULES E9, E12: the interval's
-    opposition and Reaction Dice come first).
+    Each ruleset resolves its own tags (``engine.registry``); the tags that roll use ``dice``
+    (the round's), keyed by post id and tag index. Some resolve at their turn (Distat, d20),
+    some together after the rest (an abstract interval, a fight in initiative order).
     """
     recording = RecordingDice(dice)
-    run = _D20Run(campaign=state.campaign, d20=state.d20, dice=recording, entries=[])
-    abstract = state.abstract
+    closers = registry.closers(state, recording)
     scene = rnd.base
-    actions: list[ActionEntry] = []
     corrections: list[CorrectionEntry] = []
     problems: list[Rejection] = []
-    abstract_items: list[AbstractItem] = []
-    markhor_items: list[MarkhorItem] = []
-    opposes: list[tuple[PostRecord, OpposeCommand]] = []
-    pool_fixes: list[PoolFix] = []
     claimed = _claimed(rnd)
     acted: list[tuple[str, Problem]] = []  # refused when read, valid at their turn: they acted
     for post in (p for p in rnd.posts if p.live):
-        opposes += _opposes(post)
+        for _, closer in closers:
+            closer.post(post)
         for item in _steps(post):
             if isinstance(item, _Retry):
-                intent, actor = item.accepted.intent, item.accepted.actor
-                assert not isinstance(intent, (*D20_INTENTS, *ABSTRACT_INTENTS, *MARKHOR_INTENTS))
+                actor = item.accepted.actor
                 if (claimed.get(actor, set()) & item.accepted.slots
-                        or distat.validate(scene, intent)):
+                        or registry.owner(item.accepted).still_refused(scene, item.accepted)):
                     continue  # its slot is taken, or it is still refused: the refusal stands
                 claimed.setdefault(actor, set()).update(item.accepted.slots)
                 acted.append((post.post_id, item.problem))
                 item = item.accepted
-            if isinstance(item, DamageCommand | HealCommand) and item.stat in ("hp", "wp"):
-                pool_fixes.append((post, item))
-                continue
-            if isinstance(item, Accepted) and isinstance(item.intent, ABSTRACT_INTENTS):
-                abstract_items.append(AbstractItem(post=post, accepted=item))
-                continue
-            if isinstance(item, Accepted) and isinstance(item.intent, MARKHOR_INTENTS):
-                markhor_items.append(MarkhorItem(post=post, accepted=item))
-                continue
-            if isinstance(item, Accepted) and isinstance(item.intent, D20_INTENTS):
-                run.resolve(post, item, item.intent)
-                continue
             if isinstance(item, Accepted):
-                assert not isinstance(item.intent, D20_INTENTS)
-                assert not isinstance(item.intent, ABSTRACT_INTENTS)
-                assert not isinstance(item.intent, MARKHOR_INTENTS)
-                scene, records = _distat(scene, item.intent)
-                actions += [
-                    ActionEntry(
-                        post_id=post.post_id,
-                        author=post.author,
-                        tag=item.tag.source.text,
-                        record=r,
-                        on_behalf=item.on_behalf,
-                    )
-                    for r in records
-                ]
+                owner = registry.owner(item)
+                closer = next(c for r, c in closers if r is owner)
+                scene = closer.take(post, item, scene)
+                continue
+            if any(closer.command(post, item) for _, closer in closers):
                 continue
             scene, done = apply_correction(scene, item, post_id=post.post_id)
             if isinstance(done, CorrectionEntry):
                 corrections.append(done)
             elif done is not None:
                 problems.append(Rejection(post_id=post.post_id, tag=done.tag, problem=done))
-    report: AbstractReport | None = None
-    if abstract_items or opposes:
-        abstract, report = resolve_abstract(
-            abstract_items, opposes=opposes, abstract=abstract, dice=recording
-        )
-    markhor, fight = state.markhor, None
-    if state.scene_kind in (SceneKind.SKIRMISH, SceneKind.BATTLE):
-        markhor, fight, fixed, refused = _fight(
-            state, scene, rnd.number, markhor_items, pool_fixes, recording
-        )
-        corrections += fixed
-        problems += refused
-    else:
-        problems += [_not_fight(state, post, command) for post, command in pool_fixes]
+    actions: list[ActionEntry] = []
+    rulesets, parts = state.rulesets, Slots()
+    for _, closer in closers:
+        closed = closer.finish(state, scene, rnd.number)
+        actions += closed.actions
+        corrections += closed.corrections
+        problems += closed.rejected
+        if closed.state is not None:
+            rulesets = rulesets.put(closed.state)
+        if closed.part is not None:
+            parts = parts.put(closed.part)
     return _Resolved(
         scene=distat.end_round(scene),
         actions=tuple(actions),
         corrections=tuple(corrections),
         problems=tuple(problems),
-        d20=run.d20,
-        d20_actions=tuple(run.entries),
-        abstract=abstract,
-        abstract_report=report,
-        markhor=markhor,
-        markhor_report=fight,
+        rulesets=rulesets,
+        parts=parts,
         acted=tuple(acted),
     )
 
 
-def _fight(
-    state: EngineState,
-    scene: DistatScene,
-    number: int,
-    items: list[MarkhorItem],
-    fixes: list[PoolFix],
-    dice: RecordingDice,
-) -> tuple[MarkhorState, MarkhorReport, list[CorrectionEntry], list[Rejection]]:
-    """A skirmish or battle round: every entity's pools, the GM's HP/WP corrections, then the
-    turns in initiative order."""
-    entities = [(n, distat.view(scene, n).side) for n in distat.names(scene)]
-    formula = skirmish_formula(state.campaign)
-    markhor = with_pools(state.markhor, entities, state.scores, formula=formula)
-    markhor, fixed, refused = correct_pools(markhor, fixes)
-    markhor, report = resolve_markhor(
-        items, markhor=markhor, entities=entities, scores=state.scores, dice=dice,
-        round_number=number, formula=formula,
-    )  # fmt: skip
-    rejected = [Rejection(post_id=p, tag=pr.tag, problem=pr) for p, pr in refused]
-    return markhor, report, fixed, rejected
-
-
-def _not_fight(
-    state: EngineState, post: PostRecord, command: DamageCommand | HealCommand
-) -> Rejection:
-    """HP and WP belong to a skirmish or battle; Distat corrects Body and Mind."""
-    src = command.source
-    detail = f"this thread runs {scene_phrase(state.scene_kind)}"
-    refused = refusal(MarkhorRefused, source=src, cause="not_fight", detail=detail)
-    return Rejection(post_id=post.post_id, tag=src.text, problem=refused)
-
-
-def after_fight(
-    state: EngineState, fight: MarkhorReport | None, notes: tuple[str, ...]
+def after_close(
+    state: EngineState, parts: Slots, notes: tuple[str, ...]
 ) -> tuple[EngineState, tuple[str, ...]]:
-    """RULES M8: a skirmish the party lost becomes a battle on the real HP and WP (the
-    skirmish pools are dismissed); one it won ends, and the campaign's own scene follows."""
-    if fight is None or fight.ended is None:
-        return state, notes
-    if fight.ended == "party_failed":
-        battle = MarkhorState.fresh(SceneKind.BATTLE)
-        return replace(state, scene_kind=SceneKind.BATTLE, markhor=battle), (
-            *notes, "skirmish_lost",
-        )
-    ruleset = state.campaign.ruleset
-    return replace(state, scene_kind=ruleset, markhor=MarkhorState.fresh(ruleset)), (
-        *notes, "skirmish_won",
-    )
+    """What each ruleset's outcome of the round does to the scene (RULES M8: a skirmish lost
+    becomes a battle, one won ends)."""
+    for ruleset in registry.ALL:
+        state, notes = ruleset.after_close(state, parts, notes)
+    return state, notes
 
 
 def _not_acted(state: EngineState, rnd: OpenRound) -> tuple[str, ...]:
@@ -395,12 +244,9 @@ def close_round(
             effects.append(EditReply(key=problems_key(post.post_id),
                                      content=ActedContent(post_id=post.post_id)))
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
-    d20_before = state.d20
-    abstract_before, markhor_before = state.abstract, state.markhor
-    state = replace(
-        state, scene=scene, d20=done.d20, abstract=done.abstract, markhor=done.markhor
-    )
-    state, notes = after_fight(state, done.markhor_report, notes)
+    before = state.rulesets
+    state = replace(state, scene=scene, rulesets=done.rulesets)
+    state, notes = after_close(state, done.parts, notes)
     nxt = open_round(state, number=rnd.number + 1, at=opens_at or at)
     report = RoundReport(
         number=rnd.number,
@@ -418,9 +264,7 @@ def close_round(
         next_deadline=nxt.deadline,
         next_round=nxt.number,
         notes=notes,
-        d20=done.d20_actions,
-        abstract=done.abstract_report,
-        markhor=done.markhor_report,
+        parts=done.parts,
         done=rnd.done,
         recovered=recoveries(done.scene, scene) if after is not None else (),
     )
@@ -428,9 +272,7 @@ def close_round(
         report=report,
         reopen=rnd,
         scene_kind=state.scene_kind,
-        d20_before=d20_before,
-        abstract_before=abstract_before,
-        markhor_before=markhor_before,
+        before=before,
     )
     # `!undo` re-opens the last round only while the round after it has no action: a round
     # with actions ends the chain (SPEC §4.4 `!undo`)

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from pbp.campaign.model import Campaign
-from pbp.engine.abstract_model import AbstractIntent, AbstractState
-from pbp.engine.d20_model import D20Intent, D20State
-from pbp.engine.markhor_model import Course, MarkhorState
 from pbp.engine.report import Done, RoundReport
+from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.rules.distat import DistatScene
-from pbp.rules.distat.intents import Intent
 from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind, Tag
+
+T = TypeVar("T")
 
 SCORE_KEYS = ("constitution", "wisdom", "intuition", "hp", "wp", "stamina", "dice_pool")
 
@@ -25,7 +25,7 @@ class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
 
     tag: Tag
-    intent: Intent | D20Intent | AbstractIntent | Course
+    intent: object  # the rules' intent of the ruleset that read it (a Distat ``Intent`` …)
     actor: str
     on_behalf: bool
     slots: frozenset[str]
@@ -107,11 +107,7 @@ class ClosedRound:
     report: RoundReport
     reopen: OpenRound
     scene_kind: SceneKind
-    # the d20 scene's state when the round opened
-    d20_before: D20State = field(default_factory=D20State)
-    # the abstract scene's state when the round opened
-    abstract_before: AbstractState = field(default_factory=AbstractState)
-    markhor_before: MarkhorState = field(default_factory=MarkhorState)
+    before: Slots = field(default_factory=Slots)  # each ruleset's state when the round opened
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,12 +127,9 @@ class EngineState:
     deadline_after: timedelta | None = None
     late_edits: tuple[str, ...] = ()
     posts_seen: int = 0
-    # the d20 scene's state after the last closed round (pressure, pools, aid waiting)
-    d20: D20State = field(default_factory=D20State)
-    # the abstract scene's state (tasks, banks); ``!task`` changes it at once (set-up)
-    abstract: AbstractState = field(default_factory=AbstractState)
-    # a skirmish's or battle's state (initiative, pools) after the last closed round
-    markhor: MarkhorState = field(default_factory=MarkhorState)
+    # each ruleset's own state after the last closed round, by its type (engine.registry):
+    # a d20 scene's pools, an abstract scene's tasks and banks, a fight's initiative and pools
+    rulesets: Slots = field(default_factory=Slots)
     # the sheet numbers `!npc` gave beyond Body and Mind (constitution, wisdom, hp …)
     npc_scores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     # the players who asked `!ack on`: their accepted tags are confirmed (casefolded names)
@@ -146,6 +139,15 @@ class EngineState:
         """Whether a good post of ``author`` gets a confirmation (SPEC §3: ack = all, or the
         player's own ``!ack on``)."""
         return self.ack == "all" or author.casefold() in self.acks
+
+    def slot(self, kind: type[T]) -> T:
+        """A ruleset's state (a fresh one when it has none yet)."""
+        found = self.rulesets.get(kind)
+        return found if found is not None else kind()
+
+    def with_slot(self, value: object) -> EngineState:
+        """This state with a ruleset's state replaced."""
+        return replace(self, rulesets=self.rulesets.put(value))
 
     def scores(self, name: str) -> dict[str, int | None]:
         """``name``'s Markhorspire and d20 numbers: the campaign sheet's, or what ``!npc`` gave."""

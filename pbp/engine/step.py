@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
+from pbp.engine import registry
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.effects import (
@@ -27,7 +28,6 @@ from pbp.engine.effects import (
 )
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
-from pbp.engine.markhor_model import MarkhorState
 from pbp.engine.private import gm_copies
 from pbp.engine.reading import Parse, parse_for, pending_before, read_post
 from pbp.engine.report import Done
@@ -48,10 +48,10 @@ def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> 
         identify_bonus_requires_owning=campaign.options.identify_bonus_requires_owning
     )
     scene = distat.new_scene((fighter_from_sheet(c) for c in campaign.characters), options=options)
-    return EngineState(
-        campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot, ack=ack,
-        markhor=MarkhorState.fresh(campaign.ruleset),
-    )  # fmt: skip
+    state = EngineState(
+        campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot, ack=ack
+    )
+    return registry.fresh(state, campaign.ruleset, None)
 
 
 def step(

@@ -33,7 +33,8 @@ from pbp.engine.effects import (
 from pbp.engine.state import EngineState
 from pbp.errors import Problem
 from pbp.render.problems import Examples, render_problem, render_problem_reply
-from pbp.render.scene_views import SCENES, Shown, Table
+from pbp.render.registry import ALL, VIEWS
+from pbp.render.tables import Shown, Table
 from pbp.render.views import (
     Disclosure,
     character_row,
@@ -115,8 +116,8 @@ class Replies:
                     labels=group_labels(state.scene),
                 )
                 # a d20 scene shows its own table; a fight and an interval their sections
-                view["scene_table"] = (self._scene_table(state)
-                                       if report.scene == SceneKind.D20.value else None)
+                own = VIEWS[SceneKind(report.scene)]
+                view["scene_table"] = self._scene_table(state) if own.summary_table else None
                 view["refusals"] = [self._refusal(r.problem, state) for r in report.rejected]
                 view["done"], view["hide"] = report.done, self._disclosure(state).hide
                 if isinstance(content, UndoneContent):
@@ -205,8 +206,7 @@ class Replies:
 
     def _scene_table(self, state: EngineState) -> Table | None:
         """The scene's own table, for every scene but Distat (which has its templates)."""
-        views = SCENES.get(state.scene_kind)
-        return views[0](state, self._shown(state)) if views is not None else None
+        return VIEWS[state.scene_kind].table(state, self._shown(state))
 
     def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:
         scene = state.round.base if state.round is not None else state.scene
@@ -228,14 +228,14 @@ class Replies:
     def _sheets(self, state: EngineState, content: SheetContent) -> dict[str, Any]:
         scene = state.round.base if state.round is not None else state.scene
         disclosure = self._disclosure(state)
-        views = SCENES.get(state.scene_kind)
+        views = VIEWS[state.scene_kind]
         labels, shown = group_labels(scene), self._shown(state)
         sheets = []
         for name in content.names:
             row = character_row(distat.view(scene, name), disclosure, labels)
             sheet = state.campaign.character(name)
             talents = [] if row["hidden"] else list(distat.fighter(scene, name).talents)
-            own = views[1](state, name, shown) if views is not None else None
+            own = views.sheet(state, name, shown)
             sheets.append({**row, "player": sheet.player if sheet else None, "talents": talents,
                            "scene_lines": own.lines if own is not None else None,
                            "scene_sheet": own is not None})
@@ -257,14 +257,13 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
     target = ranked[0] if ranked else (names[0] if names else "Goblin")
     other = next((n for n in ranked if n != target), target)
     ally = next((n for n in others if n in pcs), own[0] if own else target)
-    tasks = [t.name for t in state.abstract.tasks if t.done_by is None]
-    tasks = tasks or [t.name for t in state.abstract.tasks]
+    task = next((t for v in ALL if (t := v.example_task(state))), "")
     features = distat.feature_names(scene)
     sheets = sorted(campaign.characters, key=lambda c: c.name not in own)  # the author's first
     talents = [t.name for c in sheets for t in c.talents if t.kind == "active"]
     return Examples.named(scene=state.scene_kind.value, target=target, other=other, ally=ally,
                           own=own[0] if own else ally,
-                          task=tasks[0] if tasks else "",
+                          task=task,
                           feature=features[0] if features else "",
                           talent=talents[0] if talents else "TALENT")
 

@@ -6,15 +6,13 @@ the party has identified become ``None``, which the templates show as ``?``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from pbp.campaign.model import Campaign
-from pbp.engine.d20_model import D20Entry
 from pbp.engine.report import ActionEntry, RoundReport
-from pbp.render.abstract_views import abstract_view, roll_view
-from pbp.render.markhor_views import markhor_view
+from pbp.render import registry
 from pbp.rules import distat
 from pbp.rules.distat import CharacterView, DistatScene
 from pbp.rules.distat.scene import Knowledge
@@ -118,19 +116,6 @@ def _restraint_lasts(action: dict[str, Any], report: RoundReport) -> dict[str, A
     return action
 
 
-def d20_view(entry: D20Entry) -> dict[str, Any]:
-    """One resolved d20 tag as the summary shows it (its numbers were in the post already):
-    every field of its record, each roll's key written as the summary lists it."""
-    r = entry.record
-    return {
-        **{f.name: getattr(r, f.name) for f in fields(r)},
-        "post": entry.post_id,
-        "on_behalf": entry.on_behalf,
-        "tag": entry.tag,
-        "rolls": [roll_view(roll) for roll in r.rolls],
-    }
-
-
 def group_labels(scene: DistatScene) -> dict[str, str]:
     """Where each character stands, in words: "at the Gate", "with Aria, Dax", "at the Gate,
     with Bram", or "alone" (the scene's group ids say nothing to players)."""
@@ -187,9 +172,8 @@ def summary_view(
         "closed_at": _when(report.closed_at),
         "actions": [_restraint_lasts(action_view(a, disclosure), report)
                     for a in report.actions],
-        "d20_actions": [d20_view(a) for a in sorted(report.d20, key=lambda a: a.order)],
-        "abstract": abstract_view(report.abstract, hide=disclosure.hide),
-        "fight": markhor_view(report.markhor, hide=disclosure.hide, npcs=disclosure.npcs),
+        **{k: v for views in registry.ALL  # each ruleset's part (render.registry)
+           for k, v in views.summary(report, hide=disclosure.hide, npcs=disclosure.npcs).items()},
         "corrections": [
             {
                 "character": c.character,

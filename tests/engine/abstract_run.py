@@ -15,9 +15,16 @@ from engine_helpers import BOT, Row, event_of, make_campaign
 from thread_run import ClosedReports, engine_ledger
 
 from pbp.campaign.model import Campaign
-from pbp.engine.abstract_model import AbstractEntry, AbstractRecord, Opposition, Task
 from pbp.engine.effects import ProblemsContent, SummaryContent, UndoneContent
 from pbp.engine.report import RoundReport
+from pbp.engine.rulesets.abstract.model import (
+    AbstractEntry,
+    AbstractRecord,
+    AbstractReport,
+    AbstractState,
+    Opposition,
+    Task,
+)
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.render.environment import make_environment
@@ -83,7 +90,7 @@ class Run:
         return self.reports[number]
 
     def entries(self, number: int = 1) -> tuple[AbstractEntry, ...]:
-        abstract = self.report(number).abstract
+        abstract = self.report(number).parts.get(AbstractReport)
         return abstract.entries if abstract is not None else ()
 
     def records(self, number: int = 1) -> dict[str, AbstractRecord]:
@@ -92,10 +99,10 @@ class Run:
                 if e.record.verb == "abstract"}  # fmt: skip
 
     def bank(self, name: str) -> int:
-        return self.state.abstract.bank(name)
+        return self.state.slot(AbstractState).bank(name)
 
     def task(self, name: str) -> Task | None:
-        return self.state.abstract.task(name)
+        return self.state.slot(AbstractState).task(name)
 
     def done_by(self, name: str) -> str | None:
         """Who completed the task ``name`` (which must exist)."""
@@ -104,7 +111,7 @@ class Run:
         return task.done_by
 
     def opposition(self, number: int = 1) -> tuple[Opposition, ...]:
-        abstract = self.report(number).abstract
+        abstract = self.report(number).parts.get(AbstractReport)
         return abstract.opposition if abstract is not None else ()
 
     def codes(self) -> list[tuple[str, str]]:

@@ -17,8 +17,8 @@ from engine_helpers import make_campaign
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from pbp.engine.abstract_model import AbstractRecord, Task
-from pbp.engine.abstract_resolve import all_rolls
+from pbp.engine.rulesets.abstract.model import AbstractRecord, AbstractReport, AbstractState, Task
+from pbp.engine.rulesets.abstract.resolve import all_rolls
 from pbp.rules.abstract import completion_odds
 from pbp.services.verify import verify_text
 from pbp.tags.model import SceneKind
@@ -293,8 +293,8 @@ def test_a_new_abstract_encounter_has_no_tasks_but_keeps_every_bank() -> None:
         ("p6", "gm_sam", "!close"),
     )
     assert run.report(1).closed_by == "p3"
-    assert run.state.abstract.interval == timedelta(days=1)
-    assert [t.name for t in run.state.abstract.tasks] == ["Scale the wall"]
+    assert run.state.slot(AbstractState).interval == timedelta(days=1)
+    assert [t.name for t in run.state.slot(AbstractState).tasks] == ["Scale the wall"]
     r = run.records(2)["Aria"]
     assert (r.bank_used, r.outcome, r.bank) == (7, "success", 5)  # the old bank paid
     assert run.codes() == [("unknown_name", "")]  # Breach the gate went with its encounter
@@ -373,7 +373,7 @@ def test_a_task_dc_must_be_the_gms_number() -> None:
     (problem,) = run.problems[0].problems
     assert (getattr(problem, "found", None), getattr(problem, "expected", None)) == (
         "hard", "a number from 1 to 9999")
-    assert run.state.abstract.tasks == ()
+    assert run.state.slot(AbstractState).tasks == ()
 
 
 def test_naming_a_task_again_changes_its_dc_or_reveals_it() -> None:
@@ -431,7 +431,7 @@ def test_encounter_and_tasks_in_one_post_set_up_the_new_scene() -> None:
     )  # fmt: skip
     assert run.codes() == []
     assert run.state.scene_kind is SceneKind.ABSTRACT
-    assert run.state.abstract.tasks == (
+    assert run.state.slot(AbstractState).tasks == (
         Task(name="Breach the gate", dc=20), Task(name="Find the key", dc=30, secret=True)
     )
     assert run.state.round is not None and run.state.round.has_actions
@@ -445,7 +445,7 @@ def test_oppose_in_the_post_that_starts_the_encounter_is_refused_with_a_reason()
                          "!oppose Breach the gate 2d6"),
     )  # fmt: skip
     assert run.codes() == [("abstract_rule", "oppose_with_encounter")]
-    assert run.state.abstract.tasks == (Task(name="Breach the gate", dc=20),)
+    assert run.state.slot(AbstractState).tasks == (Task(name="Breach the gate", dc=20),)
     run.post(("p2", "gm_sam", "!oppose Breach the gate 2d6"))
     assert run.codes() == [("abstract_rule", "oppose_with_encounter")]
 
@@ -456,7 +456,7 @@ def test_task_and_oppose_outside_an_abstract_scene_are_refused(scene: str) -> No
     run = Run().post(("p1", "gm_sam", f"{scene}!task Breach the gate dc 20"))
     run.post(("p2", "gm_sam", "!oppose Breach the gate 2d6"))
     assert run.codes() == [("abstract_rule", "not_abstract")] * 2
-    assert run.state.abstract.tasks == ()
+    assert run.state.slot(AbstractState).tasks == ()
 
 
 @pytest.mark.parametrize(
@@ -491,7 +491,7 @@ def test_undo_restores_the_banks_and_completed_tasks_of_the_interval() -> None:
     assert sorted(run.reports) == [1] and run.state.round is not None  # round 2 re-opened
     assert run.state.round.number == 2
     assert run.bank("Aria") == 12
-    assert [(t.name, t.done_by) for t in run.state.abstract.tasks] == [
+    assert [(t.name, t.done_by) for t in run.state.slot(AbstractState).tasks] == [
         ("Breach the gate", None), ("Scale the wall", None)
     ]
     run.post(("c3", "gm_sam", "!close"))  # closed again, the same dice give the same result
@@ -558,7 +558,7 @@ def test_the_summary_shows_the_banks_and_the_odds_of_finishing_an_open_task() ->
     )
     odds = completion_odds(dc=40, bank=12, modifier=10, source="skill", intervals=(1, 3, 5))
     assert 0 < odds[0] < odds[1] < odds[2] < 1
-    abstract = run.report().abstract
+    abstract = run.report().parts.get(AbstractReport)
     assert abstract is not None
     (outlook,) = abstract.outlook
     assert (outlook.character, outlook.bank, outlook.odds) == ("Aria", 12, tuple(
@@ -667,9 +667,9 @@ def test_random_intervals_keep_the_payment_invariants_and_verify(
     completed: dict[str, str] = {}
     for number in sorted(run.reports):
         report = run.reports[number]
-        if report.abstract is None:
+        if report.parts.get(AbstractReport) is None:
             continue
-        for entry in report.abstract.entries:
+        for entry in report.parts.get(AbstractReport).entries:
             r = entry.record
             if r.verb == "abstract":
                 event(f"{r.payment} {r.outcome} {r.reason or ''}{' opposed' if r.opposed else ''}")
@@ -678,13 +678,15 @@ def test_random_intervals_keep_the_payment_invariants_and_verify(
                 if r.completed:
                     assert r.task not in completed  # RULES E14: a task completes once
                     completed[r.task or ""] = r.actor
-        for o in report.abstract.opposition:  # RULES E9: no more cancelled than rolled
-            cancelled = sum(e.record.opposed for e in report.abstract.entries
+        interval = report.parts.get(AbstractReport)
+        for o in interval.opposition:  # RULES E9: no more cancelled than rolled
+            cancelled = sum(e.record.opposed for e in interval.entries
                             if e.record.task == o.task)  # fmt: skip
             assert cancelled <= o.pips
-        assert all(banks[name] == pips for name, pips in report.abstract.banks)
+        assert all(banks[name] == pips for name, pips in report.parts.get(AbstractReport).banks)
         # SPEC §6: every roll is listed, and `pbp verify` recomputes it from the summary
         checked = verify_text(run.summaries[report.number])
         assert checked.ok, checked.lines()
-        assert len(checked.rounds[0].rolls) == len(all_rolls(report.abstract))
-    assert {t.name: t.done_by for t in run.state.abstract.tasks if t.done_by} == completed
+        assert len(checked.rounds[0].rolls) == len(all_rolls(report.parts.get(AbstractReport)))
+    tasks = run.state.slot(AbstractState).tasks
+    assert {t.name: t.done_by for t in tasks if t.done_by} == completed

@@ -12,9 +12,9 @@ from thread_run import ClosedReports
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
-from pbp.engine.d20_model import D20Entry
 from pbp.engine.effects import ProblemsContent
 from pbp.engine.report import RoundReport
+from pbp.engine.rulesets.d20.model import D20Entry, D20Report, D20State
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.rules.dice.scripted import ScriptedDice
@@ -77,7 +77,7 @@ class Run:
         return self.reports[number]
 
     def entries(self, number: int = 1) -> tuple[D20Entry, ...]:
-        return self.report(number).d20
+        return self.report(number).parts.get(D20Report).entries
 
     def codes(self) -> list[tuple[str, str]]:
         return [(p.code, getattr(p, "cause", "")) for c in self.problems for p in c.problems]
@@ -190,7 +190,7 @@ def test_failed_check_with_pool_retries_and_the_pool_loses_a_die() -> None:
         16,
         "success",
     )
-    assert r.pool_left == 1 and run.state.d20.spent("Aria") == 1
+    assert r.pool_left == 1 and run.state.slot(D20State).spent("Aria") == 1
 
 
 def test_generic_roll_is_recorded_with_its_keys() -> None:
@@ -272,7 +272,7 @@ def test_distat_thread_is_unchanged_and_never_asks_for_dice() -> None:
     ]
     run = Run(None, make_campaign()).feed(rows)
     report = run.report()
-    assert report.d20 == () and run.asked == []
+    assert report.parts.get(D20Report).entries == () and run.asked == []
     ((actor, outcome, active, passive),) = [
         (a.record.actor, a.record.outcome, a.record.active, a.record.passive)
         for a in report.actions
@@ -288,7 +288,7 @@ def test_a_roll_reads_in_a_distat_scene_too() -> None:
         ("post", "p3", "gm_sam", 4, "!close"),
     ]
     run = Run(None, make_campaign()).feed(rows)
-    [entry] = run.report().d20
+    [entry] = run.report().parts.get(D20Report).entries
     assert (entry.post_id, entry.record.verb, entry.record.actor) == ("p2", "roll", "Bram")
     assert run.asked == [1] and run.codes() == []
 

@@ -11,7 +11,7 @@ from thread_run import ClosedReports
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import ProblemsContent
-from pbp.engine.markhor_model import MarkhorEntry, MarkhorReport
+from pbp.engine.rulesets.markhor.model import MarkhorEntry, MarkhorReport, MarkhorState
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.rules.dice.scripted import ScriptedDice
@@ -80,7 +80,7 @@ class Run:
         return self
 
     def report(self, number: int = 1) -> MarkhorReport:
-        found = self.reports[number].markhor
+        found = self.reports[number].parts.get(MarkhorReport)
         assert found is not None
         return found
 
@@ -274,7 +274,7 @@ def test_a_won_skirmish_ends_and_the_campaign_scene_follows() -> None:
     run = fight([hits, hits], ruleset="skirmish", dice=initiative(20, 10, 1),
                 opening="!encounter skirmish")  # fmt: skip
     assert run.report(2).ended == "party_won"
-    assert run.state.markhor.pools == ()
+    assert run.state.slot(MarkhorState).pools == ()
     assert "skirmish_won" in next(c.report for c in run.state.closed if c.report.number == 2).notes
 
 
@@ -296,7 +296,8 @@ def test_a_lost_skirmish_becomes_a_battle_on_the_real_hp_and_wp() -> None:
     ])
     assert run.report(6).ended == "party_failed"
     assert run.state.scene_kind is SceneKind.BATTLE
-    assert run.state.markhor.mode == "battle" and run.state.markhor.pools == ()
+    battle = run.state.slot(MarkhorState)
+    assert battle.mode == "battle" and battle.pools == ()
 
 
 def test_battle_initiative_adds_intuition_and_uses_the_real_pools() -> None:
@@ -389,7 +390,8 @@ def test_gm_called_roll_gates_the_course_against_the_difficulty() -> None:
     assert (aria.kept, aria.difficulty, aria.outcome, aria.damage) == (9, 12, "failure", ())
     assert (bram.kept, bram.difficulty, bram.outcome) == (15, 12, "success")
     assert run.pools()["Goblin"] == (1, 1)
-    assert run.state.markhor.calls == ()  # made: the next round's courses are unrolled again
+    # made: the next round's courses are unrolled again
+    assert run.state.slot(MarkhorState).calls == ()
 
 
 def test_difficulty_needs_a_fight_and_a_post_of_the_open_round() -> None:
@@ -420,7 +422,8 @@ def test_a_battle_campaign_comes_back_to_a_battle_after_the_encounter_ends() -> 
     # the campaign's own scene follows an ended encounter, with a fight of its own kind
     run = fight([[]], ruleset="battle", dice=initiative(5, 4, 3))
     run.feed([("post", "e1", "gm_sam", 50, "!encounter end")])
-    assert run.state.scene_kind is SceneKind.BATTLE and run.state.markhor.mode == "battle"
+    assert run.state.scene_kind is SceneKind.BATTLE
+    assert run.state.slot(MarkhorState).mode == "battle"
 
 
 def test_gm_corrects_hp_and_wp_of_a_fight_before_the_turns() -> None:
@@ -467,7 +470,7 @@ def test_a_caster_put_out_by_paying_for_its_own_heal_is_out_and_the_heal_is_void
     assert (record.outcome, record.reason, record.caster_wp) == ("void", "put_out_by_cost", 0)
     assert record.out == ("Goblin",) and record.healed is None
     assert run.pools(2)["Goblin"] == (0, 0)
-    assert run.state.markhor.is_out("Goblin")
+    assert run.state.slot(MarkhorState).is_out("Goblin")
 
 
 def test_a_caster_paying_its_last_wp_still_heals_someone_else() -> None:

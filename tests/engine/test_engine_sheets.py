@@ -12,6 +12,8 @@ from engine_helpers import BOT, event_of
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import ProblemsContent
+from pbp.engine.rulesets.abstract.model import AbstractReport
+from pbp.engine.rulesets.d20.model import D20Report
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.errors import ConfigError
@@ -67,7 +69,8 @@ def test_a_d20_check_without_a_bonus_takes_the_sheets() -> None:
         ("gm_sam", "[check: Perception +1 vs 15 | as Goblin]"),  # written: it wins
     ], {("p0", 0): [9], ("p1", 0): [10, 10], ("p2", 0): [9]})
     assert problems == []
-    alone, opposed, written = (e.record for e in state.closed[0].report.d20)
+    d20 = state.closed[0].report.parts.get(D20Report)
+    alone, opposed, written = (e.record for e in d20.entries)
     assert (alone.modifier, alone.total, alone.outcome) == (6, 15, "success")
     assert (opposed.modifier, opposed.opponent_modifier) == (6, 2)
     assert (written.actor, written.modifier, written.total) == ("Goblin", 1, 10)
@@ -77,7 +80,7 @@ def test_a_d20_attack_takes_the_attack_bonus_and_the_targets_defense() -> None:
     state, problems = run("d20", [("alice", "[attack: Goblin] [attack: +2 vs Goblin]")],
                           {("p0", 0): [7], ("p0", 1): [9]})
     assert problems == []
-    first, second = (e.record for e in state.closed[0].report.d20)
+    first, second = (e.record for e in state.closed[0].report.parts.get(D20Report).entries)
     assert (first.modifier, first.dc, first.total, first.outcome) == (5, 12, 12, "success")
     assert (second.modifier, second.dc, second.total, second.outcome) == (2, 12, 11, "failure")
 
@@ -106,7 +109,7 @@ def test_an_epic_path_roll_without_a_bonus_takes_the_sheets() -> None:
     ], {("p1", 0): [10, 3, 3, 3, 3, 3]})
     assert [(p.cause, p.detail.split("; ")[0]) for p in problems] == [
         ("not_on_sheet", "Bram's sheet has no Athletics bonus")]
-    [entry] = state.closed[0].report.abstract.entries
+    [entry] = state.closed[0].report.parts.get(AbstractReport).entries
     assert (entry.record.bonus, entry.record.result) == (12, 22)
 
 
@@ -150,7 +153,7 @@ def test_a_comparison_check_rolls_nothing_unless_the_scores_tie() -> None:
         ("gm_sam", "[compare: Strength vs Aria | as Goblin]"),  # 14 and 14, from the sheets
     ], {("p1", 0): [3], ("p2", 0): [15]})
     assert problems == []
-    higher, boosted, tie = (e.record for e in state.closed[0].report.d20)
+    higher, boosted, tie = (e.record for e in state.closed[0].report.parts.get(D20Report).entries)
     assert (higher.total, higher.opponent_total, higher.outcome, higher.rolls) == (
         16, 12, "success", ())
     assert (boosted.total, boosted.modifier, boosted.reason, boosted.tie_roll) == (
@@ -166,7 +169,7 @@ def test_an_effect_roll_meets_a_resistances_static_dc_of_ten_plus_the_rank() -> 
     ], {("p0", 0): [7], ("p0", 1): [14]})
     [(cause, detail)] = [(p.cause, p.detail.split("; ")[0]) for p in problems]
     assert (cause, detail) == ("not_on_sheet", "Goblin's sheet has no Will rank")
-    first, second = (e.record for e in state.closed[0].report.d20)
+    first, second = (e.record for e in state.closed[0].report.parts.get(D20Report).entries)
     assert (first.total, first.dc, first.outcome, first.margin, first.resistance) == (
         13, 13, "success", 0, "fortitude")
     assert (second.modifier, second.total, second.dc, second.outcome) == (5, 19, 20, "failure")

@@ -109,3 +109,4 @@ class Pass:
 
 
 Intent = Move | Attack | Restrain | UseTalent | Escape | Feat | Split | Identify | Pass
+INTENTS = (Move, Attack, Restrain, UseTalent, Escape, Feat, Split, Identify, Pass)

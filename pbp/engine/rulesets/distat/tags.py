@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbp.engine.actors import Actor
-from pbp.engine.d20_model import D20_INTENTS, activity_of
+from pbp.engine.pending import Pending
 from pbp.engine.problems import ActionUsed, BonusBudget, RuleBroken
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules import distat
-from pbp.rules.d20.actions import RoundBudget, spend
 from pbp.rules.distat import DistatScene
 from pbp.rules.distat.intents import (
     Attack,
@@ -104,39 +103,29 @@ def bonus_of(intent: Intent) -> int:
 
 
 @dataclass(slots=True)
-class Pending:
-    """What the round's accepted tags already use, per character (checked as tags are read)."""
+class Declared:
+    """What the round's accepted Distat tags declared, for the checks of later ones (RULES §6)."""
 
-    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # actor -> slot -> post id
-    bonus: dict[str, int] = field(default_factory=dict)
     moves: dict[str, Move] = field(default_factory=dict)
-    d20: dict[str, RoundBudget] = field(default_factory=dict)  # RULES A11, per character
-    # RULES §6: talents declared used earlier this round, (user, talent), in post order: an
-    # Identify read after one is checked as if it had been seen
+    # talents declared used earlier this round, (user, talent), in post order: an Identify read
+    # after one is checked as if it had been seen
     talents: list[tuple[str, str]] = field(default_factory=list)
     restraints: list[Restrain] = field(default_factory=list)  # attempted: an escape may follow
 
-    def add(self, accepted: Accepted, post_id: str) -> None:
-        """Count an accepted tag."""
-        if isinstance(accepted.intent, D20_INTENTS):
-            activity = activity_of(accepted.intent)
-            if activity is not None:
-                budget = self.d20.get(accepted.actor, RoundBudget())
-                self.d20[accepted.actor] = spend(budget, activity=activity)
-            return
-        used = self.slots.setdefault(accepted.actor, {})
-        for slot in accepted.slots:
-            used.setdefault(slot, post_id)
-        self.bonus[accepted.actor] = self.bonus.get(accepted.actor, 0) + accepted.bonus
-        if isinstance(accepted.intent, Move):
-            self.moves[accepted.actor] = accepted.intent
-        parts = accepted.intent.parts if isinstance(accepted.intent, Split) else (accepted.intent,)
-        for part in parts:
-            talent = getattr(part, "talent", None)
-            if isinstance(talent, str):
-                self.talents.append((accepted.actor, talent))
-            if isinstance(part, Restrain):
-                self.restraints.append(part)
+
+def count(pending: Pending, accepted: Accepted) -> None:
+    """Note what an accepted Distat tag declared."""
+    declared = pending.of(Declared)
+    intent = accepted.intent
+    if isinstance(intent, Move):
+        declared.moves[accepted.actor] = intent
+    parts = intent.parts if isinstance(intent, Split) else (intent,)
+    for part in parts:
+        talent = getattr(part, "talent", None)
+        if isinstance(talent, str):
+            declared.talents.append((accepted.actor, talent))
+        if isinstance(part, Restrain):
+            declared.restraints.append(part)
 
 
 def _where(problem: Problem, tag: Tag) -> Problem:
@@ -149,14 +138,15 @@ def _scene_for(scene: DistatScene, intent: Intent, pending: Pending) -> DistatSc
     round is checked where they will stand), the talents declared used seen by the others,
     and, for an escape, the restraints attempted on the actor in place."""
     actor = intent.actor
-    for user, talent in pending.talents:
+    declared = pending.of(Declared)
+    for user, talent in declared.talents:
         if user != actor:
             scene = distat.saw_use(scene, user, talent)
-    for move in pending.moves.values():  # made as declared, whatever a check would say
+    for move in declared.moves.values():  # made as declared, whatever a check would say
         if not distat.validate(scene, move):
             scene = distat.arrive(scene, move)[0]
     if isinstance(intent, Escape) and distat.view(scene, actor).restrained is None:
-        for attempt in pending.restraints:
+        for attempt in declared.restraints:
             if attempt.target == actor:
                 scene = distat.restrain(scene, by=attempt.actor, target=actor,
                                         stat=attempt.stat)[0]

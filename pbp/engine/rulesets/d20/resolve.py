@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pbp.engine.d20_model import (
+from pbp.engine.rulesets.d20.model import (
     AidBonus,
     D20Aid,
     D20Attack,

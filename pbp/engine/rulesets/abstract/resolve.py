@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pbp.engine.abstract_model import (
+from pbp.engine.problems import COULD_NOT_RESOLVE
+from pbp.engine.rulesets.abstract.model import (
     AbstractAction,
     AbstractEntry,
     AbstractRecord,
@@ -23,7 +24,6 @@ from pbp.engine.abstract_model import (
     ReactionRoll,
     Task,
 )
-from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.state import Accepted, PostRecord
 from pbp.rules.abstract import (
     PoolUse,

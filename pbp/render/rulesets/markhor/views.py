@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from pbp.engine.markhor_model import MarkhorReport
-from pbp.render.abstract_views import roll_view
+from pbp.engine.rulesets.markhor.model import MarkhorReport
+from pbp.render.plain import roll_view
 
 
 def markhor_view(

@@ -6,10 +6,15 @@ same interval, a bailiwick that is no bailiwick skill, a modifier beyond any rea
 
 from __future__ import annotations
 
-from pbp.engine.abstract_model import AbstractAction, AbstractIntent, AbstractState, ReactionRoll
 from pbp.engine.actors import Actor
-from pbp.engine.distat_tags import Pending
+from pbp.engine.pending import Pending
 from pbp.engine.problems import AbstractRefused, ActionUsed, refusal
+from pbp.engine.rulesets.abstract.model import (
+    AbstractAction,
+    AbstractIntent,
+    AbstractState,
+    ReactionRoll,
+)
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.abstract import MAX_MODIFIER

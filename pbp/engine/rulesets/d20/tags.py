@@ -7,9 +7,14 @@ clamped or guessed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
-from pbp.engine.d20_model import (
+from pbp.engine.pending import Pending
+from pbp.engine.problems import D20Refused, refusal
+from pbp.engine.rulesets.d20.model import (
+    D20_INTENTS,
     D20Aid,
     D20Attack,
     D20Check,
@@ -20,8 +25,6 @@ from pbp.engine.d20_model import (
     DiceRoll,
     activity_of,
 )
-from pbp.engine.distat_tags import Pending
-from pbp.engine.problems import D20Refused, refusal
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.d20.actions import RoundBudget, spend
@@ -128,7 +131,7 @@ def check_d20_tag(
     activity = activity_of(intent)
     if activity is not None:
         try:  # RULES A11: two actions per round, counted over the round's accepted tags
-            spend(pending.d20.get(actor.name, RoundBudget()), activity=activity)
+            spend(pending.of(Spent).budgets.get(actor.name, RoundBudget()), activity=activity)
         except D20Error as refused:
             return _refused(tag, refused.code, refused.detail)
     return Accepted(
@@ -139,3 +142,19 @@ def check_d20_tag(
         slots=frozenset(),
         bonus=0,
     )
+
+
+@dataclass(slots=True)
+class Spent:
+    """The actions each character's accepted d20 tags take this round (RULES A11)."""
+
+    budgets: dict[str, RoundBudget] = field(default_factory=dict)
+
+
+def count(pending: Pending, accepted: Accepted) -> None:
+    """Count an accepted d20 tag's action against its character's round."""
+    activity = activity_of(accepted.intent) if isinstance(accepted.intent, D20_INTENTS) else None
+    if activity is not None:
+        spent = pending.of(Spent)
+        budget = spent.budgets.get(accepted.actor, RoundBudget())
+        spent.budgets[accepted.actor] = spend(budget, activity=activity)

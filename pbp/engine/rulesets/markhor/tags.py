@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Literal
 
 from pbp.engine.actors import Actor
-from pbp.engine.distat_tags import Pending
-from pbp.engine.markhor_model import Course, MarkhorState
+from pbp.engine.pending import Pending
 from pbp.engine.problems import MarkhorRefused, refusal
+from pbp.engine.rulesets.markhor.model import Course, MarkhorState
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.markhor import action_points

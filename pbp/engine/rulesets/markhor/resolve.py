@@ -13,15 +13,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pbp.campaign.model import Campaign
-from pbp.engine.markhor_model import (
+from pbp.engine.problems import COULD_NOT_RESOLVE
+from pbp.engine.report import CorrectionEntry
+from pbp.engine.rulesets.markhor.model import (
     Course,
     MarkhorEntry,
     MarkhorRecord,
     MarkhorReport,
     MarkhorState,
 )
-from pbp.engine.problems import COULD_NOT_RESOLVE
-from pbp.engine.report import CorrectionEntry
 from pbp.engine.state import Accepted, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.notation import evaluate, parse_notation

@@ -6,18 +6,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from pbp.engine.abstract_model import AbstractEntry, AbstractReport, Task
-from pbp.rules.dice.seeded import RollRecord
-
-
-def roll_view(roll: RollRecord) -> dict[str, Any]:
-    """A roll as the summary's dice line lists it (``key·index``)."""
-    return {
-        "key": "·".join(str(k) for k in roll.key),
-        "index": roll.index,
-        "sides": roll.sides,
-        "value": roll.value,
-    }
+from pbp.engine.rulesets.abstract.model import AbstractEntry, AbstractReport, Task
+from pbp.render.plain import roll_view
 
 
 def _entry(entry: AbstractEntry, *, hide: bool) -> dict[str, Any]:

@@ -206,3 +206,10 @@ class D20Entry:
     record: D20Record
     on_behalf: bool = False
     order: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Report:
+    """The d20 tags a round resolved (any scene rolls ``[roll:]``), in post order."""
+
+    entries: tuple[D20Entry, ...] = ()

@@ -1,0 +1,80 @@
+"""The rulesets a scene runs, by scene kind, behind one interface (``engine.ruleset``): the
+only engine module that names them. Reading, the close, ``!undo``, a new scene and the
+rulesets' own set-up commands call through here.
+
+Adding a ruleset: its package under ``pbp/engine/rulesets/`` with a ``Ruleset``, one line
+below, and its views in ``render.registry`` (docs/rulesets.md).
+"""
+
+from __future__ import annotations
+
+from pbp.engine.pending import Pending
+from pbp.engine.ruleset import Closer, Ruleset
+from pbp.engine.rulesets.abstract.ruleset import ABSTRACT
+from pbp.engine.rulesets.d20.ruleset import D20
+from pbp.engine.rulesets.distat.ruleset import DISTAT
+from pbp.engine.rulesets.markhor.ruleset import MARKHOR
+from pbp.engine.state import Accepted, ClosedRound, EngineState
+from pbp.rules.dice.seeded import RecordingDice
+from pbp.tags.commands import Command, EncounterCommand
+from pbp.tags.model import RollTag, SceneKind, Tag
+
+# in the order a round's report and the ledger list their parts
+ALL: tuple[Ruleset, ...] = (DISTAT, D20, ABSTRACT, MARKHOR)
+RULESETS: dict[SceneKind, Ruleset] = {
+    SceneKind.DISTAT: DISTAT,
+    SceneKind.D20: D20,
+    SceneKind.ABSTRACT: ABSTRACT,
+    SceneKind.SKIRMISH: MARKHOR,
+    SceneKind.BATTLE: MARKHOR,
+}
+COMMON = D20  # SPEC §2: every scene rolls [roll:], a d20 tag
+COMMON_TAGS: tuple[type, ...] = (RollTag,)
+
+
+def ruleset_for(tag: Tag, kind: SceneKind) -> Ruleset | None:
+    """The ruleset that reads ``tag`` in a scene of ``kind`` (None: this scene reads it not)."""
+    if isinstance(tag, COMMON_TAGS):
+        return COMMON
+    own = RULESETS[kind]
+    return own if isinstance(tag, own.tags) else None
+
+
+def owner(accepted: Accepted) -> Ruleset:
+    """The ruleset an accepted tag belongs to."""
+    return next(r for r in ALL if isinstance(accepted.intent, r.intents))
+
+
+def count(pending: Pending, accepted: Accepted, post_id: str) -> None:
+    """Count an accepted tag: its slots and bonus, and what its ruleset notes."""
+    pending.add(accepted, post_id)
+    owner(accepted).count(pending, accepted)
+
+
+def closers(state: EngineState, dice: RecordingDice) -> tuple[tuple[Ruleset, Closer], ...]:
+    """Each ruleset's resolution of the open round, in report order."""
+    return tuple((r, r.closer(state, dice)) for r in ALL)
+
+
+def fresh(state: EngineState, kind: SceneKind, command: EncounterCommand | None) -> EngineState:
+    """Each ruleset's state for a new scene of ``kind``."""
+    for ruleset in ALL:
+        state = ruleset.fresh(state, kind, command)
+    return state
+
+
+def undo(state: EngineState, closed: ClosedRound) -> EngineState:
+    """Each ruleset's state with ``closed`` re-opened."""
+    for ruleset in ALL:
+        state = ruleset.undo(state, closed)
+    return state
+
+
+def command_owner(command: Command) -> Ruleset | None:
+    """The ruleset whose command this is (``!task``, ``!difficulty`` …), if any."""
+    return next((r for r in ALL if isinstance(command, r.commands)), None)
+
+
+def tasks(state: EngineState) -> tuple[str, ...]:
+    """The names beyond the roster a tag may name (an abstract scene's tasks)."""
+    return tuple(name for r in ALL for name in r.tasks(state))

@@ -1,0 +1,137 @@
+"""The interface a ruleset implements; ``engine.registry`` lists the rulesets by scene kind and
+the engine calls through it (reading, the close, ``!undo``, a new scene, set-up commands).
+
+A ruleset keeps its own state in ``EngineState.rulesets`` and its part of a round's report in
+``RoundReport.parts``, each under its own type; the core names none of them. The Distat scene
+(``pbp.rules.distat``) is the roster every scene shares: who is there, sides, groups, Body and
+Mind; a ruleset reads it and the Distat ruleset's actions change it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from pbp.campaign.model import Campaign
+from pbp.engine.actors import Actor
+from pbp.engine.pending import Pending
+from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection
+from pbp.engine.slots import Slots
+from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
+from pbp.errors import Problem
+from pbp.rules.dice.seeded import RecordingDice
+from pbp.rules.distat import DistatScene
+from pbp.tags.commands import Command, EncounterCommand
+from pbp.tags.model import SceneKind, Tag
+
+T = TypeVar("T")
+Scores = Callable[[str], Mapping[str, int | None]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TagContext:
+    """What checking one tag may look at: the campaign, the scene as it stands (roster and
+    groups), what earlier tags of the round took, each ruleset's state and each character's
+    sheet numbers."""
+
+    campaign: Campaign
+    scene: DistatScene
+    pending: Pending
+    rulesets: Slots
+    scores: Scores
+
+    def slot(self, kind: type[T]) -> T:
+        """A ruleset's state (a fresh one when it has none yet)."""
+        found = self.rulesets.get(kind)
+        return found if found is not None else kind()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Closed:
+    """What one ruleset's part of a close produced: its state after the round (None: as it
+    was), its part of the report (None: nothing this round), the Distat actions, the GM
+    corrections it applied and what it refused."""
+
+    state: object | None = None
+    part: object | None = None
+    actions: tuple[ActionEntry, ...] = ()
+    corrections: tuple[CorrectionEntry, ...] = ()
+    rejected: tuple[Rejection, ...] = ()
+
+
+class Closer:
+    """One ruleset's resolution of one round, fed in post order."""
+
+    def post(self, post: PostRecord) -> None:
+        """A live post of the round, before its steps (its commands that roll at the close)."""
+
+    def take(self, post: PostRecord, accepted: Accepted, scene: DistatScene) -> DistatScene:
+        """An accepted tag of this ruleset, at its turn; the scene as it leaves it."""
+        return scene
+
+    def command(self, post: PostRecord, command: Command) -> bool:
+        """A GM correction at its turn: whether this ruleset takes it."""
+        return False
+
+    def finish(self, state: EngineState, scene: DistatScene, number: int) -> Closed:
+        """After every post: what the round did."""
+        return Closed()
+
+
+class Ruleset:
+    """A ruleset: its tags and their check, its intents, the set-up commands it owns, its
+    state through the scenes (fresh, undone) and its resolution at the close. The defaults do
+    nothing, so a ruleset states only what it has."""
+
+    name: str = ""
+    tags: tuple[type, ...] = ()  # the tag kinds it reads (pbp.tags.model)
+    intents: tuple[type, ...] = ()  # what its accepted tags mean (``Accepted.intent``)
+    commands: tuple[type, ...] = ()  # the set-up commands it owns (pbp.tags.commands)
+    sheets: bool = False  # numbers a tag leaves out are the sheets' (engine.sheets)
+
+    def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
+        """Accept a tag of this ruleset for ``actor``, or say why not (SPEC §4.2)."""
+        raise NotImplementedError
+
+    def count(self, pending: Pending, accepted: Accepted) -> None:
+        """Note what an accepted tag declared, for the checks of later ones."""
+
+    def still_refused(self, scene: DistatScene, accepted: Accepted) -> bool:
+        """Whether a tag refused when read is still refused at its turn (RULES §6)."""
+        return True
+
+    def fresh(
+        self, state: EngineState, kind: SceneKind, command: EncounterCommand | None
+    ) -> EngineState:
+        """A new scene of ``kind`` (``!encounter``, or None: the campaign's own scene)."""
+        return state
+
+    def undo(self, state: EngineState, closed: ClosedRound) -> EngineState:
+        """The state with ``closed`` re-opened (``!undo``)."""
+        return state
+
+    def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
+        """Its resolution of the open round, rolling with the round's ``dice``."""
+        return Closer()
+
+    def after_close(
+        self, state: EngineState, parts: Slots, notes: tuple[str, ...]
+    ) -> tuple[EngineState, tuple[str, ...]]:
+        """What the round's outcome (``parts``: each ruleset's part of its report) does to the
+        scene (a fight won or lost)."""
+        return state, notes
+
+    def setup(
+        self, state: EngineState, command: Command, post: PostRecord
+    ) -> EngineState | Problem:
+        """A set-up command it owns, as soon as its post is read."""
+        return state
+
+    def tasks(self, state: EngineState) -> tuple[str, ...]:
+        """Names beyond the roster a tag may name (an abstract scene's tasks)."""
+        return ()
+
+    def read_command(self, state: EngineState, command: Command) -> Problem | None:
+        """A command it owns that acts at the close, checked when read."""
+        return None

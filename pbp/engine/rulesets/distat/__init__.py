@@ -1,0 +1,1 @@
+"""The distat ruleset's engine side."""

@@ -1,0 +1,77 @@
+"""The Distat ruleset behind the engine's interface (SPEC §2.1, RULES §1): its actions change
+the Distat scene every scene shares (Body, Mind, groups, restraints)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbp.engine.actors import Actor
+from pbp.engine.pending import Pending
+from pbp.engine.problems import failure_text
+from pbp.engine.report import ActionEntry
+from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
+from pbp.engine.rulesets.distat.tags import check_tag, count
+from pbp.engine.state import Accepted, EngineState, PostRecord
+from pbp.errors import Problem
+from pbp.rules import distat
+from pbp.rules.dice.seeded import RecordingDice
+from pbp.rules.distat import DistatScene
+from pbp.rules.distat.intents import INTENTS
+from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, Tag
+
+
+def _resolve(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tuple[Any, ...]]:
+    """A Distat action resolved; one whose resolution fails is void with what failed, and the
+    round goes on (no exception inside one action may lose a close)."""
+    try:
+        return distat.resolve(scene, intent)
+    except Exception as error:
+        why = distat.CouldNotResolve(error=failure_text(error))
+        return scene, distat.void_records(intent, why)
+
+
+@dataclass(slots=True)
+class _DistatCloser(Closer):
+    """Each Distat action resolved at its turn against the scene the earlier ones left."""
+
+    actions: list[ActionEntry] = field(default_factory=list)
+
+    def take(self, post: PostRecord, accepted: Accepted, scene: DistatScene) -> DistatScene:
+        intent = accepted.intent
+        assert isinstance(intent, INTENTS)
+        scene, records = _resolve(scene, intent)
+        self.actions += [
+            ActionEntry(post_id=post.post_id, author=post.author, tag=accepted.tag.source.text,
+                        record=r, on_behalf=accepted.on_behalf)
+            for r in records
+        ]  # fmt: skip
+        return scene
+
+    def finish(self, state: EngineState, scene: DistatScene, number: int) -> Closed:
+        return Closed(actions=tuple(self.actions))
+
+
+class DistatRuleset(Ruleset):
+    """Distat: moves, physical and mental actions, Identify and pass."""
+
+    name = "distat"
+    tags = (MoveTag, ActionTag, IdentifyTag, PassTag)
+    intents = INTENTS
+
+    def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
+        return check_tag(scene=ctx.scene, tag=tag, actor=actor, pending=ctx.pending)
+
+    def count(self, pending: Pending, accepted: Accepted) -> None:
+        count(pending, accepted)
+
+    def still_refused(self, scene: DistatScene, accepted: Accepted) -> bool:
+        intent = accepted.intent
+        assert isinstance(intent, INTENTS)
+        return bool(distat.validate(scene, intent))
+
+    def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
+        return _DistatCloser()
+
+
+DISTAT = DistatRuleset()

@@ -1,0 +1,1 @@
+"""The markhor ruleset's engine side."""

@@ -1,0 +1,25 @@
+"""Each ruleset's views, by scene kind (``render.ruleset``): the only render module that
+names them. ``!status``, ``!sheet``, the summary and the ledger call through here.
+
+Adding a ruleset: its views under ``pbp/render/rulesets/`` and one line below
+(docs/rulesets.md)."""
+
+from __future__ import annotations
+
+from pbp.render.ruleset import RulesetViews
+from pbp.render.rulesets.abstract.ruleset import ABSTRACT_VIEWS
+from pbp.render.rulesets.d20.ruleset import D20_VIEWS
+from pbp.render.rulesets.markhor.ruleset import MARKHOR_VIEWS
+from pbp.tags.model import SceneKind
+
+DISTAT_VIEWS = RulesetViews()  # Distat's table and sheet are templates of their own
+
+# in the order a round's report and the ledger list their parts (engine.registry.ALL)
+ALL: tuple[RulesetViews, ...] = (DISTAT_VIEWS, D20_VIEWS, ABSTRACT_VIEWS, MARKHOR_VIEWS)
+VIEWS: dict[SceneKind, RulesetViews] = {
+    SceneKind.DISTAT: DISTAT_VIEWS,
+    SceneKind.D20: D20_VIEWS,
+    SceneKind.ABSTRACT: ABSTRACT_VIEWS,
+    SceneKind.SKIRMISH: MARKHOR_VIEWS,
+    SceneKind.BATTLE: MARKHOR_VIEWS,
+}

@@ -1,0 +1,48 @@
+"""What a ruleset shows, behind one interface; ``render.registry`` lists them. A ruleset's
+views: its table for ``!status`` and a summary, a character's sheet lines, its part of a round's
+summary, and its sections of the JSON ledger (SPEC §5). The defaults show nothing, so a
+ruleset states only what it has."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment
+
+from pbp.engine.report import RoundReport
+from pbp.engine.state import EngineState
+from pbp.render.tables import SheetLines, Shown, Table
+
+
+class RulesetViews:
+    """One ruleset's views (Distat's table and sheet are templates of their own)."""
+
+    summary_table: bool = False  # its table shows in the round summary too
+
+    def table(self, state: EngineState, shown: Shown) -> Table | None:
+        """The scene's own table, for ``!status`` (and the summary when ``summary_table``)."""
+        return None
+
+    def sheet(self, state: EngineState, name: str, shown: Shown) -> SheetLines | None:
+        """A character's lines of the scene on ``!sheet``."""
+        return None
+
+    def summary(self, report: RoundReport, *, hide: bool, npcs: frozenset[str]) -> dict[str, Any]:
+        """Its part of the summary template's values (under ``hide``, these NPCs' numbers
+        hidden)."""
+        return {}
+
+    def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
+        """Its entries of the round's ``actions`` in the ledger."""
+        return []
+
+    def ledger_round(self, report: RoundReport) -> dict[str, Any]:
+        """Its keys of a closed round in the ledger."""
+        return {}
+
+    def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
+        """Add its values to each character's ledger entry, as the scene stands."""
+
+    def example_task(self, state: EngineState) -> str | None:
+        """A task a problem reply's example may name (None: the scene has none)."""
+        return None

@@ -1,0 +1,1 @@
+"""Each ruleset's own modules, one package per ruleset; only the registry imports them."""

@@ -1,0 +1,1 @@
+"""The abstract ruleset's views."""

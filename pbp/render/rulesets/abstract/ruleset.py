@@ -1,0 +1,90 @@
+"""The abstract ruleset's views: the banks and tasks, a character's bank, the interval in the
+summary and its ledger sections."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment
+
+from pbp.engine.report import RoundReport
+from pbp.engine.rulesets.abstract.model import AbstractEntry, AbstractReport, AbstractState
+from pbp.engine.state import EngineState
+from pbp.render.plain import plain
+from pbp.render.ruleset import RulesetViews
+from pbp.render.rulesets.abstract.scene import abstract_sheet, abstract_table
+from pbp.render.rulesets.abstract.views import abstract_view
+from pbp.render.tables import SheetLines, Shown, Table
+
+
+def _abstract_action(entry: AbstractEntry, env: Environment) -> dict[str, Any]:
+    """An abstract tag's entry (SPEC §5: roll, bonus, result, divisor, dice, pips_paid,
+    bank_used, banked, bank, wasted, dc): every field of its record."""
+    record = plain(entry.record)
+    reason = None
+    if entry.record.outcome == "void":
+        template = env.get_template("_macros.md.j2")
+        macro = template.module.abstract_reason  # type: ignore[attr-defined]
+        reason = str(macro(record)).strip()
+    return {
+        "post": entry.post_id,
+        "author": entry.author,
+        "tag": entry.tag,
+        "on_behalf": entry.on_behalf,
+        "maneuver": None,
+        **record,
+        "because": record.pop("reason"),
+        "damage": [],
+        "reason": reason,
+    }
+
+
+def _abstract(report: AbstractReport | None) -> dict[str, Any] | None:
+    """The interval's opposition, banks, tasks and outlook (the GM's view: secret DCs too)."""
+    if report is None:
+        return None
+    return {
+        "opposition": [
+            {"post": o.post_id, "task": o.task, "dice": list(o.dice), "pips": o.pips}
+            for o in report.opposition
+        ],
+        "banks": dict(report.banks),
+        "tasks": plain(report.tasks),
+        "outlook": [
+            {"character": o.character, "task": o.task, "bank": o.bank,
+             "odds": {str(k): float(p) for k, p in o.odds}}
+            for o in report.outlook
+        ],
+    }  # fmt: skip
+
+
+class AbstractViews(RulesetViews):
+    def table(self, state: EngineState, shown: Shown) -> Table | None:
+        return abstract_table(state, shown)
+
+    def sheet(self, state: EngineState, name: str, shown: Shown) -> SheetLines | None:
+        return abstract_sheet(state, name, shown)
+
+    def summary(self, report: RoundReport, *, hide: bool, npcs: frozenset[str]) -> dict[str, Any]:
+        return {"abstract": abstract_view(report.parts.get(AbstractReport), hide=hide)}
+
+    def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
+        part = report.parts.get(AbstractReport)
+        return [_abstract_action(a, env) for a in (part.entries if part is not None else ())]
+
+    def ledger_round(self, report: RoundReport) -> dict[str, Any]:
+        return {"abstract": _abstract(report.parts.get(AbstractReport))}
+
+    def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
+        banks = dict(state.slot(AbstractState).banks)
+        for name, entry in characters.items():
+            if name in banks:
+                entry["bank"] = banks[name]  # RULES E6: the pips banked for later intervals
+
+    def example_task(self, state: EngineState) -> str | None:
+        tasks = state.slot(AbstractState).tasks
+        names = [t.name for t in tasks if t.done_by is None] or [t.name for t in tasks]
+        return names[0] if names else None
+
+
+ABSTRACT_VIEWS = AbstractViews()

@@ -1,0 +1,1 @@
+"""The d20 ruleset's views."""

@@ -1,0 +1,42 @@
+"""What ``!status``, ``!sheet`` and a summary show of a d20 scene: each character's dice pool
+and the aid waiting for it."""
+
+from __future__ import annotations
+
+from pbp.engine.rulesets.d20.model import D20State
+from pbp.engine.rulesets.d20.tags import pool_size
+from pbp.engine.state import EngineState
+from pbp.render.environment import md_escape as md
+from pbp.render.tables import SheetLines, Shown, Table, scene_names, side_of
+
+
+def _d20_aid(state: EngineState, name: str) -> str:
+    waiting = [a for a in state.slot(D20State).aid if a.target == name]
+    return ", ".join(f"+{a.bonus} {md(a.skill)} (from {md(a.helper)})" for a in waiting) or "–"
+
+
+def _d20_pool(state: EngineState, name: str) -> str:
+    sheet = state.campaign.character(name)
+    size = sheet.dice_pool if sheet is not None else 0
+    return f"{pool_size(state.campaign, state.slot(D20State), name)} of {size}" if size else "–"
+
+
+def d20_table(state: EngineState, shown: Shown) -> Table:
+    """A d20 scene: each character's dice pool (RULES A8) and the aid waiting for it (A5)."""
+    rows = tuple(
+        (md(n), md(side_of(state, n)), shown.value(n, _d20_pool(state, n)), _d20_aid(state, n))
+        for n in scene_names(state)
+    )
+    notes = ("Under pressure: nobody may take 10 or 20.",) if state.slot(D20State).pressure else ()
+    return Table(columns=("Character", "Side", "Dice pool", "Aid waiting"), rows=rows,
+                 notes=notes)
+
+
+def d20_sheet(state: EngineState, name: str, shown: Shown) -> SheetLines:
+    """A character's sheet in a d20 scene."""
+    if name in shown.hidden:
+        return SheetLines(lines=None)
+    return SheetLines(lines=(("Dice pool", _d20_pool(state, name)),
+                             ("Aid waiting", _d20_aid(state, name))))
+
+
