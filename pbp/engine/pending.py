@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -16,7 +17,9 @@ class Pending:
     """Per character, the action slots taken (slot -> post id) and the bonus points spent;
     each ruleset keeps its own record of the round's declarations under its record's type."""
 
-    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # actor -> slot -> post id
+    # actor -> slot -> post id; a slot is its ruleset's own value (Distat's "move", a battle's
+    # second action point …)
+    slots: dict[str, dict[Hashable, str]] = field(default_factory=dict)
     bonus: dict[str, int] = field(default_factory=dict)
     records: dict[type, object] = field(default_factory=dict)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -113,9 +113,9 @@ def _steps(post: PostRecord) -> Iterator[Accepted | Command | _Retry]:
         yield item
 
 
-def _claimed(rnd: OpenRound) -> dict[str, set[str]]:
+def _claimed(rnd: OpenRound) -> dict[str, set[Hashable]]:
     """The action slots the round's accepted tags take, per character."""
-    claimed: dict[str, set[str]] = {}
+    claimed: dict[str, set[Hashable]] = {}
     for post in rnd.posts:
         if post.live:
             for accepted in post.accepted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
@@ -28,7 +29,7 @@ class Accepted:
     intent: object  # the rules' intent of the ruleset that read it (a Distat ``Intent`` …)
     actor: str
     on_behalf: bool
-    slots: frozenset[str]
+    slots: frozenset[Hashable]  # the action slots it takes, each its ruleset's own value
     bonus: int
 
 

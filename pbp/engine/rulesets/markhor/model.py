@@ -35,6 +35,28 @@ class Course:
 MARKHOR_INTENTS = (Course,)
 
 
+@dataclass(frozen=True, slots=True)
+class TurnCourse:
+    """The slot of a skirmish turn's one course of action (the seed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPoint:
+    """The slot of a battle action: the ``number``-th action point of the turn (RULES M7)."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionIn:
+    """The slot of a battle reaction during ``target``'s turn: one per turn (RULES M7)."""
+
+    target: str
+
+
+MarkhorSlot = TurnCourse | ActionPoint | ReactionIn
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MarkhorState:
     """A skirmish or battle as it stands between rounds.

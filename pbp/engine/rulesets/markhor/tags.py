@@ -9,14 +9,20 @@ from typing import Literal
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
 from pbp.engine.problems import MarkhorRefused, refusal
-from pbp.engine.rulesets.markhor.model import Course, MarkhorState
+from pbp.engine.rulesets.markhor.model import (
+    ActionPoint,
+    Course,
+    MarkhorSlot,
+    MarkhorState,
+    ReactionIn,
+    TurnCourse,
+)
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.markhor import action_points
 from pbp.tags.model import ActTag, CastTag, SkirmishAttackTag, Tag
 
 MARKHOR_TAGS = (SkirmishAttackTag, CastTag, ActTag)
-COURSE_SLOT = "course"
 MAX_TURN_AP = 6  # the Actions page: AP on one's own turn cap out at 6
 
 
@@ -58,17 +64,17 @@ def _course_problem(course: Course, markhor: MarkhorState) -> tuple[str, str] | 
 
 def _ap_used(actor: str, pending: Pending) -> int:
     """The action points this round's accepted battle tags of ``actor`` already take."""
-    return sum(1 for slot in pending.slots.get(actor, {}) if slot.startswith("ap"))
+    return sum(1 for slot in pending.slots.get(actor, {}) if isinstance(slot, ActionPoint))
 
 
-def _slot(course: Course, markhor: MarkhorState, pending: Pending) -> str:
+def _slot(course: Course, markhor: MarkhorState, pending: Pending) -> MarkhorSlot:
     """The slot a course takes: the turn's one course (skirmish), its next action point
     (battle), or one reaction in the target's turn."""
     if course.react:  # RULES M7: at most one reaction during any single turn
-        return f"reaction in {course.target}'s turn"
+        return ReactionIn(target=course.target or "")
     if markhor.mode == "skirmish":  # the seed: one course of action per turn
-        return COURSE_SLOT
-    return f"ap{_ap_used(course.actor, pending) + 1}"
+        return TurnCourse()
+    return ActionPoint(number=_ap_used(course.actor, pending) + 1)
 
 
 def check_markhor_tag(
