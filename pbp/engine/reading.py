@@ -13,7 +13,6 @@ from pbp.engine.pending import Pending
 from pbp.engine.problems import RulesetUnavailable
 from pbp.engine.registry import ruleset_for
 from pbp.engine.ruleset import TagContext
-from pbp.engine.sheets import from_sheets
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, EngineState, PostRecord, Reading
 from pbp.errors import Problem
@@ -106,12 +105,11 @@ def check_tags(
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))
             continue
-        if ruleset.sheets:  # the numbers the tag leaves to the sheets
-            filled = from_sheets(tag, actor=actor.name, campaign=campaign)
-            if isinstance(filled, Problem):
-                problems.append(filled)
-                continue
-            tag = filled
+        filled = ruleset.fill(tag, actor.name, campaign)  # what the tag leaves to the sheets
+        if isinstance(filled, Problem):
+            problems.append(filled)
+            continue
+        tag = filled
         verdict = ruleset.check(tag, actor, ctx)
         if isinstance(verdict, Accepted):
             accepted.append(verdict)

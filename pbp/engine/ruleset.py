@@ -88,11 +88,15 @@ class Ruleset:
     tags: tuple[type, ...] = ()  # the tag kinds it reads (pbp.tags.model)
     intents: tuple[type, ...] = ()  # what its accepted tags mean (``Accepted.intent``)
     commands: tuple[type, ...] = ()  # the set-up commands it owns (pbp.tags.commands)
-    sheets: bool = False  # numbers a tag leaves out are the sheets' (engine.sheets)
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         """Accept a tag of this ruleset for ``actor``, or say why not (SPEC §4.2)."""
         raise NotImplementedError
+
+    def fill(self, tag: Tag, actor: str, campaign: Campaign) -> Tag | Problem:
+        """``tag`` with the numbers it left out taken from the character sheets, or why
+        that cannot be (a number the sheet lacks)."""
+        return tag
 
     def count(self, pending: Pending, accepted: Accepted) -> None:
         """Note what an accepted tag declared, for the checks of later ones."""

@@ -18,6 +18,8 @@ class RulesetViews:
     """One ruleset's views (Distat's table and sheet are templates of their own)."""
 
     summary_table: bool = False  # its table shows in the round summary too
+    section: str | None = None  # the summary's template of its part (``_<name>.md.j2``)
+    shows_scene: bool = False  # its section shows the scene (no Distat table under it)
 
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         """The scene's own table, for ``!status`` (and the summary when ``summary_table``)."""
@@ -31,6 +33,14 @@ class RulesetViews:
         """Its part of the summary template's values (under ``hide``, these NPCs' numbers
         hidden)."""
         return {}
+
+    def present(self, values: dict[str, Any]) -> bool:
+        """Whether its part of a summary (``summary``'s values) has anything to show."""
+        return any(values.values())
+
+    def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
+        """The rolls of its part of a summary, for the dice line."""
+        return []
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         """Its entries of the round's ``actions`` in the ledger."""

@@ -172,8 +172,7 @@ def summary_view(
         "closed_at": _when(report.closed_at),
         "actions": [_restraint_lasts(action_view(a, disclosure), report)
                     for a in report.actions],
-        **{k: v for views in registry.ALL  # each ruleset's part (render.registry)
-           for k, v in views.summary(report, hide=disclosure.hide, npcs=disclosure.npcs).items()},
+        **_parts(report, disclosure),
         "corrections": [
             {
                 "character": c.character,
@@ -196,6 +195,24 @@ def summary_view(
         "notes": report.notes,
         "seed": seed,
         "next_seal": next_seal,
+    }
+
+
+def _parts(report: RoundReport, disclosure: Disclosure) -> dict[str, Any]:
+    """Each ruleset's part of the summary (render.registry): its values, the sections that
+    show, their rolls, and whether one of them shows the scene."""
+    values: dict[str, Any] = {}
+    shown = []
+    for views in registry.ALL:
+        own = views.summary(report, hide=disclosure.hide, npcs=disclosure.npcs)
+        values.update(own)
+        if views.section is not None and views.present(own):
+            shown.append((views, own))
+    return {
+        **values,
+        "sections": [views.section for views, _ in shown],
+        "section_rolls": [r for views, own in shown for r in views.rolls(own)],
+        "own_scene": any(views.shows_scene for views, _ in shown),
     }
 
 

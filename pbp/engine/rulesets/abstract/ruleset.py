@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
 from pbp.engine.problems import AbstractRefused, BadName, refusal, scene_phrase
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.abstract.model import ABSTRACT_INTENTS, AbstractState, Task
 from pbp.engine.rulesets.abstract.resolve import AbstractItem, resolve_abstract, undo_abstract
+from pbp.engine.rulesets.abstract.sheets import from_sheets
 from pbp.engine.rulesets.abstract.tags import ABSTRACT_TAGS, check_abstract_tag
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
@@ -96,7 +98,9 @@ class AbstractRuleset(Ruleset):
     tags = ABSTRACT_TAGS
     intents = ABSTRACT_INTENTS
     commands = (TaskCommand, OpposeCommand)
-    sheets = True
+
+    def fill(self, tag: Tag, actor: str, campaign: Campaign) -> Tag | Problem:
+        return from_sheets(tag, actor=actor, campaign=campaign)
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         return check_abstract_tag(tag=tag, actor=actor, abstract=ctx.slot(AbstractState),

@@ -18,6 +18,7 @@ from pbp.engine.rulesets.d20.model import (
     intent_verb,
 )
 from pbp.engine.rulesets.d20.resolve import D20Context, resolve_d20
+from pbp.engine.rulesets.d20.sheets import from_sheets
 from pbp.engine.rulesets.d20.tags import D20_TAGS, check_d20_tag, count, pool_size
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
@@ -71,7 +72,9 @@ class D20Ruleset(Ruleset):
     name = "d20"
     tags = D20_TAGS
     intents = D20_INTENTS
-    sheets = True
+
+    def fill(self, tag: Tag, actor: str, campaign: Campaign) -> Tag | Problem:
+        return from_sheets(tag, actor=actor, campaign=campaign)
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         return check_d20_tag(tag=tag, actor=actor, campaign=ctx.campaign,

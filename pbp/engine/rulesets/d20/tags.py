@@ -36,7 +36,7 @@ D20_TAGS = (CheckTag, AttackRollTag, AidTag, CompareTag, EffectTag, RollTag)
 
 
 def _given(number: int | None) -> int:
-    """A number of the tag, or of the sheets (``engine.sheets`` filled it in first)."""
+    """A number of the tag, or of the sheets (its ``sheets`` filled it in first)."""
     assert number is not None, "a tag's number is read from the sheets before its intent"
     return number
 

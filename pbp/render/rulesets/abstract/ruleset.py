@@ -59,6 +59,16 @@ def _abstract(report: AbstractReport | None) -> dict[str, Any] | None:
 
 
 class AbstractViews(RulesetViews):
+    section = "_abstract.md.j2"
+    shows_scene = True
+
+    def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
+        part = values["abstract"]
+        if part is None:
+            return []
+        return ([r for o in part["opposition"] for r in o["rolls"]]
+                + [r for e in part["entries"] for r in e["rolls"]])
+
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         return abstract_table(state, shown)
 

@@ -43,6 +43,7 @@ def _d20_action(entry: D20Entry) -> dict[str, Any]:
 
 class D20Views(RulesetViews):
     summary_table = True
+    section = "_d20.md.j2"
 
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         return d20_table(state, shown)
@@ -52,6 +53,9 @@ class D20Views(RulesetViews):
 
     def summary(self, report: RoundReport, *, hide: bool, npcs: frozenset[str]) -> dict[str, Any]:
         return {"d20_actions": [d20_view(a) for a in _entries(report)]}
+
+    def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
+        return [r for a in values["d20_actions"] for r in a["rolls"]]
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         return [_d20_action(a) for a in _entries(report)]

@@ -52,6 +52,15 @@ def _markhor_action(entry: MarkhorEntry) -> dict[str, Any]:
 
 
 class MarkhorViews(RulesetViews):
+    section = "_markhor.md.j2"
+    shows_scene = True
+
+    def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
+        part = values["fight"]
+        if part is None:
+            return []
+        return [*part["initiative_rolls"], *(r for e in part["entries"] for r in e["rolls"])]
+
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         return markhor_table(state, shown)
 

@@ -1,17 +1,17 @@
-"""The numbers a tag leaves to the character sheets: a d20 or Epic Path skill's bonus
-(``[check: Stealth vs 15]``, ``[abstract: Athletics on TASK]``), the opponent's in an opposed
-check, a d20 attack bonus and a Defense (``[attack: Goblin]``). A number the sheet does not
-have is a refusal that says which, and how to write it in the tag instead."""
+"""The numbers a d20 tag leaves to the character sheets: a skill's bonus (``[check: Stealth vs
+15]``), the opponent's in an opposed check, an attack bonus and a Defense (``[attack:
+Goblin]``), scores and resistance ranks. A number the sheet does not have is a refusal that
+says which, and how to write it in the tag instead."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign, CharacterSheet
-from pbp.engine.problems import AbstractRefused, D20Refused, refusal
+from pbp.engine.problems import D20Refused, refusal
 from pbp.errors import Problem
 from pbp.rules.d20.resistances import RESISTANCE_BASE
-from pbp.tags.model import AbstractTag, AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, Tag
+from pbp.tags.model import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, Tag
 
 NOT_ON_SHEET = "not_on_sheet"
 
@@ -26,13 +26,6 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
             if bonus is None:
                 return _missing(tag, f"{actor}'s sheet has no {tag.skill} bonus",
                                 f"[aid: {tag.target} {tag.skill} +3]")
-            return replace(tag, modifier=bonus)
-        case AbstractTag(modifier=None, skill=str() as skill):
-            bonus = _skill(campaign, actor, skill)
-            if bonus is None:
-                example = f"[abstract: {skill} +12 on {tag.task}]"
-                return refusal(AbstractRefused, source=tag.source, cause=NOT_ON_SHEET,
-                               detail=f"{actor}'s sheet has no {skill} bonus; {example}")
             return replace(tag, modifier=bonus)
         case AttackRollTag():
             return _attack(tag, actor=actor, campaign=campaign)

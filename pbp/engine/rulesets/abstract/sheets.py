@@ -1,0 +1,28 @@
+"""The number an abstract tag leaves to the character sheets: an Epic Path skill's bonus
+(``[abstract: Athletics on TASK]``). A bonus the sheet does not have is a refusal that says
+which, and how to write it in the tag instead."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbp.campaign.model import Campaign
+from pbp.engine.problems import AbstractRefused, refusal
+from pbp.errors import Problem
+from pbp.tags.model import AbstractTag, Tag
+
+NOT_ON_SHEET = "not_on_sheet"
+
+
+def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
+    """``tag`` with the skill bonus it left out taken from the actor's sheet, or why not."""
+    match tag:
+        case AbstractTag(modifier=None, skill=str() as skill):
+            sheet = campaign.character(actor)
+            bonus = sheet.skill(skill) if sheet is not None else None
+            if bonus is None:
+                example = f"[abstract: {skill} +12 on {tag.task}]"
+                return refusal(AbstractRefused, source=tag.source, cause=NOT_ON_SHEET,
+                               detail=f"{actor}'s sheet has no {skill} bonus; {example}")
+            return replace(tag, modifier=bonus)
+    return tag
