@@ -139,7 +139,8 @@ def format_tag(tag: Tag) -> str:
             against = (str(tag.dc) if tag.dc is not None
                        else f"{tag.target} {(tag.resistance or '').capitalize()}")
             signed = f"{_signed(tag.modifier)} " if tag.modifier is not None else ""
-            return _bracket("effect", f"{signed}vs {against}", [], tag.as_name)
+            inflict = [f"inflict {tag.inflict}"] if tag.inflict else []
+            return _bracket("effect", f"{signed}vs {against}", inflict, tag.as_name)
         case RollTag():
             return _bracket("roll", tag.expression, [], tag.as_name)
         case SkirmishAttackTag():

@@ -222,6 +222,8 @@ class CompareTag:
 
 
 RESISTANCES = ("fortitude", "will", "toughness", "defense")
+# the condition tracks an effect may worsen (RULES A10), as a tag writes them
+TRACKS = ("injury", "advantage", "action", "check", "movement")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -235,6 +237,7 @@ class EffectTag:
     dc: int | None = None
     target: str | None = None
     resistance: str | None = None  # one of RESISTANCES, with ``target``
+    inflict: str | None = None  # one of TRACKS: the target's track worsens when it gets through
     as_name: str | None = None
 
 

@@ -8,6 +8,7 @@ from pbp.tags.cursor import SEPARATORS, Cursor, Names, Reject, is_signed
 from pbp.tags.dice import check_notation
 from pbp.tags.model import (
     RESISTANCES,
+    TRACKS,
     AbstractTag,
     ActTag,
     AidTag,
@@ -208,8 +209,13 @@ def read_compare(body: str, *, source: Source, names: Names) -> CompareTag:
     )  # fmt: skip
 
 
+# RULES A10: `| inflict movement` worsens the target's Movement track one step if it gets through
+EFFECT_OPTIONS = {"inflict": Option(Arg.CHOICE, choices=TRACKS), "as": AS}
+
+
 def read_effect(body: str, *, source: Source, names: Names) -> EffectTag:
-    """``[effect: +6 vs NAME RESISTANCE]`` or ``[effect: +6 vs DC]`` (d20, RULES A9)."""
+    """``[effect: +6 vs NAME RESISTANCE | inflict TRACK]`` or ``[effect: +6 vs DC]`` (d20,
+    RULES A9, A10)."""
     cursor = Cursor(body)
     modifier: int | None = None
     if is_signed(cursor.peek_word()):
@@ -226,9 +232,9 @@ def read_effect(body: str, *, source: Source, names: Names) -> EffectTag:
         raise Reject(IncompleteTag(tag="", verb="effect",
                                    missing="vs NAME and one of " + ", ".join(RESISTANCES)))
     cursor.take_word()
-    found = read_options(cursor, AS_ONLY, verb="effect", names=names)
+    found = read_options(cursor, EFFECT_OPTIONS, verb="effect", names=names)
     return EffectTag(source=source, modifier=modifier, target=target, resistance=resistance,
-                     as_name=first_str(found, "as"))
+                     inflict=first_str(found, "inflict"), as_name=first_str(found, "as"))
 
 
 def read_aid(body: str, *, source: Source, names: Names) -> AidTag:

@@ -7,11 +7,12 @@ read, is resolved at the close in post order with the round's keyed dice, and le
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pbp.rules.d20.actions import ActionCost, Activity
 from pbp.rules.d20.checks import Take
+from pbp.rules.d20.conditions import Conditions, Track
 from pbp.rules.dice.seeded import RollRecord
 
 
@@ -79,6 +80,7 @@ class D20Effect:
     dc: int
     target: str | None = None
     resistance: str | None = None
+    inflict: Track | None = None  # RULES A10: the target's track that worsens if it gets through
 
 
 D20Intent = D20Check | D20Attack | D20Aid | D20Compare | D20Effect | DiceRoll
@@ -111,12 +113,23 @@ class D20State:
 
     ``pressure``: ``!encounter d20 pressure on`` (no taking 10 or 20, RULES A4);
     ``pool_spent``: dice each character's pool has lost (RULES A8; the size is the sheet's
-    ``dice_pool`` minus this); ``aid``: helpers' bonuses not used yet.
+    ``dice_pool`` minus this); ``aid``: helpers' bonuses not used yet; ``conditions``: where
+    each character stands on the condition tracks, when off the best step (RULES A10).
     """
 
     pressure: bool = False
     pool_spent: tuple[tuple[str, int], ...] = ()
     aid: tuple[AidBonus, ...] = ()
+    conditions: tuple[tuple[str, Conditions], ...] = ()
+
+    def condition(self, name: str) -> Conditions:
+        """``name``'s steps on the condition tracks (all at the best step when none)."""
+        return next((c for who, c in self.conditions if who == name), Conditions())
+
+    def with_condition(self, name: str, conditions: Conditions) -> D20State:
+        """This state with ``name``'s steps on the tracks replaced."""
+        kept = tuple((who, c) for who, c in self.conditions if who != name)
+        return replace(self, conditions=(*kept, (name, conditions)))
 
     def spent(self, name: str) -> int:
         """Dice ``name``'s pool has lost."""
@@ -126,7 +139,7 @@ class D20State:
         """This state with ``dice`` more lost from ``name``'s pool."""
         spent = dict(self.pool_spent)
         spent[name] = spent.get(name, 0) + dice
-        return D20State(pressure=self.pressure, pool_spent=tuple(spent.items()), aid=self.aid)
+        return replace(self, pool_spent=tuple(spent.items()))
 
 
 
@@ -187,6 +200,9 @@ class D20Record:
     aid_bonus: int | None = None  # what an aid grants (0 when it failed)
     resistance: str | None = None  # an effect roll's: the target's resistance (RULES A9)
     margin: int | None = None  # an effect roll's total less the DC
+    # RULES A10: an effect's track (``| inflict``) and the target's step on it after the roll
+    inflicted: str | None = None
+    condition: str | None = None
     pool_dice: tuple[int, ...] = ()  # the pool's d20s when a failed check was retried
     pool_left: int | None = None
     first_roll: int | None = None  # the failed roll a pool retried

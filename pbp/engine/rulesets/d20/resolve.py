@@ -31,6 +31,7 @@ from pbp.rules.d20.checks import (
     roll_check,
     take_check,
 )
+from pbp.rules.d20.conditions import step as move_on_track
 from pbp.rules.d20.opposed import OpposedSide, compare_scores, opposed_check
 from pbp.rules.d20.pools import DicePool, retry_with_pool
 from pbp.rules.d20.resistances import RESISTANCE_BASE, Resistance, resist, resistance_dc
@@ -201,17 +202,28 @@ def _compare(intent: D20Compare, roller: Roller) -> D20Record:
     )  # fmt: skip
 
 
-def _effect(intent: D20Effect, roller: Roller) -> D20Record:
-    """RULES A9: an effect roll gets through on a total that meets the static DC."""
+def _effect(intent: D20Effect, d20: D20State, roller: Roller) -> tuple[D20State, D20Record]:
+    """RULES A9: an effect roll gets through on a total that meets the static DC; with
+    ``| inflict TRACK`` one that gets through worsens the target one step on that track
+    (RULES A10: the tracks are independent, each held within its steps)."""
     roll = roller.roll(20)
     kind = Resistance(intent.resistance) if intent.resistance else Resistance.DEFENSE
     dc = resistance_dc(resistance=kind, ranks=intent.dc - RESISTANCE_BASE)
     result = resist(effect_total=roll + intent.modifier, dc=dc)
-    return D20Record(
+    condition = None
+    if intent.inflict is not None and intent.target is not None:
+        now = d20.condition(intent.target)
+        if result.outcome == "success":
+            now = move_on_track(now, track=intent.inflict, by=1)
+            d20 = d20.with_condition(intent.target, now)
+        condition = now.name(intent.inflict)
+    return d20, D20Record(
         actor=intent.actor, verb="effect", target=intent.target, roll=roll,
         modifier=intent.modifier, total=result.effect_total, dc=result.dc,
         resistance=intent.resistance, margin=result.margin, outcome=result.outcome,
         reason="met_dc" if result.outcome == "success" else "below_dc",
+        inflicted=intent.inflict.value if intent.inflict is not None else None,
+        condition=condition,
     )  # fmt: skip
 
 
@@ -230,6 +242,6 @@ def resolve_d20(
         case D20Compare():
             return ctx.d20, _compare(intent, roller)
         case D20Effect():
-            return ctx.d20, _effect(intent, roller)
+            return _effect(intent, ctx.d20, roller)
         case DiceRoll():
             return ctx.d20, _roll(intent, roller)

@@ -22,6 +22,7 @@ from pbp.engine.rulesets.d20.sheets import from_sheets
 from pbp.engine.rulesets.d20.tags import D20_TAGS, check_d20_tag, count, pool_size
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
+from pbp.rules.d20.conditions import Conditions
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.distat import DistatScene
 from pbp.tags.commands import EncounterCommand
@@ -86,10 +87,14 @@ class D20Ruleset(Ruleset):
     def fresh(
         self, state: EngineState, kind: SceneKind, command: EncounterCommand | None
     ) -> EngineState:
-        # a new scene: pressure as the command says (RULES A4); pools stay spent, aid lapses
-        spent = state.slot(D20State).pool_spent
+        # a new scene: pressure as the command says (RULES A4); pools stay spent, aid lapses;
+        # an injury stays until rest or care, the scene's other conditions end (RULES A10)
+        d20 = state.slot(D20State)
         pressure = command.pressure if command is not None else False
-        return state.with_slot(D20State(pressure=pressure, pool_spent=spent))
+        injured = tuple((name, Conditions(injury=c.injury))
+                        for name, c in d20.conditions if c.injury)
+        return state.with_slot(D20State(pressure=pressure, pool_spent=d20.pool_spent,
+                                        conditions=injured))
 
     def undo(self, state: EngineState, closed: ClosedRound) -> EngineState:
         return state.with_slot(closed.before.get(D20State) or D20State())

@@ -29,10 +29,15 @@ from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.d20.actions import RoundBudget, spend
 from pbp.rules.d20.checks import Check, Difficulty, Situation, Tools, refuse_take
+from pbp.rules.d20.conditions import Track
 from pbp.rules.d20.errors import D20Error
 from pbp.tags.model import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, RollTag, Tag
 
 D20_TAGS = (CheckTag, AttackRollTag, AidTag, CompareTag, EffectTag, RollTag)
+
+# RULES A10: the tracks as `| inflict` writes them
+TRACK_WORDS = {"injury": Track.INJURY, "advantage": Track.COMBAT_ADVANTAGE,
+               "action": Track.ACTION, "check": Track.CHECK, "movement": Track.MOVEMENT}
 
 
 def _given(number: int | None) -> int:
@@ -70,7 +75,8 @@ def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
                               boost=tag.boost)
         case EffectTag():
             return D20Effect(actor=actor, modifier=_given(tag.modifier), dc=_given(tag.dc),
-                             target=tag.target, resistance=tag.resistance)
+                             target=tag.target, resistance=tag.resistance,
+                             inflict=TRACK_WORDS.get(tag.inflict or ""))
         case RollTag():
             return DiceRoll(actor=actor, expression=tag.expression)
     return None

@@ -27,6 +27,9 @@ def _d20_action(entry: D20Entry) -> dict[str, Any]:
     every field of its record, the rules' reason code as ``because``."""
     record = plain(entry.record)
     because = record.pop("reason")  # met_dc, natural_20, tie_roll …
+    for key in ("inflicted", "condition"):  # RULES A10: only an effect with `| inflict`
+        if record[key] is None:
+            del record[key]
     return {
         "post": entry.post_id,
         "author": entry.author,

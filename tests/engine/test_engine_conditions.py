@@ -1,0 +1,128 @@
+"""Condition tracks reached from a tag (RULES A10): `[effect: … | inflict TRACK]` worsens the
+target one step on that track when the effect gets through; the tracks are independent, held
+within their steps, shown on `!sheet`, in the scene table and the summary, and kept in the
+ledger only for an effect that inflicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine_helpers import BOT, event_of, ledger
+
+from pbp.campaign.loader import parse_campaign
+from pbp.engine.rulesets.d20.model import D20Report, D20State
+from pbp.rules.d20.conditions import Track
+from pbp.services.seeds import round_seeds
+from pbp.tags.problems import BadNumber
+
+CAMPAIGN = """
+[campaign]
+name = "Tracks"
+gms = ["gm_sam"]
+ruleset = "d20"
+visibility = "{visibility}"
+
+[[characters]]
+name = "Aria"
+player = "alice"
+
+[[characters]]
+name = "Goblin"
+skills = {{ Toughness = 2, Will = 1 }}
+"""
+SURE = "[effect: +30 vs Goblin Toughness | inflict movement]"  # d20 + 30 always beats DC 12
+NEVER = "[effect: -30 vs Goblin Will | inflict injury]"  # d20 - 30 never beats DC 11
+
+
+def play(rounds: list[list[str]], *, visibility: str = "open") -> Any:
+    """Each round's posts (by alice; by the GM when they start with ``gm:``), then the GM's
+    close; the thread with its replies."""
+    from thread_run import new_run
+
+    campaign = parse_campaign(CAMPAIGN.format(visibility=visibility), path="t.toml")
+    run = new_run(campaign, seed_for=round_seeds("1"), bot=BOT)
+    minute = 0
+    for number, posts in enumerate(rounds, start=1):
+        for i, body in enumerate(posts):
+            author = "gm_sam" if body.startswith("gm:") else "alice"
+            body = body.removeprefix("gm:")
+            run.feed(event_of(("post", f"r{number}p{i}", author, minute, body)))
+            minute += 1
+        run.feed(event_of(("post", f"c{number}", "gm_sam", minute, "!close")))
+        minute += 1
+    return run
+
+
+def records(run: Any, number: int) -> list[Any]:
+    report = next(c.report for c in run.state.closed if c.report.number == number)
+    return [e.record for e in report.parts.get(D20Report).entries]
+
+
+def test_an_effect_that_gets_through_worsens_the_targets_track_one_step() -> None:
+    run = play([[SURE], [SURE, "!sheet Goblin"]])
+    first, = records(run, 1)
+    assert (first.outcome, first.inflicted, first.condition) == ("success", "movement", "step 1")
+    second, = records(run, 2)
+    assert second.condition == "step 2"  # the steps add up, round after round
+    goblin = run.state.slot(D20State).condition("Goblin")
+    assert goblin.position(Track.MOVEMENT) == 2
+    assert goblin.position(Track.INJURY) == 0  # the tracks are independent
+    assert "Goblin's movement track: step 1" in run.posted["summary-1"].text
+
+
+def test_an_effect_that_fails_leaves_the_track_where_it_was() -> None:
+    run = play([[NEVER]])
+    failed, = records(run, 1)
+    assert (failed.outcome, failed.inflicted, failed.condition) == ("failure", "injury", "normal")
+    assert run.state.slot(D20State).condition("Goblin").position(Track.INJURY) == 0
+
+
+def test_a_track_holds_at_its_worst_step() -> None:
+    run = play([[SURE]] * 6)
+    assert [records(run, n)[0].condition for n in range(1, 7)] == [
+        "step 1", "step 2", "step 3", "step 4", "step 4", "step 4"]
+
+
+def test_the_sheet_and_the_scene_table_show_the_tracks_off_their_best_step() -> None:
+    run = play([[SURE], ["gm:!sheet Goblin\n!status"]])
+    texts = [r.text for r in run.posted.values()]
+    assert any("Conditions" in t and "movement step 1" in t for t in texts), texts
+    assert any("Goblin: movement step 1." in t for t in texts), texts
+
+
+def test_under_hide_npcs_an_npcs_tracks_stay_off_its_sheet_and_the_table() -> None:
+    run = play([[SURE], ["gm:!sheet Goblin\n!status"]], visibility="hide-npcs")
+    sheet, status = run.posted["r2p0-1"].text, run.posted["r2p0-2"].text
+    assert "movement" not in sheet and "movement" not in status
+
+
+def test_a_new_scene_keeps_an_injury_and_ends_the_other_conditions() -> None:
+    hurt = "[effect: +30 vs Goblin Toughness | inflict injury]"
+    run = play([[SURE, hurt], ["gm:!encounter d20"]])
+    goblin = run.state.slot(D20State).condition("Goblin")
+    assert goblin.position(Track.INJURY) == 1 and goblin.position(Track.MOVEMENT) == 0
+
+
+def test_the_ledger_keeps_the_track_only_for_an_effect_that_inflicts() -> None:
+    run = play([[SURE, "[effect: +30 vs Goblin Will]"]])
+    inflicts, plain = ledger(run)["rounds"][0]["actions"]
+    assert (inflicts["inflicted"], inflicts["condition"]) == ("movement", "step 1")
+    assert "inflicted" not in plain and "condition" not in plain
+
+
+def test_an_unknown_track_is_refused_with_the_tracks_to_choose() -> None:
+    run = play([["[effect: +6 vs Goblin Toughness | inflict bleeding]"]])
+    [problem] = run.state.closed[0].reopen.posts[0].problems
+    assert isinstance(problem, BadNumber)
+    assert problem.expected == "injury or advantage or action or check or movement"
+
+
+def test_the_option_reads_back_as_written() -> None:
+    from pbp.tags import ReadContext, format_tag, parse_post
+    from pbp.tags.model import EffectTag, SceneKind
+
+    context = ReadContext(scene=SceneKind.D20, characters=("Aria", "Goblin"), features=(),
+                          talents=(), tasks=(), gm=False)
+    [tag] = parse_post("[effect: +6 vs goblin toughness | inflict Movement]", context=context).tags
+    assert isinstance(tag, EffectTag) and tag.inflict == "movement"
+    assert format_tag(tag) == "[effect: +6 vs Goblin Toughness, inflict movement]"
