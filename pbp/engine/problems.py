@@ -122,16 +122,6 @@ class AbstractRefused(Problem):
     detail: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MarkhorRefused(Problem):
-    """The Markhorspire rules refuse a tag as the skirmish or battle stands (RULES §4).
-    ``cause`` is a code (``actor_out``, ``ap_short`` …), ``detail`` its plain reading."""
-
-    code: ClassVar[str] = "markhor_rule"
-    cause: str
-    detail: str
-
-
 class _Refusal(Protocol):
     def __init__(
         self, *, tag: str, line: int, column: int, cause: str, detail: str
@@ -142,7 +132,7 @@ R = TypeVar("R", bound=_Refusal)
 
 
 def refusal(kind: type[R], *, source: Source, cause: str, detail: str) -> R:
-    """A rules refusal (d20, abstract, Markhorspire) placed at the tag that caused it."""
+    """A rules refusal (d20, abstract) placed at the tag that caused it."""
     return kind(
         tag=source.text, line=source.line, column=source.column, cause=cause, detail=detail
     )

@@ -56,6 +56,9 @@ def render_problem(problem: Problem, *, env: jinja2.Environment,
     its own problems by adding templates.
     """
     fields = {field.name: getattr(problem, field.name) for field in dataclasses.fields(problem)}
+    cause = getattr(type(problem), "cause", None)
+    if isinstance(cause, str) and cause:  # a typed refusal: its cause names its template
+        fields["cause"] = cause
     template = env.get_template(f"problems/{problem.code}.md.j2")
     return template.render(code=problem.code, ex=examples or Examples(), **fields).strip()
 

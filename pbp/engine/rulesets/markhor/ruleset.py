@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbp.engine.actors import Actor
-from pbp.engine.problems import MarkhorRefused, refusal, scene_phrase
 from pbp.engine.report import Rejection
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.markhor.model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
+from pbp.engine.rulesets.markhor.refusals import NoSuchCourse, NotFight
 from pbp.engine.rulesets.markhor.resolve import (
     MarkhorItem,
     PoolFix,
@@ -39,10 +39,14 @@ from pbp.tags.model import SceneKind, Tag
 FIGHTS = (SceneKind.SKIRMISH, SceneKind.BATTLE)
 
 
+def _located(problem: Problem, command: Command) -> Problem:
+    src = command.source
+    return replace(problem, tag=src.text, line=src.line, column=src.column)
+
+
 def _not_fight(state: EngineState, command: Command) -> Problem:
     """HP and WP, and called rolls, belong to a skirmish or battle."""
-    detail = f"this thread runs {scene_phrase(state.scene_kind)}"
-    return refusal(MarkhorRefused, source=command.source, cause="not_fight", detail=detail)
+    return _located(NotFight(tag="", scene=state.scene_kind.value), command)
 
 
 def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState | Problem:
@@ -59,10 +63,8 @@ def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState |
         actors = tuple(dict.fromkeys(a.actor for a in post.accepted))
         found = resolve_name(command.character, candidates=actors)
         if not isinstance(found, str):
-            detail = (f"post {command.post} has no course of {command.character}"
-                      f" (it has: {', '.join(actors) or 'none'})")
-            return refusal(MarkhorRefused, source=command.source, cause="no_such_course",
-                           detail=detail)
+            return _located(NoSuchCourse(tag="", post=command.post,
+                                         character=command.character, actors=actors), command)
         name = found
     markhor = state.slot(MarkhorState)
     kept = tuple(c for c in markhor.calls if (c[0], c[1]) != (command.post, name))

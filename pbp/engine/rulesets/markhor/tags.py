@@ -4,11 +4,11 @@ character cannot act or be healed, a cast needs WP."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
-from pbp.engine.problems import MarkhorRefused, refusal
 from pbp.engine.rulesets.markhor.model import (
     ActionPoint,
     Course,
@@ -16,6 +16,18 @@ from pbp.engine.rulesets.markhor.model import (
     MarkhorState,
     ReactionIn,
     TurnCourse,
+)
+from pbp.engine.rulesets.markhor.refusals import (
+    ActorOut,
+    AmountInSkirmish,
+    ApShort,
+    MarkhorRefused,
+    NoWpToCast,
+    OneCoursePerTurn,
+    OneReactionPerTurn,
+    ReactionInSkirmish,
+    SelfTarget,
+    TargetOut,
 )
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
@@ -41,24 +53,24 @@ def intent_of(tag: Tag, *, actor: str) -> Course | None:
     return None
 
 
-def _refused(tag: Tag, cause: str, detail: str) -> MarkhorRefused:
-    return refusal(MarkhorRefused, source=tag.source, cause=cause, detail=detail)
+def _at(refused: MarkhorRefused, tag: Tag) -> MarkhorRefused:
+    src = tag.source
+    return replace(refused, tag=src.text, line=src.line, column=src.column)
 
 
-def _course_problem(course: Course, markhor: MarkhorState) -> tuple[str, str] | None:
+def _course_problem(course: Course, markhor: MarkhorState) -> MarkhorRefused | None:
     if markhor.is_out(course.actor):  # the seed: characters out of combat have their turn skipped
-        return "actor_out", f"{course.actor} is out of the fight"
+        return ActorOut(tag="", actor=course.actor)
     if course.verb in ("attack", "cast") and course.target == course.actor:
-        return "self_target", f"{course.actor} cannot {course.verb} at themselves"
+        return SelfTarget(tag="", actor=course.actor, verb=course.verb)
     if course.target is not None and markhor.is_out(course.target):
         # RULES M3: out is permanent for the encounter; nothing more to take from them either
-        return "target_out", f"{course.target} is already out of the fight"
+        return TargetOut(tag="", target=course.target)
     pools = markhor.pool(course.actor)
     if course.verb in ("cast", "heal") and pools is not None and pools.wp <= 0:
-        return "no_wp_to_cast", f"{course.actor} has no WP left to cast with"  # RULES M2
+        return NoWpToCast(tag="", actor=course.actor)  # RULES M2
     if course.amount is not None and markhor.mode == "skirmish":  # RULES M2, M3 and §6
-        what = "a heal restores all HP" if course.verb == "heal" else "every hit does 1"
-        return "amount_in_skirmish", f"in a skirmish {what}; an amount is for battles"
+        return AmountInSkirmish(tag="", heal=course.verb == "heal")
     return None
 
 
@@ -85,17 +97,17 @@ def check_markhor_tag(
     assert course is not None  # the caller routes only Markhorspire tags here
     problem = _course_problem(course, markhor)
     if problem is not None:
-        return _refused(tag, *problem)
+        return _at(problem, tag)
     if course.react and markhor.mode != "battle":
-        return _refused(tag, "reaction_in_skirmish", "reactions belong to battles")
+        return _at(ReactionInSkirmish(tag=""), tag)
     budget = min(action_points(stamina=stamina), MAX_TURN_AP)
     if markhor.mode == "battle" and not course.react and _ap_used(actor.name, pending) >= budget:
-        return _refused(tag, "ap_short", f"{actor.name} has {budget} AP this turn, one per action")
+        return _at(ApShort(tag="", actor=actor.name, budget=budget), tag)
     slot = _slot(course, markhor, pending)
     used = pending.slots.get(actor.name, {})
     if slot in used:
-        cause = "one_reaction_per_turn" if course.react else "one_course_per_turn"
-        return _refused(tag, cause, f"{actor.name} already chose a course in {used[slot]}")
+        kind = OneReactionPerTurn if course.react else OneCoursePerTurn
+        return _at(kind(tag="", actor=actor.name, by_post=used[slot]), tag)
     return Accepted(
         tag=tag,
         intent=course,
