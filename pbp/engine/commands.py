@@ -24,7 +24,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.private import hides_npcs, private_key
-from pbp.engine.problems import AbstractRefused, CannotUndo
+from pbp.engine.problems import CannotUndo
 from pbp.engine.reading import Parse, is_command_problem
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, summary_key
@@ -47,7 +47,6 @@ from pbp.tags.commands import (
     EncounterEndCommand,
     HelpCommand,
     NpcCommand,
-    OpposeCommand,
     PreviewCommand,
     SheetCommand,
     StatusCommand,
@@ -178,8 +177,10 @@ def read_commands(
     closing: list[Command] = []
     for command in parsed.commands:
         if any(isinstance(c, EncounterCommand) for c in closing):
-            if isinstance(command, OpposeCommand):  # it would act in the interval now closing
-                problems.append(_oppose_too_early(command))
+            owner = registry.command_owner(command)
+            refused = owner.before_scene(command) if owner is not None else None
+            if refused is not None:  # `!oppose` would act in the interval now closing
+                problems.append(refused)
                 continue
             if command.timing in (CommandTiming.AT_ONCE, CommandTiming.AFTER_TAGS):
                 # set-up written below `!encounter` belongs to the new scene: it waits for it
@@ -214,11 +215,6 @@ def _record(acks: list[Done] | None, state: EngineState, command: Command,
         item = done_of(state, command, post)
         if item is not None:
             acks.append(item)
-
-
-def _oppose_too_early(command: OpposeCommand) -> Problem:
-    detail = "opposition counts for an interval of the encounter, which this post only starts"
-    return _located(AbstractRefused(tag="", cause="oppose_with_encounter", detail=detail), command)
 
 
 def _names(

@@ -112,16 +112,6 @@ class D20Refused(Problem):
     detail: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AbstractRefused(Problem):
-    """The abstract-encounter rules refuse a tag or command as the scene stands (RULES §2).
-    ``cause`` is a code (``task_done``, ``not_bailiwick`` …), ``detail`` its plain reading."""
-
-    code: ClassVar[str] = "abstract_rule"
-    cause: str
-    detail: str
-
-
 class _Refusal(Protocol):
     def __init__(
         self, *, tag: str, line: int, column: int, cause: str, detail: str
@@ -132,7 +122,7 @@ R = TypeVar("R", bound=_Refusal)
 
 
 def refusal(kind: type[R], *, source: Source, cause: str, detail: str) -> R:
-    """A rules refusal (d20, abstract) placed at the tag that caused it."""
+    """A d20 rules refusal placed at the tag that caused it."""
     return kind(
         tag=source.text, line=source.line, column=source.column, cause=cause, detail=detail
     )

@@ -132,6 +132,11 @@ class Ruleset:
         """A set-up command it owns, as soon as its post is read."""
         return state
 
+    def before_scene(self, command: Command) -> Problem | None:
+        """A command it owns written below ``!encounter`` in the same post: why it cannot wait
+        for the new scene (None: it waits, like any set-up)."""
+        return None
+
     def tasks(self, state: EngineState) -> tuple[str, ...]:
         """Names beyond the roster a tag may name (an abstract scene's tasks)."""
         return ()

@@ -402,7 +402,10 @@ def test_meeting_the_dc_marks_the_task_done_and_later_tags_are_refused() -> None
     assert "Chance to finish" not in summary  # nothing left open that anyone worked on
     assert run.codes() == [("abstract_rule", "task_done")]
     (problem,) = run.problems[0].problems
-    assert getattr(problem, "detail", None) == "Breach the gate was already completed by Aria"
+    assert (getattr(problem, "task", None), getattr(problem, "by", None)) == (
+        "Breach the gate", "Aria")
+    text = run.replies.render(run.problems[0], state=run.state)
+    assert "Breach the gate was already completed by Aria, so this roll" in text
     tasks = run.ledger()["rounds"][0]["abstract"]["tasks"]
     assert tasks[0] == {"name": "Breach the gate", "dc": 12, "secret": False, "done_by": "Aria"}
 

@@ -107,8 +107,8 @@ def test_an_epic_path_roll_without_a_bonus_takes_the_sheets() -> None:
         ("alice", "[abstract: Athletics on Breach the gate | bank]"),
         ("bob", "[abstract: Athletics on Breach the gate]"),
     ], {("p1", 0): [10, 3, 3, 3, 3, 3]})
-    assert [(p.cause, p.detail.split("; ")[0]) for p in problems] == [
-        ("not_on_sheet", "Bram's sheet has no Athletics bonus")]
+    assert [(p.cause, p.actor, p.skill) for p in problems] == [
+        ("not_on_sheet", "Bram", "Athletics")]
     [entry] = state.closed[0].report.parts.get(AbstractReport).entries
     assert (entry.record.bonus, entry.record.result) == (12, 22)
 

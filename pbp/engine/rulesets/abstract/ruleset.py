@@ -7,9 +7,10 @@ from dataclasses import dataclass, field, replace
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
-from pbp.engine.problems import AbstractRefused, BadName, refusal, scene_phrase
+from pbp.engine.problems import BadName
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.abstract.model import ABSTRACT_INTENTS, AbstractState, Task
+from pbp.engine.rulesets.abstract.refusals import NotAbstract, OpposeWithEncounter
 from pbp.engine.rulesets.abstract.resolve import AbstractItem, resolve_abstract, undo_abstract
 from pbp.engine.rulesets.abstract.sheets import from_sheets
 from pbp.engine.rulesets.abstract.tags import ABSTRACT_TAGS, check_abstract_tag
@@ -29,8 +30,7 @@ def _located(problem: Problem, command: Command) -> Problem:
 
 
 def _not_abstract(command: Command, state: EngineState) -> Problem:
-    detail = f"this thread runs {scene_phrase(state.scene_kind)}"
-    return refusal(AbstractRefused, source=command.source, cause="not_abstract", detail=detail)
+    return _located(NotAbstract(tag="", scene=state.scene_kind.value), command)
 
 
 def task_names(abstract: AbstractState) -> tuple[str, ...]:
@@ -125,6 +125,13 @@ class AbstractRuleset(Ruleset):
         self, state: EngineState, command: Command, post: PostRecord
     ) -> EngineState | Problem:
         return _task(state, command) if isinstance(command, TaskCommand) else state
+
+    def before_scene(self, command: Command) -> Problem | None:
+        """RULES E9: opposition counts for an interval of the encounter, which a post with
+        ``!encounter`` above the ``!oppose`` only starts."""
+        if isinstance(command, OpposeCommand):
+            return _located(OpposeWithEncounter(tag=""), command)
+        return None
 
     def tasks(self, state: EngineState) -> tuple[str, ...]:
         return task_names(state.slot(AbstractState))

@@ -7,11 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
-from pbp.engine.problems import AbstractRefused, refusal
+from pbp.engine.rulesets.abstract.refusals import NotOnSheet
 from pbp.errors import Problem
 from pbp.tags.model import AbstractTag, Tag
-
-NOT_ON_SHEET = "not_on_sheet"
 
 
 def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
@@ -21,8 +19,8 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
             sheet = campaign.character(actor)
             bonus = sheet.skill(skill) if sheet is not None else None
             if bonus is None:
-                example = f"[abstract: {skill} +12 on {tag.task}]"
-                return refusal(AbstractRefused, source=tag.source, cause=NOT_ON_SHEET,
-                               detail=f"{actor}'s sheet has no {skill} bonus; {example}")
+                src = tag.source
+                return NotOnSheet(tag=src.text, line=src.line, column=src.column, actor=actor,
+                                  skill=skill, task=tag.task)
             return replace(tag, modifier=bonus)
     return tag

@@ -6,14 +6,23 @@ same interval, a bailiwick that is no bailiwick skill, a modifier beyond any rea
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
-from pbp.engine.problems import AbstractRefused, ActionUsed, refusal
+from pbp.engine.problems import ActionUsed
 from pbp.engine.rulesets.abstract.model import (
     AbstractAction,
     AbstractIntent,
     AbstractState,
     ReactionRoll,
+)
+from pbp.engine.rulesets.abstract.refusals import (
+    AbstractRefused,
+    ModifierTooLarge,
+    NoTask,
+    NotBailiwick,
+    TaskDone,
 )
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
@@ -45,22 +54,23 @@ def intent_of(tag: Tag, *, actor: str) -> AbstractIntent | None:
     return None
 
 
-def _refused(tag: Tag, cause: str, detail: str) -> AbstractRefused:
-    return refusal(AbstractRefused, source=tag.source, cause=cause, detail=detail)
+def _at(refused: AbstractRefused, tag: Tag) -> AbstractRefused:
+    src = tag.source
+    return replace(refused, tag=src.text, line=src.line, column=src.column)
 
 
-def _action_problem(intent: AbstractAction, abstract: AbstractState) -> tuple[str, str] | None:
+def _action_problem(intent: AbstractAction, abstract: AbstractState) -> AbstractRefused | None:
     task = abstract.task(intent.task)
     if task is None:  # the parser knows the tasks; a task dropped since is refused here
-        return "no_task", f"there is no task {intent.task}"
+        return NoTask(tag="", task=intent.task)
     if task.done_by is not None:
-        return "task_done", f"{task.name} was already completed by {task.done_by}"
+        return TaskDone(tag="", task=task.name, by=task.done_by)
     if intent.source == "bailiwick" and (intent.skill or "").casefold() not in {
         s.casefold() for s in BAILIWICK_SKILLS
     }:
-        return "not_bailiwick", f"{intent.skill} is not one of {', '.join(BAILIWICK_SKILLS)}"
+        return NotBailiwick(tag="", skill=intent.skill or "", skills=BAILIWICK_SKILLS)
     if abs(intent.modifier) > MAX_MODIFIER:
-        return "modifier_too_large", f"{intent.modifier:+d} is beyond ±{MAX_MODIFIER}"
+        return ModifierTooLarge(tag="", modifier=intent.modifier, most=MAX_MODIFIER)
     return None
 
 
@@ -82,7 +92,7 @@ def check_abstract_tag(
     if isinstance(intent, AbstractAction):
         problem = _action_problem(intent, abstract)
         if problem is not None:
-            return _refused(tag, *problem)
+            return _at(problem, tag)
     return Accepted(
         tag=tag,
         intent=intent,

@@ -1,0 +1,79 @@
+"""Why the abstract-encounter rules refuse a tag or command (RULES §2): one typed value per
+cause, each with the facts its reply names and one template
+(templates/refusals/abstract/<cause>.md.j2). Every one is an ``abstract_rule`` problem to the
+ledger (SPEC §5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pbp.errors import Problem
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbstractRefused(Problem):
+    """An abstract-encounter refusal; ``cause`` names its template."""
+
+    code: ClassVar[str] = "abstract_rule"
+    cause: ClassVar[str] = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoTask(AbstractRefused):
+    """A tag naming a task the encounter does not have."""
+
+    cause: ClassVar[str] = "no_task"
+    task: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskDone(AbstractRefused):
+    """RULES E14: a task completes once."""
+
+    cause: ClassVar[str] = "task_done"
+    task: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotBailiwick(AbstractRefused):
+    """RULES E1: a bailiwick roll (÷ 10) uses one of the bailiwick skills."""
+
+    cause: ClassVar[str] = "not_bailiwick"
+    skill: str
+    skills: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModifierTooLarge(AbstractRefused):
+    """A modifier beyond what the action dice could ever use."""
+
+    cause: ClassVar[str] = "modifier_too_large"
+    modifier: int
+    most: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotOnSheet(AbstractRefused):
+    """A skill bonus left to a sheet that lacks it."""
+
+    cause: ClassVar[str] = "not_on_sheet"
+    actor: str
+    skill: str
+    task: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotAbstract(AbstractRefused):
+    """Tasks and opposition outside an abstract encounter."""
+
+    cause: ClassVar[str] = "not_abstract"
+    scene: str  # the scene kind the thread runs
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpposeWithEncounter(AbstractRefused):
+    """RULES E9: ``!oppose`` in the post that starts the encounter it would oppose."""
+
+    cause: ClassVar[str] = "oppose_with_encounter"
