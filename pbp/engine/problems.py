@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar
 
 from pbp.errors import Problem
 from pbp.rules.distat.violations import Violation
-from pbp.tags.model import SceneKind, Source
+from pbp.tags.model import SceneKind
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -100,32 +100,6 @@ class CannotUndo(Problem):
 
     code: ClassVar[str] = "cannot_undo"
     why: str  # "nothing_closed" | "later_actions"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class D20Refused(Problem):
-    """The d20 rules refuse a tag as the scene stands (RULES §3). ``cause`` is the rules' code
-    (``take_10_under_pressure``, ``round_no_actions_left`` …), ``detail`` its plain reading."""
-
-    code: ClassVar[str] = "d20_rule"
-    cause: str
-    detail: str
-
-
-class _Refusal(Protocol):
-    def __init__(
-        self, *, tag: str, line: int, column: int, cause: str, detail: str
-    ) -> None: ...
-
-
-R = TypeVar("R", bound=_Refusal)
-
-
-def refusal(kind: type[R], *, source: Source, cause: str, detail: str) -> R:
-    """A d20 rules refusal placed at the tag that caused it."""
-    return kind(
-        tag=source.text, line=source.line, column=source.column, cause=cause, detail=detail
-    )
 
 
 COULD_NOT_RESOLVE = "could_not_resolve"  # the reason of an action whose resolution failed

@@ -92,7 +92,7 @@ def test_a_number_the_sheet_lacks_is_refused_with_the_tag_to_write() -> None:
         ("bob", "[attack: Goblin]"),
         ("alice", "[attack: +3 vs Bram]"),
     ], {})
-    causes = [(p.cause, p.detail.split("; ")[0]) for p in problems]
+    causes = [(p.cause, f"{p.owner}'s sheet has no {p.what}") for p in problems]
     assert causes == [
         ("not_on_sheet", "Bram's sheet has no Stealth bonus"),
         ("not_on_sheet", "Bram's sheet has no Perception bonus"),
@@ -167,7 +167,7 @@ def test_an_effect_roll_meets_a_resistances_static_dc_of_ten_plus_the_rank() -> 
         ("alice", "[effect: +6 vs Goblin Fortitude] [effect: vs 20]"),
         ("bob", "[effect: +2 vs Goblin Will]"),
     ], {("p0", 0): [7], ("p0", 1): [14]})
-    [(cause, detail)] = [(p.cause, p.detail.split("; ")[0]) for p in problems]
+    [(cause, detail)] = [(p.cause, f"{p.owner}'s sheet has no {p.what}") for p in problems]
     assert (cause, detail) == ("not_on_sheet", "Goblin's sheet has no Will rank")
     first, second = (e.record for e in state.closed[0].report.parts.get(D20Report).entries)
     assert (first.total, first.dc, first.outcome, first.margin, first.resistance) == (

@@ -8,12 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign, CharacterSheet
-from pbp.engine.problems import D20Refused, refusal
+from pbp.engine.rulesets.d20.refusals import NotOnSheet
 from pbp.errors import Problem
 from pbp.rules.d20.resistances import RESISTANCE_BASE
 from pbp.tags.model import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, Tag
-
-NOT_ON_SHEET = "not_on_sheet"
 
 
 def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
@@ -24,7 +22,7 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
         case AidTag(modifier=None):
             bonus = _skill(campaign, actor, tag.skill)
             if bonus is None:
-                return _missing(tag, f"{actor}'s sheet has no {tag.skill} bonus",
+                return _missing(tag, actor, f"{tag.skill} bonus",
                                 f"[aid: {tag.target} {tag.skill} +3]")
             return replace(tag, modifier=bonus)
         case AttackRollTag():
@@ -41,13 +39,13 @@ def _compare(tag: CompareTag, *, actor: str, campaign: Campaign) -> CompareTag |
     if tag.value is None:
         value = _skill(campaign, actor, tag.score)
         if value is None:
-            return _missing(tag, f"{actor}'s sheet has no {tag.score} score",
+            return _missing(tag, actor, f"{tag.score} score",
                             f"[compare: {tag.score} 16 vs {tag.opponent}]")
         tag = replace(tag, value=value)
     if tag.opponent_value is None:
         value = _skill(campaign, tag.opponent, tag.score)
         if value is None:
-            return _missing(tag, f"{tag.opponent}'s sheet has no {tag.score} score",
+            return _missing(tag, tag.opponent, f"{tag.score} score",
                             f"[compare: {tag.score} {tag.value} vs {tag.opponent} 14]")
         tag = replace(tag, opponent_value=value)
     return tag
@@ -60,13 +58,13 @@ def _effect(tag: EffectTag, *, actor: str, campaign: Campaign) -> EffectTag | Pr
         own = _sheet(campaign, actor)
         bonus = own.attack if own is not None else None
         if bonus is None:
-            return _missing(tag, f"{actor}'s sheet has no attack bonus", "[effect: +6 vs 15]")
+            return _missing(tag, actor, "attack bonus", "[effect: +6 vs 15]")
         tag = replace(tag, modifier=bonus)
     if tag.dc is None and tag.target is not None and tag.resistance is not None:
         rank = _skill(campaign, tag.target, tag.resistance)
         if rank is None:
             name = tag.resistance.capitalize()
-            return _missing(tag, f"{tag.target}'s sheet has no {name} rank",
+            return _missing(tag, tag.target, f"{name} rank",
                             f"[effect: {tag.modifier:+d} vs 15]")
         tag = replace(tag, dc=RESISTANCE_BASE + rank)
     return tag
@@ -76,14 +74,14 @@ def _check(tag: CheckTag, *, actor: str, campaign: Campaign) -> CheckTag | Probl
     if tag.modifier is None:
         bonus = _skill(campaign, actor, tag.skill)
         if bonus is None:
-            return _missing(tag, f"{actor}'s sheet has no {tag.skill} bonus",
+            return _missing(tag, actor, f"{tag.skill} bonus",
                             f"[check: {tag.skill} +4 vs 15]")
         tag = replace(tag, modifier=bonus)
     opponent = tag.opponent
     if opponent is not None and opponent.modifier is None:
         bonus = _skill(campaign, opponent.name, opponent.skill)
         if bonus is None:
-            return _missing(tag, f"{opponent.name}'s sheet has no {opponent.skill} bonus",
+            return _missing(tag, opponent.name, f"{opponent.skill} bonus",
                             f"[check: {tag.skill} vs {opponent.name} {opponent.skill} +3]")
         tag = replace(tag, opponent=replace(opponent, modifier=bonus))
     return tag
@@ -94,12 +92,12 @@ def _attack(tag: AttackRollTag, *, actor: str, campaign: Campaign) -> AttackRoll
         own = _sheet(campaign, actor)
         bonus = own.attack if own is not None else None
         if bonus is None:
-            return _missing(tag, f"{actor}'s sheet has no attack bonus", "[attack: +5 vs 12]")
+            return _missing(tag, actor, "attack bonus", "[attack: +5 vs 12]")
         tag = replace(tag, modifier=bonus)
     if tag.defense is None and tag.target is not None:
         sheet = _sheet(campaign, tag.target)
         if sheet is None or sheet.defense is None:
-            return _missing(tag, f"{tag.target}'s sheet has no Defense",
+            return _missing(tag, tag.target, "Defense",
                             f"[attack: {tag.modifier:+d} vs 12]")
         tag = replace(tag, defense=sheet.defense)
     return tag
@@ -114,6 +112,7 @@ def _skill(campaign: Campaign, name: str, skill: str) -> int | None:
     return sheet.skill(skill) if sheet is not None else None
 
 
-def _missing(tag: Tag, detail: str, example: str) -> D20Refused:
-    return refusal(D20Refused, source=tag.source, cause=NOT_ON_SHEET,
-                   detail=f"{detail}; {example}")
+def _missing(tag: Tag, owner: str, what: str, example: str) -> NotOnSheet:
+    src = tag.source
+    return NotOnSheet(tag=src.text, line=src.line, column=src.column, owner=owner, what=what,
+                      example=example)

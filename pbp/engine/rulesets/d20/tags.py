@@ -7,12 +7,11 @@ clamped or guessed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
-from pbp.engine.problems import D20Refused, refusal
 from pbp.engine.rulesets.d20.model import (
     D20_INTENTS,
     D20Aid,
@@ -24,6 +23,17 @@ from pbp.engine.rulesets.d20.model import (
     D20State,
     DiceRoll,
     activity_of,
+)
+from pbp.engine.rulesets.d20.refusals import (
+    TAKES,
+    AidSelf,
+    D20Refused,
+    OpposedSelf,
+    PoolEmpty,
+    PoolOpposed,
+    RoundFreeLimit,
+    RoundNoActionsLeft,
+    Take1BonusTooLow,
 )
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
@@ -88,15 +98,14 @@ def pool_size(campaign: Campaign, d20: D20State, name: str) -> int:
     return (sheet.dice_pool if sheet is not None else 0) - d20.spent(name)
 
 
-def _refused(tag: Tag, cause: str, detail: str) -> D20Refused:
-    return refusal(D20Refused, source=tag.source, cause=cause, detail=detail)
+def _at(refused: D20Refused, tag: Tag) -> D20Refused:
+    src = tag.source
+    return replace(refused, tag=src.text, line=src.line, column=src.column)
 
 
-def _check_problem(
-    intent: D20Check, *, campaign: Campaign, d20: D20State
-) -> tuple[str, str] | None:
+def _check_problem(intent: D20Check, *, campaign: Campaign, d20: D20State) -> D20Refused | None:
     if intent.opponent is not None and intent.opponent.casefold() == intent.actor.casefold():
-        return "opposed_self", f"{intent.actor} cannot oppose their own check"
+        return OpposedSelf(tag="", actor=intent.actor)
     if intent.take is not None:
         check = Check(bonus=intent.modifier, tools=Tools(intent.tools or "proper"))
         dc = Difficulty(base=intent.dc) if intent.dc is not None else None
@@ -109,13 +118,15 @@ def _check_problem(
                 opposed=intent.opponent is not None,
             )
         except D20Error as refused:
-            return refused.code, refused.detail
+            if refused.code == Take1BonusTooLow.cause and dc is not None:
+                return Take1BonusTooLow(tag="", needs=dc.value - 1)
+            return TAKES[refused.code](tag="")
     if intent.pool:
         if intent.opponent is not None:
-            return "pool_opposed", "a dice pool retries a failed check against a DC"
+            return PoolOpposed(tag="")
         size = pool_size(campaign, d20, intent.actor)
         if size <= 0:  # RULES A8: a pool of 0 cannot be used
-            return "pool_empty", f"{intent.actor}'s dice pool is {size}"
+            return PoolEmpty(tag="", actor=intent.actor, size=size)
     return None
 
 
@@ -129,17 +140,21 @@ def check_d20_tag(
         case D20Check():
             problem = _check_problem(intent, campaign=campaign, d20=d20)
         case D20Aid() if intent.target.casefold() == intent.actor.casefold():
-            problem = ("aid_self", f"{intent.actor} cannot aid their own check")
+            problem = AidSelf(tag="", actor=intent.actor)
         case _:
             problem = None
     if problem is not None:
-        return _refused(tag, *problem)
+        return _at(problem, tag)
     activity = activity_of(intent)
     if activity is not None:
+        budget = pending.of(Spent).budgets.get(actor.name, RoundBudget())
         try:  # RULES A11: two actions per round, counted over the round's accepted tags
-            spend(pending.of(Spent).budgets.get(actor.name, RoundBudget()), activity=activity)
+            spend(budget, activity=activity)
         except D20Error as refused:
-            return _refused(tag, refused.code, refused.detail)
+            if refused.code == RoundFreeLimit.cause:
+                return _at(RoundFreeLimit(tag="", limit=budget.free_limit or 0), tag)
+            return _at(RoundNoActionsLeft(tag="", activity=activity.name,
+                                          cost=activity.cost.actions, left=budget.left), tag)
     return Accepted(
         tag=tag,
         intent=intent,
