@@ -54,7 +54,7 @@ def play(rounds: list[list[str]], *, visibility: str = "open") -> Any:
 
 
 def records(run: Any, number: int) -> list[Any]:
-    report = next(c.report for c in run.state.closed if c.report.number == number)
+    report = run.reports[number]
     return [e.record for e in report.parts.get(D20Report).entries]
 
 
