@@ -108,7 +108,8 @@ class Ruleset:
     def fresh(
         self, state: EngineState, kind: SceneKind, command: EncounterCommand | None
     ) -> EngineState:
-        """A new scene of ``kind`` (``!encounter``, or None: the campaign's own scene)."""
+        """A new scene of ``kind`` (``!encounter``, or None: the campaign's own scene, after
+        ``!encounter end`` or in a new thread of the campaign)."""
         return state
 
     def undo(self, state: EngineState, closed: ClosedRound) -> EngineState:
