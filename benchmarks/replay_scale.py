@@ -59,10 +59,14 @@ BODIES = [
     "{name} fumbles. [phisical: attack Goblin]",
 ]
 
+START = datetime(2026, 11, 1, tzinfo=UTC)
+# the GM's turn: the Goblin acts, then the round closes
+CLOSE = "[physical: attack Aria | as Goblin]\n!close"
+
 
 def events(posts: int) -> list[dict[str, object]]:
     """A thread of ``posts`` posts."""
-    start = datetime(2026, 11, 1, tzinfo=UTC)
+    start = START
     out: list[dict[str, object]] = [
         {
             "type": "post",
@@ -81,7 +85,7 @@ def events(posts: int) -> list[dict[str, object]]:
                     "id": f"g{i}",
                     "author": "gm",
                     "at": at,
-                    "body": "[physical: attack Aria | as Goblin]\n!close",
+                    "body": CLOSE,
                 }
             )
             continue

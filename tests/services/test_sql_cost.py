@@ -6,79 +6,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from replay_scale import CAMPAIGN, CLOSE, START, events
 from sql_counter import Sent, counting
 
-from pbp.engine.events import Event, PostArrived, PostEdited
+from pbp.engine.events import Event, PostArrived
 from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, WatchedThread
+from pbp.services.events_file import event_from
 from pbp.services.replay import THREAD, ReplayRun, _Clock, feed_all
 from pbp.services.seeds import round_seeds
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
 from pbp.store.repository import Repository
 
-START = datetime(2026, 11, 1, tzinfo=UTC)
-CAMPAIGN = """
-[campaign]
-name = "Scale"
-gms = ["gm"]
-visibility = "open"
-[[characters]]
-name = "Aria"
-player = "alice"
-body = 60
-mind = 30
-[[characters]]
-name = "Bram"
-player = "bob"
-body = 30
-mind = 40
-[[characters]]
-name = "Cora"
-player = "cara"
-body = 20
-mind = 60
-[[characters]]
-name = "Dax"
-player = "dan"
-body = 40
-mind = 40
-[[characters]]
-name = "Goblin"
-body = 200
-mind = 200
-"""
-PLAYERS = [("alice", "Aria"), ("bob", "Bram"), ("cara", "Cora"), ("dan", "Dax")]
-BODIES = [
-    "{name} swings. [physical: attack Goblin]",
-    "{name} taunts. [mental: attack Goblin]",
-    "> [physical: attack Goblin]\n\n{name} quotes and thinks. [mental: attack Goblin]",
-    "{name} fumbles. [phisical: attack Goblin]",  # an error reply
-]
-CLOSE = "[physical: attack Aria | as Goblin]\n!close"
-
 
 def synthetic(posts: int) -> list[Event]:
-    """The thread of ``benchmarks/replay_scale.py``: four players, a GM who closes a round
-    every ten posts, a typo in every fourth post, an edit every seventh."""
-    out: list[Event] = [PostArrived(post_id="g0", author="gm", at=START,
-                                    body="!group Aria, Bram, Cora, Dax, Goblin")]
-    for i in range(1, posts):
-        at = START + timedelta(minutes=i)
-        if i % 10 == 0:
-            out.append(PostArrived(post_id=f"g{i}", author="gm", at=at, body=CLOSE))
-            continue
-        player, name = PLAYERS[i % 4]
-        body = BODIES[(i // 4) % len(BODIES)].format(name=name)
-        out.append(PostArrived(post_id=f"p{i}", author=player, at=at, body=body))
-        if i % 7 == 0:
-            out.append(PostEdited(post_id=f"p{i}", at=at, body=body + " (edited)"))
-    return out
+    """The thread of ``benchmarks/replay_scale.py`` (its own generator, so the test and the
+    benchmark measure the same thread): four players, a GM who closes a round every ten
+    posts, a typo in every fourth post, an edit every seventh."""
+    return [event_from(raw, where=f"event {i}") for i, raw in enumerate(events(posts), 1)]
 
 
 @dataclass
