@@ -1,0 +1,89 @@
+"""A summary shows a section's heading only with something under it: a round whose outcome
+changed nothing listable (a skirmish won, a round where nobody acted) has no empty "What
+changed"."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from thread_run import new_run
+
+from pbp.campaign.loader import parse_campaign
+from pbp.engine.events import PostArrived
+from pbp.services.seeds import round_seeds
+
+SKIRMISH = """
+[campaign]
+name = "Spire"
+gms = ["gm"]
+ruleset = "skirmish"
+visibility = "open"
+[[characters]]
+name = "Aria"
+player = "alice"
+constitution = 2
+wisdom = 1
+[[characters]]
+name = "Goblin"
+constitution = 0
+wisdom = 1
+"""
+DISTAT = """
+[campaign]
+name = "Keep"
+gms = ["gm"]
+[[characters]]
+name = "Aria"
+player = "alice"
+body = 6
+mind = 3
+"""
+
+
+def summaries(campaign: str, posts: list[tuple[str, str]]) -> list[str]:
+    run = new_run(parse_campaign(campaign, path="c.toml"), seed_for=round_seeds("1"),
+                  bot="pbp_bot")
+    start = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    for minute, (author, body) in enumerate(posts):
+        run.feed(PostArrived(post_id=f"p{minute + 1}", author=author, body=body,
+                             at=start + timedelta(minutes=minute)))
+    return [reply.text for key, reply in run.posted.items() if key.startswith("summary-")]
+
+
+def empty_headings(text: str) -> list[str]:
+    """The bold headings alone on a line that the next line of text does not follow up (the
+    next one is another heading, or there is none)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    found = []
+    for here, line in enumerate(lines):
+        heading = line.startswith("**") and line.endswith("**") and line.count("**") == 2
+        if not heading:
+            continue
+        after = lines[here + 1] if here + 1 < len(lines) else None
+        if after is None or (after.startswith("**") and after.endswith("**")):
+            found.append(line)
+    return found
+
+
+def test_a_skirmish_won_has_no_empty_what_changed() -> None:
+    (summary,) = summaries(SKIRMISH, [
+        ("alice", "Aria hits. [attack: Goblin]"),
+        ("gm", "[cast: heal Goblin | as Goblin]\n!close"),
+    ])
+    assert "The party wins the skirmish" in summary
+    assert "**What changed**" not in summary
+    assert empty_headings(summary) == []
+
+
+def test_a_round_where_nobody_acted_has_no_empty_heading() -> None:
+    (summary,) = summaries(DISTAT, [("gm", "!close")])
+    assert "Nobody acted this round." in summary
+    assert empty_headings(summary) == []
+
+
+def test_what_changed_stays_when_something_changed() -> None:
+    (summary,) = summaries(SKIRMISH, [
+        ("gm", "!damage Aria hp 1\n!close"),
+    ])
+    assert "**What changed**" in summary
+    assert empty_headings(summary) == []
