@@ -23,7 +23,7 @@ def _abstract_action(entry: AbstractEntry, env: Environment) -> dict[str, Any]:
     record = plain(entry.record)
     reason = None
     if entry.record.outcome == "void":
-        template = env.get_template("_macros.md.j2")
+        template = env.get_template("_abstract_macros.md.j2")
         macro = template.module.abstract_reason  # type: ignore[attr-defined]
         reason = str(macro(record)).strip()
     return {
