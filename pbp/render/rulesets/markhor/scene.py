@@ -61,9 +61,12 @@ def markhor_sheet(state: EngineState, name: str, shown: Shown) -> SheetLines:
     scores = state.scores(name)
     _order, pools = _fight(state)
     hp, wp, out = pools.get(name, (0, 0, False))
-    label = "HP and WP" if state.slot(MarkhorState).mode == "battle" else "Skirmish HP and WP"
-    lines = [(key.capitalize(), str(scores.get(key) or 0))
-             for key in ("constitution", "wisdom", "intuition", "stamina")]
+    battle = state.slot(MarkhorState).mode == "battle"
+    label = "HP and WP" if battle else "Skirmish HP and WP"
+    # the scores this kind of fight reads: a skirmish's pools come from Constitution and
+    # Wisdom (RULES M1), a battle's initiative from Intuition (M5); AP from Stamina in both
+    keys = ("intuition", "stamina") if battle else ("constitution", "wisdom", "stamina")
+    lines = [(key.capitalize(), str(scores.get(key) or 0)) for key in keys]
     lines.append((label, f"{hp} and {wp}{' (out)' if out else ''}"))
     return SheetLines(lines=tuple(lines))
 
