@@ -87,3 +87,14 @@ def test_what_changed_stays_when_something_changed() -> None:
     ])
     assert "**What changed**" in summary
     assert empty_headings(summary) == []
+
+
+def test_a_move_says_who_joins_whom_without_a_group_id() -> None:
+    campaign = DISTAT + '\n[[characters]]\nname = "Goblin"\nbody = 3\nmind = 1\n'
+    (summary,) = summaries(campaign, [
+        ("alice", "[move: Goblin]"),
+        ("gm", "!close"),
+    ])
+    changes = summary.split("**What changed**", 1)[1].split("**", 1)[0]
+    assert "- Aria joins Goblin." in changes
+    assert "group g" not in summary
