@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pbp.errors import Problem
-from pbp.rules.distat.violations import Violation
 from pbp.tags.model import SceneKind
 
 
@@ -58,6 +57,16 @@ class BonusBudget(Problem):
     left: int
 
 
+class Reason(Protocol):
+    """Why a ruleset's rules refuse an action as the scene stands: a typed value of that
+    ruleset's (a Distat ``Violation``), its ``code`` naming the template that words it."""
+
+    @property
+    def code(self) -> str:
+        """The template of its wording (``templates/violations/<code>.md.j2``)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleBroken(Problem):
     """The rules refuse the action as the scene stands. ``would_be`` is the action the tag
@@ -65,7 +74,7 @@ class RuleBroken(Problem):
     turn (RULES §6: the close is authoritative)."""
 
     code: ClassVar[str] = "rule"
-    violation: Violation
+    violation: Reason
     would_be: Any = field(default=None, compare=False)
 
 

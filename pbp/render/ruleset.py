@@ -15,11 +15,11 @@ from pbp.render.tables import SheetLines, Shown, Table
 
 
 class RulesetViews:
-    """One ruleset's views (Distat's table and sheet are templates of their own)."""
+    """One ruleset's views (the roster's rows and sheet are templates of their own)."""
 
     summary_table: bool = False  # its table shows in the round summary too
     section: str | None = None  # the summary's template of its part (``_<name>.md.j2``)
-    shows_scene: bool = False  # its section shows the scene (no Distat table under it)
+    shows_scene: bool = False  # its section shows the scene (no roster table under it)
 
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         """The scene's own table, for ``!status`` (and the summary when ``summary_table``)."""
