@@ -64,7 +64,7 @@ def _parts(report: RoundReport, disclosure: Disclosure) -> dict[str, Any]:
     values: dict[str, Any] = {}
     shown = []
     for views in registry.ALL:
-        own = views.summary(report, hide=disclosure.hide, npcs=disclosure.npcs)
+        own = views.summary(report, disclosure=disclosure)
         values.update(own)
         if views.section is not None and views.present(own):
             shown.append((views, own))

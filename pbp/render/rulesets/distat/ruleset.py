@@ -1,7 +1,8 @@
 """The Distat ruleset's views: its ledger sections (``RulesetViews``), and the views of the
 roster it keeps for every scene (``RosterViews``): the characters' rows of ``!status`` and a
-summary, a ``!sheet``, its actions and a short rest in a summary. Its tables are templates of
-their own (``status.md.j2``, ``sheet.md.j2``, the summary's action table)."""
+summary, a ``!sheet``, a short rest in a summary. Its part of the summary is a section like
+every ruleset's (``_distat.md.j2``); the roster's rows are templates of their own
+(``status.md.j2``, ``sheet.md.j2``, the summary's scene table)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,18 @@ def _actions(report: RoundReport) -> DistatRound:
 
 
 class DistatViews(RulesetViews):
-    """Distat's sections of the ledger: its actions, and every character's entry."""
+    """Distat's part of a summary (its actions' table, ``_distat.md.j2``) and its sections of
+    the ledger: its actions, and every character's entry."""
+
+    section = "_distat.md.j2"
+
+    def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
+        characters = _roster_part(report).characters
+        return {"actions": [restraint_lasts(action_view(a, disclosure), characters)
+                            for a in _actions(report).actions]}
+
+    def present(self, values: dict[str, Any]) -> bool:
+        return bool(values["actions"])
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         return [ledger_action(a, env) for a in _actions(report).actions]
@@ -71,8 +83,6 @@ class DistatRosterViews(RosterViews):
         part = _roster_part(report)
         labels = group_labels(own(roster))
         return {
-            "actions": [restraint_lasts(action_view(a, disclosure), part.characters)
-                        for a in _actions(report).actions],
             "recovered": [r for r in part.recovered
                           if disclosure.number(r.character, 0) is not None],
             "characters": [character_row(c, disclosure, labels) for c in part.characters],
