@@ -47,16 +47,6 @@ class ActionUsed(Problem):
     by_post: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BonusBudget(Problem):
-    """The bonus points this round's tags spend exceed the pool (RULES D15)."""
-
-    code: ClassVar[str] = "bonus_budget"
-    actor: str
-    asked: int
-    left: int
-
-
 class Reason(Protocol):
     """Why a ruleset's rules refuse an action as the scene stands: a typed value of that
     ruleset's (a Distat ``Violation``), its ``code`` naming the template that words it."""

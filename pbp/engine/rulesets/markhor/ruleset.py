@@ -92,7 +92,7 @@ class _MarkhorCloser(Closer):
         return False
 
     def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
-        if state.scene_kind not in FIGHTS:  # Distat corrects Body and Mind
+        if state.scene_kind not in FIGHTS:  # the roster's keeper corrects Body and Mind
             return Closed(rejected=tuple(
                 Rejection(post_id=post.post_id, tag=command.source.text,
                           problem=_not_fight(state, command))
