@@ -20,12 +20,14 @@ from pbp.engine.effects import (
 )
 from pbp.engine.events import Event
 from pbp.engine.report import RoundReport
+from pbp.engine.rulesets.distat.model import ActionEntry, DistatRound, RosterReport
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.render.environment import make_environment
 from pbp.render.replies import Replies
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
+from pbp.rules.distat import CharacterView
 from pbp.services.ledger import LedgerBuilder
 
 
@@ -135,3 +137,15 @@ def run_events(run: ThreadRun, events: Iterable[Event]) -> ThreadRun:
     for event in events:
         run.feed(event)
     return run
+
+
+def actions_of(report: RoundReport) -> tuple[ActionEntry, ...]:
+    """The Distat actions a round resolved (its part of the report), in resolution order."""
+    part = report.parts.get(DistatRound)
+    return part.actions if part is not None else ()
+
+
+def characters_of(report: RoundReport) -> tuple[CharacterView, ...]:
+    """The characters as the round left them (the roster's part of the report)."""
+    part = report.parts.get(RosterReport)
+    return part.characters if part is not None else ()

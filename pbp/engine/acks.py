@@ -15,7 +15,6 @@ from pbp.engine.effects import (
 )
 from pbp.engine.report import Done
 from pbp.engine.state import EngineState, PostRecord
-from pbp.rules import distat
 from pbp.tags import resolve_name
 from pbp.tags.commands import (
     Command,
@@ -35,7 +34,7 @@ from pbp.tags.commands import (
 def _canonical(state: EngineState, text: str) -> str:
     """A name as the scene spells it (the GM may have typed a prefix or another case)."""
     scene = state.round.base if state.round is not None else state.scene
-    found = resolve_name(text, candidates=(*distat.names(scene), *distat.feature_names(scene)))
+    found = resolve_name(text, candidates=(*scene.names(), *scene.feature_names()))
     return found if isinstance(found, str) else text
 
 

@@ -27,12 +27,11 @@ from pbp.engine.private import hides_npcs, private_key
 from pbp.engine.problems import CannotUndo
 from pbp.engine.reading import Parse, is_command_problem
 from pbp.engine.report import Done
+from pbp.engine.roster import Roster
 from pbp.engine.rounds import close_round, summary_key
-from pbp.engine.setup import apply_setup, no_such_post
+from pbp.engine.setup import located, no_such_post
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
-from pbp.rules import distat
-from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, resolve_name
 from pbp.tags.command_parser import parse_command_line
 from pbp.tags.command_problems import BadCommandArguments
@@ -56,11 +55,6 @@ from pbp.tags.commands import (
 from pbp.tags.model import Source
 
 
-def _located(problem: Problem, command: Command) -> Problem:
-    src = command.source
-    return replace(problem, tag=src.text, line=src.line, column=src.column)
-
-
 def _deadline(state: EngineState, command: DeadlineCommand,
               post: PostRecord) -> EngineState | Problem:
     rnd = state.round
@@ -69,7 +63,7 @@ def _deadline(state: EngineState, command: DeadlineCommand,
         if command.at <= post.at:  # it would close the round at once, and in the past
             when = command.at.strftime("%Y-%m-%d %H:%M UTC")
             posted = post.at.strftime("%Y-%m-%d %H:%M UTC")
-            return _located(BadCommandArguments(
+            return located(BadCommandArguments(
                 tag="", command="deadline", found=when,
                 expected=f"a time after this post ({posted})",
             ), command)
@@ -105,8 +99,8 @@ def _at_once(state: EngineState, command: Command, post: PostRecord) -> EngineSt
     owner = registry.command_owner(command)
     if owner is not None:  # a ruleset's own set-up (`!task`, `!difficulty` …)
         return owner.setup(state, command, post)
-    changed = apply_setup(rnd.base, command)
-    if isinstance(changed, DistatScene):
+    changed = registry.ROSTER.setup(rnd.base, command)  # `!npc`, `!group`, `!feature`, `!rest`
+    if changed is not None and not isinstance(changed, Problem):
         rnd = replace(rnd, base=changed, setup=(*rnd.setup, command))
         if isinstance(command, NpcCommand) and command.scores:  # Markhorspire, d20 numbers
             scores = (*state.npc_scores, (command.name, command.scores))
@@ -125,7 +119,7 @@ def _reply(state: EngineState, command: Command, post: PostRecord) -> tuple[Effe
         case StatusCommand():
             acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
             pcs = [c.name for c in state.campaign.characters if c.player is not None]
-            missing = tuple(n for n in pcs if n in distat.names(rnd.base) and n not in acted)
+            missing = tuple(n for n in pcs if n in rnd.base.names() and n not in acted)
             status = StatusContent(not_acted=missing, deadline=rnd.deadline)
             shown = Reply(key=key, to=post.post_id, content=status)
             if post.gm and hides_npcs(state.campaign):  # the GM's own view, privately
@@ -156,7 +150,7 @@ def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> Sheet
     assert state.round is not None
     scene = state.round.base
     if command.name is not None:
-        found = resolve_name(command.name, candidates=distat.names(scene))
+        found = resolve_name(command.name, candidates=scene.names())
         if isinstance(found, str):
             return SheetContent(names=(found,))
     own = tuple(
@@ -164,7 +158,7 @@ def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> Sheet
         for c in state.campaign.characters
         if c.player and c.player.casefold() == post.author.casefold()
     )
-    return SheetContent(names=own or distat.names(scene))
+    return SheetContent(names=own or scene.names())
 
 
 def read_commands(
@@ -223,9 +217,9 @@ def _names(
     assert state.round is not None
     found: list[str] = []
     for text in texts:
-        name = resolve_name(text, candidates=distat.names(state.round.base))
+        name = resolve_name(text, candidates=state.round.base.names())
         if not isinstance(name, str):
-            return _located(name, command)
+            return located(name, command)
         found.append(name)
     return tuple(found)
 
@@ -240,8 +234,8 @@ def _undo(state: EngineState, post: PostRecord, effects: list[Effect]) -> Engine
     last = state.closed[-1]
     base = last.reopen.base
     for command in rnd.setup:  # set-up made since the close still stands
-        changed = apply_setup(base, command)
-        base = changed if isinstance(changed, DistatScene) else base
+        changed = registry.ROSTER.setup(base, command)
+        base = base if changed is None or isinstance(changed, Problem) else changed
     reopened: OpenRound = replace(
         last.reopen,
         base=base,
@@ -334,8 +328,8 @@ def _end_encounter(
     if isinstance(rally, Problem):
         return rally
 
-    def rest(scene: DistatScene) -> DistatScene:
-        return distat.end_encounter(scene, medic=medic, rally=rally)
+    def rest(roster: Roster) -> Roster:
+        return registry.ROSTER.end_encounter(roster, medic=medic, rally=rally)
 
     state, more = close_round(
         state,
@@ -392,7 +386,7 @@ def after_tags(
             state = done
             _record(acks, state, command, post)
         else:
-            problems.append(_located(done, command))
+            problems.append(located(done, command))
     if problems and state.ack == "none":  # SPEC §3: listed in the round summary instead
         return _note_problems(state, post.post_id, tuple(problems))
     if problems:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pbp.errors import Problem
-from pbp.rules.distat.violations import Violation
 from pbp.tags.model import SceneKind
 
 
@@ -48,14 +47,14 @@ class ActionUsed(Problem):
     by_post: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BonusBudget(Problem):
-    """The bonus points this round's tags spend exceed the pool (RULES D15)."""
+class Reason(Protocol):
+    """Why a ruleset's rules refuse an action as the scene stands: a typed value of that
+    ruleset's (a Distat ``Violation``), its ``code`` naming the template that words it."""
 
-    code: ClassVar[str] = "bonus_budget"
-    actor: str
-    asked: int
-    left: int
+    @property
+    def code(self) -> str:
+        """The template of its wording (``templates/violations/<code>.md.j2``)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,7 +64,7 @@ class RuleBroken(Problem):
     turn (RULES §6: the close is authoritative)."""
 
     code: ClassVar[str] = "rule"
-    violation: Violation
+    violation: Reason
     would_be: Any = field(default=None, compare=False)
 
 

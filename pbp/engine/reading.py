@@ -12,12 +12,11 @@ from pbp.engine.actors import choose_actor
 from pbp.engine.pending import Pending
 from pbp.engine.problems import RulesetUnavailable
 from pbp.engine.registry import ruleset_for
+from pbp.engine.roster import Roster
 from pbp.engine.ruleset import TagContext
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, EngineState, PostRecord, Reading
 from pbp.errors import Problem
-from pbp.rules import distat
-from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, ReadContext, parse_post
 from pbp.tags.model import SceneKind
 
@@ -29,22 +28,22 @@ class Parse(Protocol):
 
 
 def context_for(
-    *, scene: DistatScene, kind: SceneKind, gm: bool, tasks: tuple[str, ...] = ()
+    *, scene: Roster, kind: SceneKind, gm: bool, tasks: tuple[str, ...] = ()
 ) -> ReadContext:
     """The names a post is read against: the scene's characters, features, talents and
     abstract tasks."""
     return ReadContext(
         scene=kind,
-        characters=distat.names(scene),
-        features=distat.feature_names(scene),
-        talents=distat.talent_names(scene),
+        characters=scene.names(),
+        features=scene.feature_names(),
+        talents=scene.talent_names(),
         tasks=tasks,
         gm=gm,
     )
 
 
 def parse(
-    *, body: str, scene: DistatScene, kind: SceneKind, gm: bool, tasks: tuple[str, ...] = ()
+    *, body: str, scene: Roster, kind: SceneKind, gm: bool, tasks: tuple[str, ...] = ()
 ) -> ParsedPost:
     """Parse a post's text against the scene."""
     return parse_post(body, context=context_for(scene=scene, kind=kind, gm=gm, tasks=tasks))
@@ -73,7 +72,7 @@ def check_tags(
     campaign: Campaign,
     author: str,
     post_id: str,
-    scene: DistatScene,
+    scene: Roster,
     kind: SceneKind,
     pending: Pending,
     rulesets: Slots | None = None,
@@ -100,7 +99,7 @@ def check_tags(
             author=author,
             as_name=tag.as_name,
             tag=tag.source.text,
-            scene_names=distat.names(scene),
+            scene_names=scene.names(),
         )
         if isinstance(actor, Problem):
             problems.append(_at(actor, tag.source.line, tag.source.column))

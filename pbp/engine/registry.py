@@ -1,6 +1,7 @@
-"""The rulesets a scene runs, by scene kind, behind one interface (``engine.ruleset``): the
-only engine module that names them. Reading, the close, ``!undo``, a new scene and the
-rulesets' own set-up commands call through here.
+"""The rulesets a scene runs, by scene kind, behind one interface (``engine.ruleset``), and the
+keeper of the roster every scene shares (``engine.roster``): the only engine module that names
+them. Reading, the close, ``!undo``, a new scene, the rulesets' own set-up commands and every
+change of the roster call through here.
 
 Adding a ruleset: its package under ``pbp/engine/rulesets/`` with a ``Ruleset``, one line
 below, and its views in ``render.registry`` (docs/rulesets.md).
@@ -9,9 +10,11 @@ below, and its views in ``render.registry`` (docs/rulesets.md).
 from __future__ import annotations
 
 from pbp.engine.pending import Pending
+from pbp.engine.roster import RosterKeeper
 from pbp.engine.ruleset import Closer, Ruleset
 from pbp.engine.rulesets.abstract.ruleset import ABSTRACT
 from pbp.engine.rulesets.d20.ruleset import D20
+from pbp.engine.rulesets.distat.roster import DISTAT_ROSTER
 from pbp.engine.rulesets.distat.ruleset import DISTAT
 from pbp.engine.rulesets.markhor.ruleset import MARKHOR
 from pbp.engine.state import Accepted, ClosedRound, EngineState
@@ -28,6 +31,8 @@ RULESETS: dict[SceneKind, Ruleset] = {
     SceneKind.SKIRMISH: MARKHOR,
     SceneKind.BATTLE: MARKHOR,
 }
+# the scene every ruleset runs in is Distat's: its characters, groups, features, Body and Mind
+ROSTER: RosterKeeper = DISTAT_ROSTER
 COMMON = D20  # SPEC §2: every scene rolls [roll:], a d20 tag
 COMMON_TAGS: tuple[type, ...] = (RollTag,)
 

@@ -7,7 +7,6 @@ from datetime import datetime
 
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
-from pbp.rules.distat import CharacterView, CheckRecord
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -26,29 +25,6 @@ class Done:
     number: int | None = None
     text: str | None = None
     secret: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Recovery:
-    """What one character's short rest at the end of an encounter healed (RULES D16), and the
-    damage left."""
-
-    character: str
-    body: int
-    mind: int
-    body_left: int
-    mind_left: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActionEntry:
-    """One resolved unit: a rules record with the post it came from and who wrote it."""
-
-    post_id: str
-    author: str
-    tag: str  # the tag as written
-    record: CheckRecord
-    on_behalf: bool = False  # the author acted for a character that is not their own (GM)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,9 +56,11 @@ class Rejection:
 class RoundReport:
     """One closed round.
 
-    ``closed_by`` is the id of the closing post, or "deadline". ``characters`` is the state
-    after the round; ``not_acted`` the player characters without an action; ``late_edits``
-    the posts of earlier rounds edited after their resolution, flagged in this summary.
+    ``closed_by`` is the id of the closing post, or "deadline". ``npcs`` are the characters
+    of the scene without a player; ``not_acted`` the player characters without an action;
+    ``late_edits`` the posts of earlier rounds edited after their resolution, flagged in this
+    summary. What the actions did, and the characters as the round left them, are the
+    rulesets' parts (``parts``; the roster's keeper has one in every scene).
     """
 
     number: int
@@ -90,18 +68,16 @@ class RoundReport:
     opened_at: datetime
     closed_at: datetime
     closed_by: str
-    actions: tuple[ActionEntry, ...]
     corrections: tuple[CorrectionEntry, ...]
     rejected: tuple[Rejection, ...]
-    characters: tuple[CharacterView, ...]
     npcs: frozenset[str]
     not_acted: tuple[str, ...]
     late_edits: tuple[str, ...] = ()
     next_deadline: datetime | None = None
     next_round: int | None = None
     notes: tuple[str, ...] = field(default=())  # scene notes: "encounter ended", "short rest", ...
-    # each ruleset's part, by its type (engine.registry): the d20 tags resolved, an abstract
-    # interval's tags, banks and outlook, a skirmish's or battle's round in initiative order
+    # each ruleset's part, by its type (engine.registry): the Distat actions and the roster
+    # after the round, the d20 tags resolved, an abstract interval's tags, banks and outlook,
+    # a skirmish's or battle's round in initiative order
     parts: Slots = field(default_factory=Slots)
     done: tuple[Done, ...] = ()  # ack = none: what the GM's commands did, listed in the summary
-    recovered: tuple[Recovery, ...] = ()  # the end of an encounter: each character's short rest

@@ -19,15 +19,13 @@ from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.pending import Pending
 from pbp.engine.problems import RuleBroken
 from pbp.engine.reading import Parse, parse_for, read_post
-from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection, RoundReport
-from pbp.engine.setup import apply_correction, recoveries
+from pbp.engine.report import CorrectionEntry, Rejection, RoundReport
+from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
-from pbp.rules import distat
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
-from pbp.rules.distat import DistatScene
 from pbp.tags import parse_post
 from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand
 
@@ -46,7 +44,7 @@ def problems_key(post_id: str) -> str:
 
 def open_round(state: EngineState, *, number: int, at: datetime) -> OpenRound:
     """A new round that starts from the state's scene."""
-    base = distat.begin_round(state.scene)
+    base = registry.ROSTER.begin_round(state.scene)
     deadline = at + state.deadline_after if state.deadline_after is not None else None
     return OpenRound(number=number, opened_at=at, base=base, start=base, deadline=deadline)
 
@@ -78,8 +76,7 @@ def recheck(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Resolved:
-    scene: DistatScene
-    actions: tuple[ActionEntry, ...]
+    scene: Roster
     corrections: tuple[CorrectionEntry, ...]
     problems: tuple[Rejection, ...]
     rulesets: Slots  # each ruleset's state after the round
@@ -89,7 +86,7 @@ class _Resolved:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Retry:
-    """A Distat tag the rules refused when it was read: it acts if it is valid at its turn
+    """A tag the rules refused when it was read: it acts if it is valid at its turn
     (RULES §6: the close is authoritative)."""
 
     accepted: Accepted
@@ -97,7 +94,7 @@ class _Retry:
 
 
 def _steps(post: PostRecord) -> Iterator[Accepted | Command | _Retry]:
-    """A post's accepted tags, its rule-refused Distat tags and its corrections, in the order
+    """A post's accepted tags, its rule-refused tags and its corrections, in the order
     they stand in the post."""
     items: list[tuple[tuple[int, int], Accepted | Command | _Retry]] = [
         ((a.tag.source.line, a.tag.source.column), a) for a in post.accepted
@@ -127,8 +124,8 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     """Resolve the round in post order, each action against the state the earlier ones left.
 
     Each ruleset resolves its own tags (``engine.registry``); the tags that roll use ``dice``
-    (the round's), keyed by post id and tag index. Some resolve at their turn (Distat, d20),
-    some together after the rest (an abstract interval, a fight in initiative order).
+    (the round's), keyed by post id and tag index. Some resolve at their turn, some together
+    after the rest (an interval, a fight in initiative order).
     """
     recording = RecordingDice(dice)
     closers = registry.closers(state, recording)
@@ -156,16 +153,15 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
                 continue
             if any(closer.command(post, item) for _, closer in closers):
                 continue
-            scene, done = apply_correction(scene, item, post_id=post.post_id)
+            # no ruleset took it: a correction of the roster (Body, Mind, a bonus pool)
+            scene, done = registry.ROSTER.correct(scene, item, post_id=post.post_id)
             if isinstance(done, CorrectionEntry):
                 corrections.append(done)
             elif done is not None:
                 problems.append(Rejection(post_id=post.post_id, tag=done.tag, problem=done))
-    actions: list[ActionEntry] = []
     rulesets, parts = state.rulesets, Slots()
     for _, closer in closers:
         closed = closer.finish(state, scene, rnd.number)
-        actions += closed.actions
         corrections += closed.corrections
         problems += closed.rejected
         if closed.state is not None:
@@ -173,8 +169,7 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
         if closed.part is not None:
             parts = parts.put(closed.part)
     return _Resolved(
-        scene=distat.end_round(scene),
-        actions=tuple(actions),
+        scene=registry.ROSTER.end_round(scene),
         corrections=tuple(corrections),
         problems=tuple(problems),
         rulesets=rulesets,
@@ -193,15 +188,22 @@ def after_close(
     return state, notes
 
 
+def _with_roster(parts: Slots, *, before: Roster, after: Roster, rested: bool) -> Slots:
+    """The rulesets' parts of the report with the roster's: the characters as the round left
+    them, and what a rest healed."""
+    own = registry.ROSTER.report(before=before, after=after, rested=rested)
+    return parts.put(own) if own is not None else parts
+
+
 def _not_acted(state: EngineState, rnd: OpenRound) -> tuple[str, ...]:
     acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
     pcs = [c.name for c in state.campaign.characters if c.player is not None]
     return tuple(
         n
         for n in pcs
-        if n in distat.names(rnd.start)
+        if n in rnd.start.names()
         and n not in acted
-        and distat.view(rnd.start, n).status != "out"
+        and not rnd.start.is_out(n)
     )
 
 
@@ -212,7 +214,7 @@ def close_round(
     closed_by: str,
     reply_to: str | None,
     dice: DiceForRound,
-    after: Callable[[DistatScene], DistatScene] | None = None,
+    after: Callable[[Roster], Roster] | None = None,
     notes: tuple[str, ...] = (),
     opens_at: datetime | None = None,
     parse: Parse = parse_post,
@@ -254,19 +256,16 @@ def close_round(
         opened_at=rnd.opened_at,
         closed_at=at,
         closed_by=closed_by,
-        actions=done.actions,
         corrections=done.corrections,
         rejected=rejected,
-        characters=tuple(distat.view(scene, n) for n in distat.names(scene)),
-        npcs=frozenset(n for n in distat.names(scene) if n not in pcs),
+        npcs=frozenset(n for n in scene.names() if n not in pcs),
         not_acted=_not_acted(state, rnd),
         late_edits=state.late_edits,
         next_deadline=nxt.deadline,
         next_round=nxt.number,
         notes=notes,
-        parts=done.parts,
+        parts=_with_roster(done.parts, before=done.scene, after=scene, rested=after is not None),
         done=rnd.done,
-        recovered=recoveries(done.scene, scene) if after is not None else (),
     )
     closed = ClosedRound(
         report=report,

@@ -2,9 +2,10 @@
 the engine calls through it (reading, the close, ``!undo``, a new scene, set-up commands).
 
 A ruleset keeps its own state in ``EngineState.rulesets`` and its part of a round's report in
-``RoundReport.parts``, each under its own type; the core names none of them. The Distat scene
-(``pbp.rules.distat``) is the roster every scene shares: who is there, sides, groups, Body and
-Mind; a ruleset reads it and the Distat ruleset's actions change it.
+``RoundReport.parts``, each under its own type; the core names none of them. Every scene
+shares one roster (``engine.roster``): who is there, their sides and features. A ruleset reads
+it through ``Roster``; the ruleset that keeps the concrete roster (``engine.registry.ROSTER``)
+is the one whose actions change it.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import TypeVar
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
-from pbp.engine.report import ActionEntry, CorrectionEntry, Rejection
+from pbp.engine.report import CorrectionEntry, Rejection
+from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
-from pbp.rules.distat import DistatScene
 from pbp.tags.commands import Command, EncounterCommand
 from pbp.tags.model import SceneKind, Tag
 
@@ -36,7 +37,7 @@ class TagContext:
     sheet numbers."""
 
     campaign: Campaign
-    scene: DistatScene
+    scene: Roster
     pending: Pending
     rulesets: Slots
     scores: Scores
@@ -50,12 +51,11 @@ class TagContext:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Closed:
     """What one ruleset's part of a close produced: its state after the round (None: as it
-    was), its part of the report (None: nothing this round), the Distat actions, the GM
-    corrections it applied and what it refused."""
+    was), its part of the report (None: nothing this round), the GM corrections it applied
+    and what it refused."""
 
     state: object | None = None
     part: object | None = None
-    actions: tuple[ActionEntry, ...] = ()
     corrections: tuple[CorrectionEntry, ...] = ()
     rejected: tuple[Rejection, ...] = ()
 
@@ -66,7 +66,7 @@ class Closer:
     def post(self, post: PostRecord) -> None:
         """A live post of the round, before its steps (its commands that roll at the close)."""
 
-    def take(self, post: PostRecord, accepted: Accepted, scene: DistatScene) -> DistatScene:
+    def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         """An accepted tag of this ruleset, at its turn; the scene as it leaves it."""
         return scene
 
@@ -74,7 +74,7 @@ class Closer:
         """A GM correction at its turn: whether this ruleset takes it."""
         return False
 
-    def finish(self, state: EngineState, scene: DistatScene, number: int) -> Closed:
+    def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
         """After every post: what the round did."""
         return Closed()
 
@@ -101,7 +101,7 @@ class Ruleset:
     def count(self, pending: Pending, accepted: Accepted) -> None:
         """Note what an accepted tag declared, for the checks of later ones."""
 
-    def still_refused(self, scene: DistatScene, accepted: Accepted) -> bool:
+    def still_refused(self, scene: Roster, accepted: Accepted) -> bool:
         """Whether a tag refused when read is still refused at its turn (RULES §6)."""
         return True
 

@@ -1,54 +1,36 @@
-"""GM commands that change the scene: set-up at once, corrections in resolution order."""
+"""What every GM command that names the roster shares: a name resolved against the scene, a
+new name checked, a refusal placed on its command line. The set-up and corrections themselves
+belong to the roster's keeper (``engine.roster``) or to a ruleset."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from pbp.campaign.model import CharacterSheet
 from pbp.engine.problems import BadName, NoSuchPost
-from pbp.engine.report import CorrectionEntry, Recovery
+from pbp.engine.roster import Roster
 from pbp.errors import Problem
-from pbp.rules import distat
-from pbp.rules.distat import DistatScene, Fighter
 from pbp.tags import resolve_name
-from pbp.tags.commands import (
-    BonusCommand,
-    Command,
-    DamageCommand,
-    FeatureCommand,
-    GroupCommand,
-    HealCommand,
-    NpcCommand,
-    RestCommand,
-)
-from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS, Stat
+from pbp.tags.commands import Command
+from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS
 
 
-def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:
-    """A character's Distat state at the start of a campaign."""
-    return Fighter(
-        name=sheet.name,
-        side=sheet.side,
-        body=sheet.body,
-        mind=sheet.mind,
-        talents=sheet.talents,
-        bonus_pool=sheet.bonus_pool,
-    )
-
-
-def _located(problem: Problem, command: Command) -> Problem:
+def located(problem: Problem, command: Command) -> Problem:
+    """``problem`` placed on ``command``'s line."""
     src = command.source
     return replace(problem, tag=src.text, line=src.line, column=src.column)
 
 
-def _name(text: str, *, scene: DistatScene, command: Command, features: bool) -> str | Problem:
-    candidates = (*distat.names(scene), *(distat.feature_names(scene) if features else ()))
+def resolve_in(roster: Roster, text: str, *, command: Command, features: bool) -> str | Problem:
+    """The character (or, with ``features``, feature) of the scene ``text`` names, or why it
+    names none, placed on ``command``'s line."""
+    candidates = (*roster.names(), *(roster.feature_names() if features else ()))
     found = resolve_name(text, candidates=candidates)
-    return found if isinstance(found, str) else _located(found, command)
+    return found if isinstance(found, str) else located(found, command)
 
 
-def _new_name_problem(name: str, scene: DistatScene, command: Command) -> Problem | None:
-    taken = {n.casefold() for n in (*distat.names(scene), *distat.feature_names(scene))}
+def new_name_problem(name: str, roster: Roster, command: Command) -> Problem | None:
+    """Why ``name`` cannot be a new character or feature of the scene (None: it can)."""
+    taken = {n.casefold() for n in (*roster.names(), *roster.feature_names())}
     why = (
         "empty"
         if not name.strip()
@@ -60,126 +42,9 @@ def _new_name_problem(name: str, scene: DistatScene, command: Command) -> Proble
         if name.casefold() in taken
         else None
     )
-    return None if why is None else _located(BadName(tag="", name=name, why=why), command)
-
-
-def _npc(scene: DistatScene, command: NpcCommand) -> DistatScene | Problem:
-    bad = _new_name_problem(command.name, scene, command)
-    if bad is not None:
-        return bad
-    group_with = None
-    if command.group is not None:
-        found = _name(command.group, scene=scene, command=command, features=True)
-        if not isinstance(found, str):
-            return found
-        group_with = found
-    scores = dict(command.scores)
-    npc = Fighter(
-        name=command.name,
-        side=command.side or "foes",
-        body=command.body,
-        mind=command.mind,
-        bonus_pool=scores.get("bonus_pool", 0),
-    )
-    return distat.add_fighter(scene, npc, group_with=group_with)
-
-
-def _group(scene: DistatScene, command: GroupCommand) -> DistatScene | Problem:
-    names: list[str] = []
-    for text in command.names:
-        found = _name(text, scene=scene, command=command, features=True)
-        if not isinstance(found, str):
-            return found
-        names.append(found)
-    return distat.set_group(scene, names)
-
-
-def _feature(scene: DistatScene, command: FeatureCommand) -> DistatScene | Problem:
-    bad = _new_name_problem(command.name, scene, command)
-    if bad is not None:
-        return bad
-    return distat.add_feature(
-        scene, name=command.name, tn=command.tn, constraint=command.constraint
-    )
-
-
-def apply_setup(scene: DistatScene, command: Command) -> DistatScene | Problem | None:
-    """A set-up command that changes the scene at once; None when it is not one of those."""
-    match command:
-        case NpcCommand():
-            return _npc(scene, command)
-        case GroupCommand():
-            return _group(scene, command)
-        case FeatureCommand():
-            return _feature(scene, command)
-        case RestCommand():
-            return distat.night_rest(scene)
-    return None
-
-
-def apply_correction(
-    scene: DistatScene, command: Command, *, post_id: str
-) -> tuple[DistatScene, CorrectionEntry | Problem | None]:
-    """A correction (``!damage``, ``!heal``, ``!bonus``) at its place in the resolution."""
-    match command:
-        case DamageCommand() | HealCommand() | BonusCommand():
-            found = _name(command.name, scene=scene, command=command, features=False)
-            if not isinstance(found, str):
-                return scene, found
-            return _correct(scene, command, found, post_id)
-    return scene, None
-
-
-def _correct(
-    scene: DistatScene, command: DamageCommand | HealCommand | BonusCommand, name: str, post_id: str
-) -> tuple[DistatScene, CorrectionEntry]:
-    entry = CorrectionEntry(
-        post_id=post_id,
-        command=command.source.text,
-        character=name,
-        what="bonus",
-        stat=None,
-        amount=command.amount,
-    )
-    before = distat.view(scene, name).status
-    match command:
-        case DamageCommand() | HealCommand():
-            stat = _distat_stat(command)
-            healing = isinstance(command, HealCommand)
-            amount = -command.amount if healing else command.amount
-            scene = distat.apply_damage(scene, name=name, stat=stat, amount=amount)
-            now = distat.view(scene, name)
-            return scene, replace(
-                entry, what="heal" if healing else "damage", stat=stat,
-                after=(now.body if stat == "body" else now.mind).damage,
-                became=now.status if now.status != before else None,
-            )  # fmt: skip
-    scene = distat.add_bonus(scene, name=name, amount=command.amount)
-    return scene, replace(entry, after=distat.view(scene, name).bonus_pool)
-
-
-def _distat_stat(command: DamageCommand | HealCommand) -> Stat:
-    """Body or Mind: an HP or WP correction goes to the fight (``markhor_resolve``)."""
-    if command.stat == "body":
-        return "body"
-    assert command.stat == "mind", "hp and wp corrections are the fight's"
-    return "mind"
+    return None if why is None else located(BadName(tag="", name=name, why=why), command)
 
 
 def no_such_post(command: Command, post: str) -> Problem:
     """``!void`` of a post that is not in the open round."""
-    return _located(NoSuchPost(tag="", post=post), command)
-
-
-def recoveries(before: DistatScene, after: DistatScene) -> tuple[Recovery, ...]:
-    """What a rest healed, per character who had damage to heal (RULES D16)."""
-    out: list[Recovery] = []
-    for name in distat.names(after):
-        if name not in distat.names(before):
-            continue
-        was, now = distat.view(before, name), distat.view(after, name)
-        body, mind = was.body.damage - now.body.damage, was.mind.damage - now.mind.damage
-        if body or mind:
-            out.append(Recovery(character=name, body=body, mind=mind,
-                                body_left=now.body.damage, mind_left=now.mind.damage))
-    return tuple(out)
+    return located(NoSuchPost(tag="", post=post), command)

@@ -1,4 +1,5 @@
-"""The engine's state: the campaign, the scene, the open round and the closed ones."""
+"""The engine's state: the campaign, the scene's roster (``engine.roster``), each ruleset's
+own state, the open round and the closed ones."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from typing import TypeVar
 
 from pbp.campaign.model import Campaign
 from pbp.engine.report import Done, RoundReport
+from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
-from pbp.rules.distat import DistatScene
 from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind, Tag
@@ -26,7 +27,7 @@ class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
 
     tag: Tag
-    intent: object  # the rules' intent of the ruleset that read it (a Distat ``Intent`` …)
+    intent: object  # the rules' intent of the ruleset that read it (its own type)
     actor: str
     on_behalf: bool
     slots: frozenset[Hashable]  # the action slots it takes, each its ruleset's own value
@@ -81,8 +82,8 @@ class OpenRound:
 
     number: int
     opened_at: datetime
-    base: DistatScene
-    start: DistatScene
+    base: Roster
+    start: Roster
     posts: tuple[PostRecord, ...] = ()
     setup: tuple[Command, ...] = ()
     deadline: datetime | None = None
@@ -117,7 +118,7 @@ class EngineState:
 
     campaign: Campaign
     scene_kind: SceneKind
-    scene: DistatScene  # the scene after the last closed round (the open round's start)
+    scene: Roster  # the scene's roster after the last closed round (the open round's start)
     bot: str = ""
     ack: str = "errors"  # "errors" | "all" | "none" (SPEC §3)
     round: OpenRound | None = None

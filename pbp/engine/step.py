@@ -32,10 +32,8 @@ from pbp.engine.private import gm_copies
 from pbp.engine.reading import Parse, parse_for, pending_before, read_post
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round, problems_key
-from pbp.engine.setup import fighter_from_sheet
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
-from pbp.rules import distat
 from pbp.tags import parse_post
 
 Step = tuple[EngineState, tuple[Effect, ...]]
@@ -44,12 +42,9 @@ MENTIONS_PER_COMMENT = 3
 
 def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> EngineState:
     """A thread of ``campaign`` before its first post."""
-    options = distat.RulesOptions(
-        identify_bonus_requires_owning=campaign.options.identify_bonus_requires_owning
-    )
-    scene = distat.new_scene((fighter_from_sheet(c) for c in campaign.characters), options=options)
     state = EngineState(
-        campaign=campaign, scene_kind=campaign.ruleset, scene=scene, bot=bot, ack=ack
+        campaign=campaign, scene_kind=campaign.ruleset,
+        scene=registry.ROSTER.start(campaign), bot=bot, ack=ack,
     )
     return registry.fresh(state, campaign.ruleset, None)
 
@@ -111,9 +106,9 @@ def _missing(state: EngineState, rnd: OpenRound) -> list[tuple[str, str]]:
         (c.player, c.name)
         for c in state.campaign.characters
         if c.player is not None
-        and c.name in distat.names(rnd.base)
+        and c.name in rnd.base.names()
         and c.name not in acted
-        and distat.view(rnd.base, c.name).status != "out"
+        and not rnd.base.is_out(c.name)
     ]
 
 
@@ -211,7 +206,7 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
     pcs = [
         c.name
         for c in state.campaign.characters
-        if c.player is not None and c.name in distat.names(rnd.base)
+        if c.player is not None and c.name in rnd.base.names()
     ]
     if pcs and not _missing(state, rnd):
         effects.append(

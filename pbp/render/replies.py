@@ -32,17 +32,11 @@ from pbp.engine.effects import (
 )
 from pbp.engine.state import EngineState
 from pbp.errors import Problem
+from pbp.render.disclosure import Disclosure, disclosure_for
 from pbp.render.problems import Examples, render_problem, render_problem_reply
-from pbp.render.registry import ALL, VIEWS
+from pbp.render.registry import ALL, ROSTER, VIEWS
 from pbp.render.tables import Shown, Table
-from pbp.render.views import (
-    Disclosure,
-    character_row,
-    disclosure_for,
-    group_labels,
-    summary_view,
-)
-from pbp.rules import distat
+from pbp.render.views import summary_view
 from pbp.tags.model import SceneKind
 
 REPLY_LIMIT = 10_000  # Reddit's comment length limit
@@ -96,9 +90,8 @@ class Replies:
     def _disclosure(self, state: EngineState) -> Disclosure:
         scene = state.round.base if state.round is not None else state.scene
         pcs = {c.name for c in state.campaign.characters if c.player is not None}
-        npcs = frozenset(n for n in distat.names(scene) if n not in pcs)
-        # the scene after the last closed round knows every talent identified in this thread
-        shown = disclosure_for(state.campaign, state.scene.identified, npcs)
+        npcs = frozenset(n for n in scene.names() if n not in pcs)
+        shown = disclosure_for(state.campaign, ROSTER.identified(state), npcs)
         return replace(shown, hide=False) if self.full else shown
 
     def _view(self, content: Content, state: EngineState) -> tuple[str, dict[str, Any]]:
@@ -113,7 +106,7 @@ class Replies:
                     disclosure=self._disclosure(state),
                     seed=self.seed_for(report.number),
                     next_seal=self._seal(report.number + 1),
-                    labels=group_labels(state.scene),
+                    roster=state.scene,
                 )
                 # a d20 scene shows its own table; a fight and an interval their sections
                 own = VIEWS[SceneKind(report.scene)]
@@ -183,7 +176,7 @@ class Replies:
         for c in campaign.characters:
             if c.player is not None:
                 players.setdefault(c.player, []).append(c.name)
-        targets = distat.names(scene)
+        targets = scene.names()
         pcs = {c.name for c in campaign.characters if c.player is not None}
         own = players.get(author, []) if author is not None else []
         return {
@@ -192,7 +185,7 @@ class Replies:
             "characters": own,
             "players": [{"player": p, "characters": cs} for p, cs in players.items()],
             "targets": targets,
-            "features": distat.feature_names(scene),
+            "features": scene.feature_names(),
             "example_target": next((n for n in targets if n not in pcs),
                                    targets[-1] if targets else "Goblin"),
             "example_ally": next((n for n in targets if n in pcs and n not in own), "Aria"),
@@ -205,20 +198,15 @@ class Replies:
                      hidden=disclosure.npcs if disclosure.hide else frozenset())
 
     def _scene_table(self, state: EngineState) -> Table | None:
-        """The scene's own table, for every scene but Distat (which has its templates)."""
+        """The scene's own table (the roster's characters have templates of their own)."""
         return VIEWS[state.scene_kind].table(state, self._shown(state))
 
     def _status(self, state: EngineState, content: StatusContent) -> dict[str, Any]:
         scene = state.round.base if state.round is not None else state.scene
-        disclosure = self._disclosure(state)
-        labels = group_labels(scene)
         return {
             "number": _round_number(state),
             "table": self._scene_table(state),
-            "characters": [
-                character_row(distat.view(scene, n), disclosure, labels)
-                for n in distat.names(scene)
-            ],
+            "characters": ROSTER.rows(scene, self._disclosure(state)),
             "not_acted": content.not_acted,
             "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC")
             if content.deadline
@@ -229,14 +217,13 @@ class Replies:
         scene = state.round.base if state.round is not None else state.scene
         disclosure = self._disclosure(state)
         views = VIEWS[state.scene_kind]
-        labels, shown = group_labels(scene), self._shown(state)
+        shown = self._shown(state)
         sheets = []
         for name in content.names:
-            row = character_row(distat.view(scene, name), disclosure, labels)
             sheet = state.campaign.character(name)
-            talents = [] if row["hidden"] else list(distat.fighter(scene, name).talents)
             own = views.sheet(state, name, shown)
-            sheets.append({**row, "player": sheet.player if sheet else None, "talents": talents,
+            sheets.append({**ROSTER.sheet(scene, name, disclosure),
+                           "player": sheet.player if sheet else None,
                            "scene_lines": own.lines if own is not None else None,
                            "scene_sheet": own is not None})
         return {"sheets": sheets, "scene": state.scene_kind.value}
@@ -247,7 +234,7 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
     character as the one acted on."""
     campaign = state.campaign
     scene = state.round.base if state.round is not None else state.scene
-    names = list(distat.names(scene))
+    names = list(scene.names())
     pcs = {c.name for c in campaign.characters if c.player is not None}
     low = author.casefold() if author else None
     own = [c.name for c in campaign.characters
@@ -258,7 +245,7 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
     other = next((n for n in ranked if n != target), target)
     ally = next((n for n in others if n in pcs), own[0] if own else target)
     task = next((t for v in ALL if (t := v.example_task(state))), "")
-    features = distat.feature_names(scene)
+    features = scene.feature_names()
     sheets = sorted(campaign.characters, key=lambda c: c.name not in own)  # the author's first
     talents = [t.name for c in sheets for t in c.talents if t.kind == "active"]
     return Examples.named(scene=state.scene_kind.value, target=target, other=other, ally=ally,

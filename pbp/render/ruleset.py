@@ -11,15 +11,17 @@ from jinja2 import Environment
 
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
+from pbp.render.disclosure import Disclosure
 from pbp.render.tables import SheetLines, Shown, Table
 
 
 class RulesetViews:
-    """One ruleset's views (Distat's table and sheet are templates of their own)."""
+    """One ruleset's views (the roster's rows and sheet are templates of their own,
+    ``render.roster``)."""
 
     summary_table: bool = False  # its table shows in the round summary too
     section: str | None = None  # the summary's template of its part (``_<name>.md.j2``)
-    shows_scene: bool = False  # its section shows the scene (no Distat table under it)
+    shows_scene: bool = False  # its section shows the scene (no roster table under it)
 
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         """The scene's own table, for ``!status`` (and the summary when ``summary_table``)."""
@@ -29,9 +31,9 @@ class RulesetViews:
         """A character's lines of the scene on ``!sheet``."""
         return None
 
-    def summary(self, report: RoundReport, *, hide: bool, npcs: frozenset[str]) -> dict[str, Any]:
-        """Its part of the summary template's values (under ``hide``, these NPCs' numbers
-        hidden)."""
+    def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
+        """Its part of the summary template's values, as players may see them (under
+        ``hide-npcs``, the NPCs' numbers and unidentified talents hidden)."""
         return {}
 
     def present(self, values: dict[str, Any]) -> bool:

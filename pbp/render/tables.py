@@ -1,7 +1,8 @@
 """The shapes a scene's own views take: a table for ``!status`` and a summary (columns and
 rows of Markdown, user text escaped) and a character's sheet lines; under ``hide-npcs`` an
 NPC's numbers are ``?``, whether it is out is not. Each ruleset fills them
-(``render.registry``); Distat keeps its own templates (Body and Mind, groups, restraints)."""
+(``render.registry``); the roster keeps its own templates (Body and Mind, groups,
+restraints)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbp.engine.state import EngineState
-from pbp.rules import distat
 
 HIDDEN = "?"
 
@@ -44,13 +44,15 @@ class Shown:
 
 
 def scene_names(state: EngineState) -> list[str]:
+    """The scene's characters as it stands, in roster order."""
     scene = state.round.base if state.round is not None else state.scene
-    return list(distat.names(scene))
+    return list(scene.names())
 
 
 def side_of(state: EngineState, name: str) -> str:
+    """The side of a character of the scene as it stands."""
     scene = state.round.base if state.round is not None else state.scene
-    return distat.view(scene, name).side
+    return scene.side(name)
 
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine_helpers import ledger, play, thread
+from thread_run import actions_of
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import EditReply, ProblemsContent
@@ -20,7 +21,7 @@ def test_player_acting_as_someone_elses_character_is_refused() -> None:
     run = play([GROUP, ("post", "p2", "alice", 2, "[mental: attack Goblin | as Bram]"),
                 ("post", "p3", "gm_sam", 3, "!close")])  # fmt: skip
     assert _codes(run, "p2") == ["not_your_character"]
-    assert run.closed(1).actions == ()
+    assert actions_of(run.closed(1)) == ()
 
 
 def test_player_with_two_characters_must_say_as_name() -> None:
@@ -30,7 +31,7 @@ def test_player_with_two_characters_must_say_as_name() -> None:
         ("post", "p4", "gm_sam", 4, "!close"),
     ])  # fmt: skip
     assert _codes(run, "p2") == ["need_as"]
-    assert [(a.post_id, a.record.actor, a.on_behalf) for a in run.closed(1).actions] == [
+    assert [(a.post_id, a.record.actor, a.on_behalf) for a in actions_of(run.closed(1))] == [
         ("p3", "Dax", False)
     ]
 
@@ -59,7 +60,7 @@ def test_second_physical_action_is_refused_naming_the_earlier_post() -> None:
                    and e.content.post_id == "p3" for p in e.content.problems)  # fmt: skip
     assert problem.code == "action_used"
     assert (problem.slot, problem.by_post) == ("physical", "p2")  # type: ignore[attr-defined]
-    assert [a.post_id for a in run.closed(1).actions] == ["p2"]
+    assert [a.post_id for a in actions_of(run.closed(1))] == ["p2"]
 
 
 def test_one_move_one_physical_one_mental_per_round_all_act() -> None:
@@ -69,7 +70,7 @@ def test_one_move_one_physical_one_mental_per_round_all_act() -> None:
         ("post", "p3", "alice", 3, "[move: Ogre]"),
         ("post", "p4", "gm_sam", 4, "!close"),
     ])  # fmt: skip
-    assert [a.record.verb for a in run.closed(1).actions] == ["move", "physical", "mental"]
+    assert [a.record.verb for a in actions_of(run.closed(1))] == ["move", "physical", "mental"]
     assert _codes(run, "p3") == ["action_used"]
 
 
@@ -80,7 +81,7 @@ def test_pass_uses_every_action_of_the_round() -> None:
         ("post", "p4", "gm_sam", 4, "!close"),
     ])  # fmt: skip
     report = run.closed(1)
-    assert [(a.record.actor, a.record.verb, a.record.outcome) for a in report.actions] == [
+    assert [(a.record.actor, a.record.verb, a.record.outcome) for a in actions_of(report)] == [
         ("Bram", "pass", "success")
     ]
     assert _codes(run, "p3") == ["action_used"]
@@ -93,7 +94,7 @@ def test_physical_attack_on_someone_in_another_group_is_refused() -> None:
     problem = run.closed(1).rejected[0].problem
     assert problem.code == "rule"
     assert problem.violation.code == "not_adjacent"  # type: ignore[attr-defined]
-    assert run.closed(1).actions == ()
+    assert actions_of(run.closed(1)) == ()
 
 
 def test_move_then_physical_attack_in_one_post_is_accepted() -> None:
@@ -103,14 +104,14 @@ def test_move_then_physical_attack_in_one_post_is_accepted() -> None:
     assert report.rejected == ()
     # Bram's Body 3 meets the Goblin's Body 3: a real check, not a void one
     assert [(a.record.verb, a.record.outcome, a.record.active, a.record.passive)
-            for a in report.actions] == [("move", "success", None, None),
+            for a in actions_of(report)] == [("move", "success", None, None),
                                          ("physical", "failure", 3, 3)]  # fmt: skip
 
 
 def test_mental_attack_needs_no_shared_group() -> None:
     run = play([("post", "p2", "bob", 2, "[mental: attack Ogre]"),
                 ("post", "p3", "gm_sam", 3, "!close")])  # fmt: skip
-    assert [a.record.outcome for a in run.closed(1).actions] == ["success"]
+    assert [a.record.outcome for a in actions_of(run.closed(1))] == ["success"]
 
 
 def test_action_of_an_actor_taken_out_earlier_in_the_round_is_void_with_a_reason() -> None:
@@ -136,7 +137,7 @@ def test_resolution_follows_post_order_not_arrival_of_the_close() -> None:
         ("post", "p2", "alice", 2, "[physical: attack Goblin]"),
         ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Goblin]\n!close"),
     ])  # fmt: skip
-    goblin = next(a for a in run.closed(1).actions if a.record.actor == "Goblin")
+    goblin = next(a for a in actions_of(run.closed(1)) if a.record.actor == "Goblin")
     assert (goblin.record.active, goblin.record.passive, goblin.record.outcome) == (2, 5, "failure")
 
 
@@ -150,7 +151,7 @@ def test_an_attack_on_a_target_declared_moving_away_earlier_is_refused_and_stays
         ("post", "p3", "gm_sam", 3, "[physical: attack Aria | as Goblin]\n!close"),
     ])  # fmt: skip
     report = run.closed(1)
-    assert [a.record.verb for a in report.actions] == ["move"]
+    assert [a.record.verb for a in actions_of(report)] == ["move"]
     [refused] = report.rejected
     assert (refused.post_id, refused.problem.violation.code) == ("p3", "not_adjacent")
 
@@ -169,7 +170,7 @@ def test_an_action_refused_when_read_acts_if_it_is_valid_at_its_turn() -> None:
     assert [type(p).__name__ for p in run.state.closed[0].reopen.posts[2].problems] == [
         "RuleBroken"]  # refused when it was read
     report = run.closed(1)
-    move, attack = report.actions
+    move, attack = actions_of(report)
     assert (move.record.verb, move.record.outcome) == ("move", "failure")
     assert (attack.post_id, attack.record.outcome, attack.record.target) == ("p3", "success",
                                                                              "Aria")
@@ -186,7 +187,7 @@ def test_a_refused_action_whose_slot_another_accepted_tag_takes_does_not_act() -
         ("post", "p4", "gm_sam", 4, "[physical: feat vs 2 | as Ogre]\n!close"),
     ])  # fmt: skip
     report = run.closed(1)
-    assert [a.post_id for a in report.actions] == ["p2", "p4"]
+    assert [a.post_id for a in actions_of(report)] == ["p2", "p4"]
     assert [r.post_id for r in report.rejected] == ["p3"]
 
 
@@ -223,5 +224,5 @@ def test_identify_of_a_talent_declared_used_earlier_in_the_round_is_accepted() -
         ("post", "p3", "gm_sam", 3, "!close"),
     ], campaign=parse_campaign(SHAMAN, path="den.toml"))  # fmt: skip
     assert run.contents(ProblemsContent) == []  # accepted when read
-    identify = run.closed(1).actions[-1].record
+    identify = actions_of(run.closed(1))[-1].record
     assert (identify.verb, identify.outcome, identify.passive) == ("identify", "success", 3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine_helpers import CAMPAIGN_TOML, at, event_of, ledger, make_campaign, play, thread
+from thread_run import actions_of, characters_of
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import (
@@ -21,7 +22,7 @@ def test_close_acts_after_the_posts_own_tags_wherever_it_stands() -> None:
     run = play([GROUP, ("post", "p2", "gm_sam", 2, body)])
     report = run.closed(1)
     assert report.closed_by == "p2"
-    assert [(a.post_id, a.record.actor) for a in report.actions] == [("p2", "Goblin")]
+    assert [(a.post_id, a.record.actor) for a in actions_of(report)] == [("p2", "Goblin")]
     assert run.state.round is not None and run.state.round.posts == ()
 
 
@@ -70,7 +71,7 @@ def test_post_past_the_deadline_first_closes_the_overdue_round() -> None:
         ("post", "p4", "bob", 3 * 60, "[mental: attack Goblin]"),
     ])  # fmt: skip
     assert run.closed(1).closed_by == "deadline"
-    assert [a.post_id for a in run.closed(1).actions] == ["p3"]
+    assert [a.post_id for a in actions_of(run.closed(1))] == ["p3"]
     assert run.state.round is not None and [p.post_id for p in run.state.round.posts] == ["p4"]
 
 
@@ -164,8 +165,8 @@ def test_void_strikes_a_post_of_the_open_round() -> None:
         ("post", "p5", "gm_sam", 5, "!close"),
     ])  # fmt: skip
     report = run.closed(1)
-    assert [(a.post_id, a.record.verb) for a in report.actions] == [("p4", "mental")]
-    goblin = next(c for c in report.characters if c.name == "Goblin")
+    assert [(a.post_id, a.record.verb) for a in actions_of(report)] == [("p4", "mental")]
+    goblin = next(c for c in characters_of(report) if c.name == "Goblin")
     assert goblin.body.damage == 0
 
 

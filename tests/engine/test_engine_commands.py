@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from engine_helpers import ledger, play, thread
+from thread_run import actions_of, characters_of
 
 from pbp.engine.effects import ProblemsContent
 
 
 def _view(run, name: str):  # type: ignore[no-untyped-def]
     """A character's state after the last closed round."""
-    return next(c for c in run.state.closed[-1].report.characters if c.name == name)
+    return next(c for c in characters_of(run.state.closed[-1].report) if c.name == name)
 
 
 def _problems(run, post_id: str) -> list:  # type: ignore[no-untyped-def,type-arg]
@@ -26,7 +27,7 @@ def test_npc_then_group_in_one_post_sets_up_the_scene_for_the_same_post() -> Non
     ])  # fmt: skip
     assert _problems(run, "p1") == [] and _problems(run, "p2") == []
     report = run.closed(1)
-    assert [(a.record.actor, a.record.target) for a in report.actions] == [
+    assert [(a.record.actor, a.record.target) for a in actions_of(report)] == [
         ("Rat King", "Aria"), ("Aria", "Rat King")
     ]
     assert _view(run, "Rat King").group == _view(run, "Aria").group
@@ -42,7 +43,7 @@ def test_corrections_act_at_their_place_in_the_resolution_order() -> None:
         ("post", "p4", "gm_sam", 4, "[physical: attack Aria | as Ogre]\n!close"),
     ])  # fmt: skip
     report = run.closed(1)
-    aria, ogre = report.actions
+    aria, ogre = actions_of(report)
     assert (aria.record.active, aria.record.passive, aria.record.outcome) == (5, 3, "success")
     # healed back to full after Aria's hit: 6 - 1
     assert (ogre.record.active, ogre.record.passive) == (5, 5)
@@ -59,7 +60,7 @@ def test_damage_before_an_attack_changes_the_numbers_compared() -> None:
         ("post", "p3", "bob", 3, "[physical: attack Goblin]"),
         ("post", "p4", "gm_sam", 4, "!close"),
     ])  # fmt: skip
-    (bram,) = run.closed(1).actions
+    (bram,) = actions_of(run.closed(1))
     assert (bram.record.active, bram.record.passive, bram.record.outcome) == (3, 2, "success")
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from engine_helpers import BOT, Row, event_of, ledger, make_campaign, thread
-from thread_run import ClosedReports
+from thread_run import ClosedReports, actions_of
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
@@ -275,7 +275,7 @@ def test_distat_thread_is_unchanged_and_never_asks_for_dice() -> None:
     assert report.parts.get(D20Report).entries == () and run.asked == []
     ((actor, outcome, active, passive),) = [
         (a.record.actor, a.record.outcome, a.record.active, a.record.passive)
-        for a in report.actions
+        for a in actions_of(report)
     ]
     assert (actor, outcome, active, passive) == ("Aria", "success", 5, 3)
     assert run.codes() == [("wrong_scene", "")]

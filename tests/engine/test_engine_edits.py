@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine_helpers import ledger, play, thread
+from thread_run import actions_of, characters_of
 
 from pbp.engine.effects import EditReply, FixedContent, ProblemsContent, Reply
 
@@ -23,7 +24,7 @@ def test_typo_fixed_by_an_edit_before_the_close_acts_and_its_error_reply_says_fi
     fixed = [e for e in run.effects if isinstance(e, EditReply) and e.key == "problems-p2"]
     assert fixed and isinstance(fixed[-1].content, FixedContent)
     report = run.closed(1)
-    assert [(a.post_id, a.record.actor, a.record.outcome) for a in report.actions] == [
+    assert [(a.post_id, a.record.actor, a.record.outcome) for a in actions_of(report)] == [
         ("p2", "Aria", "success")
     ]
     assert all(r.post_id != "p2" for r in report.rejected)
@@ -62,9 +63,9 @@ def test_post_deleted_before_the_close_acts_as_if_never_made() -> None:
         ("post", "p3", "gm_sam", 4, "!close"),
     ])  # fmt: skip
     report = run.closed(1)
-    assert report.actions == ()
+    assert actions_of(report) == ()
     assert "Aria" in report.not_acted
-    goblin = next(c for c in report.characters if c.name == "Goblin")
+    goblin = next(c for c in characters_of(report) if c.name == "Goblin")
     assert goblin.body.damage == 0
     # the text is purged from everything the state keeps
     assert "Aria strikes" not in repr(run.state)
@@ -78,7 +79,7 @@ def test_deleted_post_frees_the_action_for_a_later_post() -> None:
         ("post", "p3", "alice", 4, "[physical: attack Goblin]"),
         ("post", "p4", "gm_sam", 5, "!close"),
     ])  # fmt: skip
-    assert [a.post_id for a in run.closed(1).actions] == ["p3"]
+    assert [a.post_id for a in actions_of(run.closed(1))] == ["p3"]
     assert run.closed(1).rejected == ()
 
 
@@ -110,8 +111,8 @@ def test_delete_after_the_close_changes_nothing() -> None:
         ("post", "p3", "gm_sam", 3, "!close"),
         ("delete", "p2", None, 4),
     ])  # fmt: skip
-    assert [a.post_id for a in run.closed(1).actions] == ["p2"]
-    goblin = next(c for c in run.closed(1).characters if c.name == "Goblin")
+    assert [a.post_id for a in actions_of(run.closed(1))] == ["p2"]
+    goblin = next(c for c in characters_of(run.closed(1)) if c.name == "Goblin")
     assert goblin.body.damage == 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from engine_helpers import BOT, ledger, make_campaign, play, thread
+from thread_run import actions_of
 
 from pbp.engine.effects import AckContent, CheatSheetContent, ProblemsContent, Reply
 from pbp.render.replies import seal_of
@@ -33,7 +34,7 @@ def test_post_seen_twice_is_handled_once() -> None:
     post = ("post", "p2", "alice", 2, "[phisical: attack Goblin] [mental: attack Goblin]")
     run = play([post, post, ("post", "p3", "gm_sam", 3, "!close")])
     assert len(run.contents(ProblemsContent)) == 1
-    assert [a.post_id for a in run.closed(1).actions] == ["p2"]
+    assert [a.post_id for a in actions_of(run.closed(1))] == ["p2"]
     late = play([post, ("post", "p3", "gm_sam", 3, "!close"), post])
     assert len(late.state.closed) == 1 and late.state.round is not None
     assert late.state.round.posts == ()

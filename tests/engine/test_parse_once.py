@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from engine_helpers import BOT, Row, event_of, make_campaign
+from thread_run import actions_of
 
 from pbp.engine.effects import PrivateReply, SummaryContent
 from pbp.engine.state import EngineState
@@ -56,7 +57,7 @@ def test_every_version_is_parsed_once_through_arrival_edit_and_close() -> None:
     ]
     _state, summaries = _run(rows, parse)
     assert [s.report.number for s in summaries] == [1, 2]
-    assert len(summaries[0].report.actions) >= 3  # the posts were read and acted
+    assert len(actions_of(summaries[0].report)) >= 3  # the posts were read and acted
     versions = [row[4] for row in rows]
     assert parse.texts == Counter(versions)
     assert set(parse.texts.values()) == {1}
@@ -73,6 +74,6 @@ def test_a_post_is_parsed_again_at_the_close_only_when_the_names_changed() -> No
         ("post", "g2", "gm_sam", 3, "!close"),
     ]
     _state, [summary] = _run(rows, parse)
-    assert [a.record.target for a in summary.report.actions] == ["Wolf"]
+    assert [a.record.target for a in actions_of(summary.report)] == ["Wolf"]
     assert parse.texts[early] == 2
     assert parse.texts["!close"] == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbp.engine.problems import BonusBudget
+from pbp.engine.rulesets.distat.refusals import BonusBudget
 from pbp.render.environment import make_environment
 from pbp.render.problems import Examples, render_problem, render_problem_reply
 from pbp.tags import ReadContext, parse_post

@@ -14,7 +14,7 @@ from pbp.tags.model import SCENE_VERBS, SceneKind
 
 TEMPLATES = builtin_templates_dir()
 # the templates of one ruleset's own part (its summary section, its refusals) may name its scenes
-OWN_PART = re.compile(r"^(scenes/|refusals/|_markhor|_d20|_abstract|problems/markhor_rule)")
+OWN_PART = re.compile(r"^(scenes/|refusals/|_distat|_markhor|_d20|_abstract|problems/markhor_rule)")
 SCENE_SWITCH = re.compile(r"""scene\s*(==|in\s*\()|["'](distat|d20|abstract|skirmish|battle)["']""")
 
 

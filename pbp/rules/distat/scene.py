@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from pbp.rules.distat.fighter import Fighter, RulesOptions
+from pbp.rules.distat.fighter import Fighter, RulesOptions, status
 
 Sighting = tuple[int, int]
 """What an observer saw of one talent of one target: (times seen, sequence number of the last)."""
@@ -45,6 +45,29 @@ class DistatScene:
     restrained_this_round: frozenset[str] = frozenset()
     mental_this_round: frozenset[str] = frozenset()
     options: RulesOptions = field(default_factory=RulesOptions)
+
+    # What the engine asks of any scene's roster (``pbp.engine.roster.Roster``): the rest of
+    # the engine reads the scene through these alone, and never learns it is Distat's.
+
+    def names(self) -> tuple[str, ...]:
+        """The characters' names in roster order."""
+        return names(self)
+
+    def feature_names(self) -> tuple[str, ...]:
+        """The features' names in the order they were added."""
+        return feature_names(self)
+
+    def talent_names(self) -> tuple[str, ...]:
+        """Every talent name on a sheet in the scene, once each."""
+        return talent_names(self)
+
+    def side(self, name: str) -> str:
+        """The side of the character called ``name``; KeyError if there is none."""
+        return fighter(self, name).side
+
+    def is_out(self, name: str) -> bool:
+        """Whether the character called ``name`` is out of the scene (RULES D6)."""
+        return status(fighter(self, name)) == "out"
 
 
 _DEFAULT_OPTIONS = RulesOptions()

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
 from pbp.engine.problems import BadName
+from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.abstract.model import ABSTRACT_INTENTS, AbstractState, Task
 from pbp.engine.rulesets.abstract.refusals import NotAbstract, OpposeWithEncounter
@@ -16,9 +17,7 @@ from pbp.engine.rulesets.abstract.sheets import from_sheets
 from pbp.engine.rulesets.abstract.tags import ABSTRACT_TAGS, check_abstract_tag
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
-from pbp.rules import distat
 from pbp.rules.dice.seeded import RecordingDice
-from pbp.rules.distat import DistatScene
 from pbp.tags import resolve_name
 from pbp.tags.commands import Command, EncounterCommand, OpposeCommand, TaskCommand
 from pbp.tags.model import SceneKind, Tag
@@ -43,7 +42,7 @@ def _task(state: EngineState, command: TaskCommand) -> EngineState | Problem:
     reveal it (RULES E13: the DC is the GM's number)."""
     if state.scene_kind is not SceneKind.ABSTRACT:
         return _not_abstract(command, state)
-    if command.name.casefold() in {n.casefold() for n in distat.names(state.scene)}:
+    if command.name.casefold() in {n.casefold() for n in state.scene.names()}:
         return _located(BadName(tag="", name=command.name, why="taken"), command)
     abstract = state.slot(AbstractState)
     old = abstract.task(command.name)
@@ -78,11 +77,11 @@ class _AbstractCloser(Closer):
     def post(self, post: PostRecord) -> None:
         self.opposes += _opposes(post)
 
-    def take(self, post: PostRecord, accepted: Accepted, scene: DistatScene) -> DistatScene:
+    def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         self.items.append(AbstractItem(post=post, accepted=accepted))
         return scene
 
-    def finish(self, state: EngineState, scene: DistatScene, number: int) -> Closed:
+    def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
         if not self.items and not self.opposes:
             return Closed()
         abstract, report = resolve_abstract(

@@ -8,6 +8,7 @@ from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
 from pbp.engine.problems import COULD_NOT_RESOLVE
+from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.d20.model import (
     D20_INTENTS,
@@ -24,7 +25,6 @@ from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.d20.conditions import Conditions
 from pbp.rules.dice.seeded import RecordingDice
-from pbp.rules.distat import DistatScene
 from pbp.tags.commands import EncounterCommand
 from pbp.tags.model import SceneKind, Tag
 
@@ -38,7 +38,7 @@ class _D20Closer(Closer):
     dice: RecordingDice
     entries: list[D20Entry] = field(default_factory=list)
 
-    def take(self, post: PostRecord, accepted: Accepted, scene: DistatScene) -> DistatScene:
+    def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         intent = accepted.intent
         assert isinstance(intent, D20_INTENTS)
         index = accepted.tag.source.index
@@ -63,7 +63,7 @@ class _D20Closer(Closer):
         )
         return scene
 
-    def finish(self, state: EngineState, scene: DistatScene, number: int) -> Closed:
+    def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
         return Closed(state=self.d20, part=D20Report(entries=tuple(self.entries)))
 
 

@@ -1,5 +1,6 @@
 """The Distat ruleset behind the engine's interface (SPEC §2.1, RULES §1): its actions change
-the Distat scene every scene shares (Body, Mind, groups, restraints)."""
+the Distat scene, which is the roster every scene shares (``roster``: Body, Mind, groups,
+restraints)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
 from pbp.engine.problems import failure_text
-from pbp.engine.report import ActionEntry
+from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
+from pbp.engine.rulesets.distat.model import ActionEntry, DistatRound, own
 from pbp.engine.rulesets.distat.tags import check_tag, count
 from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
@@ -37,19 +39,19 @@ class _DistatCloser(Closer):
 
     actions: list[ActionEntry] = field(default_factory=list)
 
-    def take(self, post: PostRecord, accepted: Accepted, scene: DistatScene) -> DistatScene:
+    def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         intent = accepted.intent
         assert isinstance(intent, INTENTS)
-        scene, records = _resolve(scene, intent)
+        after, records = _resolve(own(scene), intent)
         self.actions += [
             ActionEntry(post_id=post.post_id, author=post.author, tag=accepted.tag.source.text,
                         record=r, on_behalf=accepted.on_behalf)
             for r in records
         ]  # fmt: skip
-        return scene
+        return after
 
-    def finish(self, state: EngineState, scene: DistatScene, number: int) -> Closed:
-        return Closed(actions=tuple(self.actions))
+    def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
+        return Closed(part=DistatRound(actions=tuple(self.actions)) if self.actions else None)
 
 
 class DistatRuleset(Ruleset):
@@ -60,15 +62,15 @@ class DistatRuleset(Ruleset):
     intents = INTENTS
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
-        return check_tag(scene=ctx.scene, tag=tag, actor=actor, pending=ctx.pending)
+        return check_tag(scene=own(ctx.scene), tag=tag, actor=actor, pending=ctx.pending)
 
     def count(self, pending: Pending, accepted: Accepted) -> None:
         count(pending, accepted)
 
-    def still_refused(self, scene: DistatScene, accepted: Accepted) -> bool:
+    def still_refused(self, scene: Roster, accepted: Accepted) -> bool:
         intent = accepted.intent
         assert isinstance(intent, INTENTS)
-        return bool(distat.validate(scene, intent))
+        return bool(distat.validate(own(scene), intent))
 
     def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
         return _DistatCloser()

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field, replace
 
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
-from pbp.engine.problems import ActionUsed, BonusBudget, RuleBroken
+from pbp.engine.problems import ActionUsed, RuleBroken
+from pbp.engine.rulesets.distat.refusals import BonusBudget
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules import distat

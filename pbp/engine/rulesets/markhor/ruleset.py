@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from pbp.engine.actors import Actor
 from pbp.engine.report import Rejection
+from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.markhor.model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
 from pbp.engine.rulesets.markhor.refusals import NoSuchCourse, NotFight
@@ -23,9 +24,7 @@ from pbp.engine.setup import no_such_post
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
-from pbp.rules import distat
 from pbp.rules.dice.seeded import RecordingDice
-from pbp.rules.distat import DistatScene
 from pbp.tags import resolve_name
 from pbp.tags.commands import (
     Command,
@@ -82,7 +81,7 @@ class _MarkhorCloser(Closer):
     items: list[MarkhorItem] = field(default_factory=list)
     fixes: list[PoolFix] = field(default_factory=list)
 
-    def take(self, post: PostRecord, accepted: Accepted, scene: DistatScene) -> DistatScene:
+    def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         self.items.append(MarkhorItem(post=post, accepted=accepted))
         return scene
 
@@ -92,14 +91,14 @@ class _MarkhorCloser(Closer):
             return True
         return False
 
-    def finish(self, state: EngineState, scene: DistatScene, number: int) -> Closed:
-        if state.scene_kind not in FIGHTS:  # Distat corrects Body and Mind
+    def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
+        if state.scene_kind not in FIGHTS:  # the roster's keeper corrects Body and Mind
             return Closed(rejected=tuple(
                 Rejection(post_id=post.post_id, tag=command.source.text,
                           problem=_not_fight(state, command))
                 for post, command in self.fixes
             ))  # fmt: skip
-        entities = [(n, distat.view(scene, n).side) for n in distat.names(scene)]
+        entities = [(n, scene.side(n)) for n in scene.names()]
         formula = skirmish_formula(state.campaign)
         markhor = with_pools(self.markhor, entities, state.scores, formula=formula)
         markhor, fixed, refused = correct_pools(markhor, self.fixes)

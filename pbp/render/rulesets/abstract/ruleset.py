@@ -10,6 +10,7 @@ from jinja2 import Environment
 from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.abstract.model import AbstractEntry, AbstractReport, AbstractState
 from pbp.engine.state import EngineState
+from pbp.render.disclosure import Disclosure
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.rulesets.abstract.scene import abstract_sheet, abstract_table
@@ -75,8 +76,8 @@ class AbstractViews(RulesetViews):
     def sheet(self, state: EngineState, name: str, shown: Shown) -> SheetLines | None:
         return abstract_sheet(state, name, shown)
 
-    def summary(self, report: RoundReport, *, hide: bool, npcs: frozenset[str]) -> dict[str, Any]:
-        return {"abstract": abstract_view(report.parts.get(AbstractReport), hide=hide)}
+    def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
+        return {"abstract": abstract_view(report.parts.get(AbstractReport), hide=disclosure.hide)}
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         part = report.parts.get(AbstractReport)

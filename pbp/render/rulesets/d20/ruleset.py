@@ -10,6 +10,7 @@ from jinja2 import Environment
 from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.d20.model import D20Entry, D20Report
 from pbp.engine.state import EngineState
+from pbp.render.disclosure import Disclosure
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.rulesets.d20.scene import d20_sheet, d20_table
@@ -54,7 +55,7 @@ class D20Views(RulesetViews):
     def sheet(self, state: EngineState, name: str, shown: Shown) -> SheetLines | None:
         return d20_sheet(state, name, shown)
 
-    def summary(self, report: RoundReport, *, hide: bool, npcs: frozenset[str]) -> dict[str, Any]:
+    def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
         return {"d20_actions": [d20_view(a) for a in _entries(report)]}
 
     def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:

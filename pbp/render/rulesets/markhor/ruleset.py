@@ -11,6 +11,7 @@ from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.markhor.model import MarkhorEntry, MarkhorReport, MarkhorState
 from pbp.engine.rulesets.markhor.resolve import skirmish_formula, with_pools
 from pbp.engine.state import EngineState
+from pbp.render.disclosure import Disclosure
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.rulesets.markhor.scene import markhor_sheet, markhor_table
@@ -67,8 +68,9 @@ class MarkhorViews(RulesetViews):
     def sheet(self, state: EngineState, name: str, shown: Shown) -> SheetLines | None:
         return markhor_sheet(state, name, shown)
 
-    def summary(self, report: RoundReport, *, hide: bool, npcs: frozenset[str]) -> dict[str, Any]:
-        return {"fight": markhor_view(report.parts.get(MarkhorReport), hide=hide, npcs=npcs)}
+    def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
+        return {"fight": markhor_view(report.parts.get(MarkhorReport), hide=disclosure.hide,
+                                     npcs=disclosure.npcs)}
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         part = report.parts.get(MarkhorReport)

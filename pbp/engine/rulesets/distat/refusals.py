@@ -1,0 +1,20 @@
+"""Why the Distat ruleset refuses a tag when it is read, beyond what its rules say of the
+action itself (those are ``RuleBroken`` with a Distat ``Violation``): typed values with the
+facts their reply names (``templates/problems/<code>.md.j2``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pbp.errors import Problem
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BonusBudget(Problem):
+    """The bonus points this round's tags spend exceed the pool (RULES D15)."""
+
+    code: ClassVar[str] = "bonus_budget"
+    actor: str
+    asked: int
+    left: int
