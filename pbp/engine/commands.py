@@ -120,7 +120,7 @@ def _reply(state: EngineState, command: Command, post: PostRecord) -> tuple[Effe
             acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
             pcs = [c.name for c in state.campaign.characters if c.player is not None]
             missing = tuple(n for n in pcs if n in rnd.base.names() and n not in acted)
-            status = StatusContent(not_acted=missing, deadline=rnd.deadline)
+            status = StatusContent(not_acted=missing, deadline=rnd.deadline, as_of=state)
             shown = Reply(key=key, to=post.post_id, content=status)
             if post.gm and hides_npcs(state.campaign):  # the GM's own view, privately
                 return shown, PrivateReply(key=private_key(post.author, key), to=post.author,
@@ -152,13 +152,13 @@ def _sheet(state: EngineState, command: SheetCommand, post: PostRecord) -> Sheet
     if command.name is not None:
         found = resolve_name(command.name, candidates=scene.names())
         if isinstance(found, str):
-            return SheetContent(names=(found,))
+            return SheetContent(names=(found,), as_of=state)
     own = tuple(
         c.name
         for c in state.campaign.characters
         if c.player and c.player.casefold() == post.author.casefold()
     )
-    return SheetContent(names=own or scene.names())
+    return SheetContent(names=own or scene.names(), as_of=state)
 
 
 def read_commands(
@@ -190,6 +190,8 @@ def read_commands(
                     problems.append(done)
             case CommandTiming.REPLY if isinstance(command, AckCommand):
                 state = _ack(state, command, post, effects)
+            case CommandTiming.REPLY if closing:
+                closing.append(command)  # SPEC §2.5 line order: it answers after the close
             case CommandTiming.REPLY:
                 effects += _reply(state, command, post)
             case CommandTiming.AFTER_TAGS:
@@ -297,6 +299,8 @@ def _closing(
             return _end_encounter(state, command, post, at, effects, dice, parse)
     if command.timing is CommandTiming.AT_ONCE:  # set-up that waited for a new scene
         return _at_once(state, command, post)
+    if command.timing is CommandTiming.REPLY:  # `!status` below `!close`: the new round's
+        effects += _reply(state, command, post)
     return state
 
 

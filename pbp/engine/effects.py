@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbp.engine.report import Done, RoundReport
@@ -108,17 +108,21 @@ class HelpContent:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StatusContent:
-    """``!status``: the scene now and who has not acted."""
+    """``!status``: the scene and who has not acted, as the command read them (``as_of``:
+    commands act in line order, so a ``!close`` below it in the same post comes after it,
+    SPEC §2.5; None: the state the reply is rendered with)."""
 
     not_acted: tuple[str, ...]
     deadline: datetime | None
+    as_of: EngineState | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetContent:
-    """``!sheet [NAME]``."""
+    """``!sheet [NAME]``, as the command read the sheets (``as_of``, as ``StatusContent``)."""
 
     names: tuple[str, ...]
+    as_of: EngineState | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -58,6 +58,7 @@ class Replies:
 
     def render(self, content: Content, *, state: EngineState, full: bool = False) -> str:
         """The Markdown text of one reply (``full``: with every number shown)."""
+        state = _read_at(content, state)
         if full and not self.full:
             return replace(self, full=True).render(content, state=state)
         name, view = self._view(content, state)
@@ -71,6 +72,7 @@ class Replies:
     def private(self, effect: PrivateReply, *, state: EngineState,
                 thread: str) -> tuple[str, str]:
         """The subject and text of a private message about ``thread``."""
+        state = _read_at(effect.content, state)
         body = self.render(effect.content, state=state, full=effect.full)
         content = effect.content
         number = (content.report.number if isinstance(content, SummaryContent | PreviewContent)
@@ -253,6 +255,13 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
                           task=task,
                           feature=features[0] if features else "",
                           talent=talents[0] if talents else "TALENT")
+
+
+def _read_at(content: Content, state: EngineState) -> EngineState:
+    """The state a reply shows: a command's answer as its command read it, else ``state``."""
+    if isinstance(content, StatusContent | SheetContent) and content.as_of is not None:
+        return content.as_of
+    return state
 
 
 def _round_number(state: EngineState) -> int:
