@@ -94,16 +94,12 @@ def _brackets(line: TextLine) -> Iterator[Bracket]:
         return
     marked = has_marks(line.text)
     for found in _BRACKET.finditer(line.text):
-        column = column_of(line, found.start())
+        column = found.start() + 1 if line.plain else column_of(line, found.start())
         text = strip_marks(found.group()) if marked else found.group()
         if CODE in text:  # the tag as written, with its code span (to report it)
             text = _as_written(line.source, column - 1) or text.replace(CODE, "`…`")
-        yield Bracket(
-            inner=strip_marks(found.group(1)) if marked else found.group(1),
-            text=text,
-            line=line.line,
-            column=column,
-        )
+        inner = strip_marks(found.group(1)) if marked else found.group(1)
+        yield Bracket(inner, text, line.line, column)
 
 
 def _as_written(source: str, start: int) -> str | None:

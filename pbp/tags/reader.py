@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import cast
+from dataclasses import replace
+from typing import NamedTuple, cast
 
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -67,9 +67,8 @@ READERS: dict[SceneKind, dict[str, Reader]] = {
 _SCENE_READERS = {scene: readers | _COMMON for scene, readers in READERS.items()}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Bracket:
-    """The inside of one ``[…]`` and where it stood."""
+class Bracket(NamedTuple):
+    """The inside of one ``[…]`` and where it stood (a named tuple: one is built a bracket)."""
 
     inner: str
     text: str  # the whole bracket as written, with its brackets
