@@ -16,6 +16,7 @@ from pbp.tags.names import resolve_name
 from pbp.tags.problems import BadNumber, IncompleteTag
 
 SEPARATORS = ",|/"
+_BLANKS = " " + SEPARATORS
 _WORD = re.compile(r"[^\s,|/;]+")
 _SPACE = re.compile(r"\s*")
 _SPACED_WORD = re.compile(r"\s*([^\s,|/;]*)")  # always matches: the word may be empty
@@ -69,7 +70,7 @@ class Cursor:
 
     def at_end(self) -> bool:
         """Whether only white space and separators are left."""
-        return not self.text[self.pos :].strip(" " + SEPARATORS)
+        return not self.text[self.pos :].strip(_BLANKS)
 
     def peek_word(self) -> str:
         """The next word, lower-cased, or "" at a separator or the end."""
@@ -134,6 +135,10 @@ class Cursor:
         self.skip_space()
         exact = self.exact_name(candidates)
         start = self.pos
+        if exact and self._ends_name(start + len(exact), stop):
+            # the words typed stop where the name does: they are no longer than it
+            self.pos = start + len(exact)
+            return exact
         typed = self.take_word() if single_word else self.take_words(stop, signed_stops=True)
         if exact and (single_word or len(exact) >= len(typed)):
             self.pos = start + len(exact)
@@ -147,6 +152,12 @@ class Cursor:
             self.pos = start + len(exact)
             return exact
         raise Reject(replace(found, kind=kind))
+
+    def _ends_name(self, end: int, stop: Collection[str]) -> bool:
+        """Whether ``take_words`` would stop at ``end``: a separator, the end, a stop word or a
+        modifier follows (the shortcut for the common case of an exact name)."""
+        word = _SPACED_WORD.match(self.text, end).group(1).lower()  # type: ignore[union-attr]
+        return not word or word in stop or is_signed(word)
 
     def exact_name(self, candidates: Sequence[str]) -> str:
         """The longest candidate written here (the first of equal length), as a whole word."""

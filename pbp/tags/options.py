@@ -45,6 +45,9 @@ def read_options(
 ) -> dict[str, list[OptionValue]]:
     """Every option to the end of the body; unknown words and repeats are problems."""
     found: dict[str, list[OptionValue]] = {}
+    cursor.skip_separators()
+    if cursor.at_end():  # most tags: no option at all
+        return found
     stop = frozenset(table)
     while True:
         cursor.skip_separators()
