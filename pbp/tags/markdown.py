@@ -69,7 +69,7 @@ _ORDERED_ITEM = re.compile(r"\d{1,9}[.)]")
 
 def is_plain(text: str) -> bool:
     """Whether markdown-it would read ``text`` as bare paragraphs of plain text."""
-    return _inline_plain(text) and not _opens_block(text.split("\n"))
+    return _inline_plain(text) and not _opens_block(text)
 
 
 def _inline_plain(text: str) -> bool:
@@ -84,22 +84,22 @@ def _inline_plain(text: str) -> bool:
     return "!" not in text or "![" not in text
 
 
-def _opens_block(lines: list[str]) -> bool:
-    for line in lines:
-        first = line[:1]
-        if first in _BLOCK_FIRST or (first.isdigit() and _ORDERED_ITEM.match(line)):
+def _opens_block(text: str) -> bool:
+    """Whether a line of ``text`` starts as a block does (one look at each line's start)."""
+    start = 0
+    while True:
+        first = text[start : start + 1]
+        if first in _BLOCK_FIRST or (first.isdigit() and _ORDERED_ITEM.match(text, start)):
             return True
-    return False
+        start = text.find("\n", start) + 1
+        if not start:
+            return False
 
 
 def plain_lines(text: str) -> list[TextLine]:
     """The lines of a plain text (``is_plain``), as markdown-it gives them: blank lines drop."""
-    return _plain_lines(text.split("\n"))
-
-
-def _plain_lines(sources: list[str]) -> list[TextLine]:
     found: list[TextLine] = []
-    for number, source in enumerate(sources, start=1):
+    for number, source in enumerate(text.split("\n"), start=1):
         line = source.rstrip(" ")
         if line:
             found.append(TextLine(number, line, source, True))
@@ -111,10 +111,8 @@ def text_lines(text: str, *, full: bool = False) -> list[TextLine]:
 
     ``full`` sends even a plain text through markdown-it (the reference path, for comparison).
     """
-    if not full and _inline_plain(text):
-        sources = text.split("\n")
-        if not _opens_block(sources):
-            return _plain_lines(sources)
+    if not full and is_plain(text):
+        return plain_lines(text)
     return markdown_lines(text)
 
 
