@@ -15,7 +15,7 @@ from pbp.tags.markdown import BREAK, CODE, TextLine, column_of, is_plain, text_l
 from pbp.tags.model import SceneKind, Source, Tag
 from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_marks
 from pbp.tags.problems import PostTooLong, TooManyTags
-from pbp.tags.reader import Bracket, read_bracket
+from pbp.tags.reader import Bracket, read_bracket, readings_of
 
 PLAYER_TAG_LIMIT = 20
 GM_TAG_LIMIT = 100
@@ -60,10 +60,8 @@ def parse_post(text: str, *, context: ReadContext, full: bool = False) -> Parsed
     if len(text) > POST_LENGTH_LIMIT:
         too_long = PostTooLong(tag="", line=1, column=1, length=len(text), limit=POST_LENGTH_LIMIT)
         return ParsedPost(tags=(), commands=(), problems=(too_long,))
-    names = Names(
-        characters=context.characters, features=context.features,
-        talents=context.talents, tasks=context.tasks,
-    )  # fmt: skip
+    names = _names(context)
+    readings = None if full else readings_of(context.scene, names)
     tags: list[Tag] = []
     commands: list[Command] = []
     problems: list[Problem] = []
@@ -78,7 +76,7 @@ def parse_post(text: str, *, context: ReadContext, full: bool = False) -> Parsed
                                   full=full)  # fmt: skip
     for bracket in brackets:
         found = read_bracket(
-            bracket, scene=context.scene, names=names, index=len(tags), cached=not full
+            bracket, scene=context.scene, names=names, index=len(tags), readings=readings
         )
         if found is None:
             continue
@@ -90,6 +88,26 @@ def parse_post(text: str, *, context: ReadContext, full: bool = False) -> Parsed
         return ParsedPost(tags=(), commands=(), problems=(too_many,))
     problems.sort(key=lambda problem: (problem.line, problem.column))
     return ParsedPost(tags=tuple(tags), commands=tuple(commands), problems=tuple(problems))
+
+
+_last_names = Names()
+
+
+def _names(context: ReadContext) -> Names:
+    """The names of the context: the last post's when they are the same (a thread's posts
+    are read against one roster; the tuples compare fast when they are the same objects)."""
+    global _last_names
+    last = _last_names
+    if (
+        last.characters == context.characters and last.features == context.features
+        and last.talents == context.talents and last.tasks == context.tasks
+    ):  # fmt: skip
+        return last
+    _last_names = Names(
+        characters=context.characters, features=context.features,
+        talents=context.talents, tasks=context.tasks,
+    )  # fmt: skip
+    return _last_names
 
 
 def _plain_brackets(text: str) -> Iterator[Bracket]:
