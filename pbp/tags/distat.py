@@ -96,6 +96,8 @@ def read_action(verb: str, body: str, *, source: Source, names: Names) -> Action
                 raise Reject(DuplicateOption(tag="", verb=verb, option=key))
             options[key] = values
     _check_split(verb, parts, texts, bonus="bonus" in options)
+    if not options:  # most actions
+        return ActionTag(source=source, stat=_STATS[verb], parts=tuple(parts))
     return ActionTag(
         source=source,
         stat=_STATS[verb],

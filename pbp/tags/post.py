@@ -86,7 +86,8 @@ def parse_post(text: str, *, context: ReadContext, full: bool = False) -> Parsed
     if attempts > limit:
         too_many = TooManyTags(tag="", line=1, column=1, count=attempts, limit=limit)
         return ParsedPost(tags=(), commands=(), problems=(too_many,))
-    problems.sort(key=lambda problem: (problem.line, problem.column))
+    if len(problems) > 1:
+        problems.sort(key=lambda problem: (problem.line, problem.column))
     return ParsedPost(tags=tuple(tags), commands=tuple(commands), problems=tuple(problems))
 
 

@@ -150,7 +150,8 @@ def _read_inside(
         return None
     word, colon = head.group(1), bool(head.group(2))
     body = inner[head.end() :]
-    verb = VERB_ALIASES.get(word.lower(), word.lower())
+    lowered = word.lower()
+    verb = VERB_ALIASES.get(lowered, lowered)
     reader = _SCENE_READERS[scene].get(verb)
     if reader is None:
         # without a colon, a verb of another scene or a typo of one is a tag when a name follows
