@@ -16,6 +16,7 @@ from pbp.tags.names import resolve_name
 from pbp.tags.problems import BadNumber, IncompleteTag
 
 SEPARATORS = ",|/"
+_BLANKS = " " + SEPARATORS
 _WORD = re.compile(r"[^\s,|/;]+")
 _SPACE = re.compile(r"\s*")
 _SPACED_WORD = re.compile(r"\s*([^\s,|/;]*)")  # always matches: the word may be empty
@@ -69,7 +70,7 @@ class Cursor:
 
     def at_end(self) -> bool:
         """Whether only white space and separators are left."""
-        return not self.text[self.pos :].strip(" " + SEPARATORS)
+        return self.pos >= len(self.text) or not self.text[self.pos :].strip(_BLANKS)
 
     def peek_word(self) -> str:
         """The next word, lower-cased, or "" at a separator or the end."""
@@ -134,6 +135,10 @@ class Cursor:
         self.skip_space()
         exact = self.exact_name(candidates)
         start = self.pos
+        if exact and self._ends_name(start + len(exact), stop):
+            # the words typed stop where the name does: they are no longer than it
+            self.pos = start + len(exact)
+            return exact
         typed = self.take_word() if single_word else self.take_words(stop, signed_stops=True)
         if exact and (single_word or len(exact) >= len(typed)):
             self.pos = start + len(exact)
@@ -148,9 +153,21 @@ class Cursor:
             return exact
         raise Reject(replace(found, kind=kind))
 
+    def _ends_name(self, end: int, stop: Collection[str]) -> bool:
+        """Whether ``take_words`` would stop at ``end``: a separator, the end, a stop word or a
+        modifier follows (the shortcut for the common case of an exact name)."""
+        if end == len(self.text):
+            return True
+        word = _SPACED_WORD.match(self.text, end).group(1).lower()  # type: ignore[union-attr]
+        return not word or word in stop or is_signed(word)
+
     def exact_name(self, candidates: Sequence[str]) -> str:
         """The longest candidate written here (the first of equal length), as a whole word."""
         text, pos = self.text, self.pos
+        if text.isascii():  # most tags: one match of the roster's expression
+            expression, named = _ascii_names(tuple(candidates))
+            found = expression.match(text.lower(), pos) if expression is not None else None
+            return named[found.group()] if found is not None else ""
         for length, lowered in _by_length(tuple(candidates)):
             end = pos + length
             name = lowered.get(text[pos:end].lower())
@@ -170,6 +187,28 @@ def _by_length(candidates: tuple[str, ...]) -> tuple[tuple[int, dict[str, str]],
         if name:
             groups.setdefault(len(name), {}).setdefault(name.lower(), name)
     return tuple(sorted(groups.items(), reverse=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _ascii_names(
+    candidates: tuple[str, ...],
+) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """What ``exact_name`` needs on ASCII text: an expression matching, longest first and as a
+    whole word, every lower-cased name ASCII text can spell; and the name each one stands for.
+
+    Lower-casing ASCII keeps its length, so a slice of ASCII text can equal only a lower-cased
+    name that is ASCII and as long as the name (lower-casing never shortens a name).
+    """
+    named = {
+        lowered: name
+        for length, names in _by_length(candidates)
+        for lowered, name in names.items()
+        if len(lowered) == length and lowered.isascii()
+    }
+    if not named:
+        return None, named
+    spelled = "|".join(re.escape(lowered) for lowered in sorted(named, key=len, reverse=True))
+    return re.compile(f"(?:{spelled})(?=[\\s,|/;]|\\Z)"), named
 
 
 def _bad(*, verb: str, option: str, value: str, expected: str) -> Problem:

@@ -41,6 +41,7 @@ AS_ONLY = {"as": AS}
 _ACTION_STOPS = frozenset(ACTION_OPTIONS) | {"on", "vs"}
 _SPLIT_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.RESTRAIN, Maneuver.USE})
 _STATS: dict[str, Stat] = {"physical": "body", "mental": "mind"}
+_MANEUVERS = {maneuver.value: maneuver for maneuver in Maneuver}
 
 
 def read_move(body: str, *, source: Source, names: Names) -> MoveTag:
@@ -95,6 +96,8 @@ def read_action(verb: str, body: str, *, source: Source, names: Names) -> Action
                 raise Reject(DuplicateOption(tag="", verb=verb, option=key))
             options[key] = values
     _check_split(verb, parts, texts, bonus="bonus" in options)
+    if not options:  # most actions
+        return ActionTag(source=source, stat=_STATS[verb], parts=tuple(parts))
     return ActionTag(
         source=source,
         stat=_STATS[verb],
@@ -123,11 +126,10 @@ def _read_part(
 ) -> tuple[ActionPart, dict[str, list[OptionValue]]]:
     cursor = Cursor(text)
     word = cursor.take_word()
-    try:
-        maneuver = Maneuver(word.lower())
-    except ValueError:
+    maneuver = _MANEUVERS.get(word.lower())
+    if maneuver is None:
         maneuvers = tuple(m.value for m in Maneuver)
-        raise Reject(UnknownManeuver(tag="", verb=verb, word=word, maneuvers=maneuvers)) from None
+        raise Reject(UnknownManeuver(tag="", verb=verb, word=word, maneuvers=maneuvers))
     part = _PART_READERS[maneuver](cursor, verb=verb, names=names)
     found = read_options(cursor, ACTION_OPTIONS, verb=verb, names=names)
     share = found.pop("with", None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -14,10 +15,21 @@ def _fold(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+class _Folded(NamedTuple):
+    """A roster's names, folded once (a roster is read against many times, not per tag)."""
+
+    folded: tuple[tuple[str, str], ...]  # each distinct name with its folded form, in order
+    exact: dict[str, str]  # folded form -> the first name so folded
+    listed: tuple[str, ...]  # the distinct names, sorted (an unknown name lists them)
+
+
 @functools.lru_cache(maxsize=256)
-def _folded(candidates: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """Each distinct candidate with its folded form: a roster is folded once, not per tag."""
-    return tuple((name, _fold(name)) for name in dict.fromkeys(candidates))
+def _folded(candidates: tuple[str, ...]) -> _Folded:
+    folded = tuple((name, _fold(name)) for name in dict.fromkeys(candidates))
+    exact: dict[str, str] = {}
+    for name, fold in folded:
+        exact.setdefault(fold, name)
+    return _Folded(folded, exact, tuple(sorted(name for name, _ in folded)))
 
 
 def resolve_name(text: str, *, candidates: Iterable[str]) -> str | NameProblem:
@@ -27,20 +39,19 @@ def resolve_name(text: str, *, candidates: Iterable[str]) -> str | NameProblem:
     ambiguous name gives a problem listing the candidates (all of them, or the ones it could
     be); its ``tag`` is the name as written, for the caller to replace.
     """
-    folded = _folded(tuple(candidates))
-    names = tuple(name for name, _ in folded)
+    roster = _folded(tuple(candidates))
     wanted = _fold(text)
     if wanted:
-        exact = [name for name, fold in folded if fold == wanted]
-        if exact:
-            return exact[0]
-        starting = [name for name, fold in folded if fold.startswith(wanted)]
+        exact = roster.exact.get(wanted)
+        if exact is not None:
+            return exact
+        starting = [name for name, fold in roster.folded if fold.startswith(wanted)]
         if len(starting) == 1:
             return starting[0]
         if starting:
             return AmbiguousName(tag=text, name=text.strip(), candidates=tuple(sorted(starting)))
-    near = tuple(sorted(name for name, fold in folded if _one_off(wanted, fold)))
-    return UnknownName(tag=text, name=text.strip(), candidates=tuple(sorted(names)), near=near)
+    near = tuple(sorted(name for name, fold in roster.folded if _one_off(wanted, fold)))
+    return UnknownName(tag=text, name=text.strip(), candidates=roster.listed, near=near)
 
 
 NEAR_LENGTH = 4  # a typo of a shorter name is as likely another word

@@ -31,8 +31,23 @@ _TRANSLATED = re.compile("[" + "".join(re.escape(chr(c)) for c in _QUOTES) + "]"
 _MARKS = re.compile("[" + SPOILER_OPEN + SPOILER_CLOSE + "]")
 
 
+# The only ASCII characters normalising changes: "\r" and the code-span mark are dropped, and
+# the other spaces become " " (NFKC leaves ASCII as it is; every other change is to non-ASCII).
+_ASCII_CHANGED = ("\r", "\x01", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
 def normalise(text: str) -> str:
     """NFKC (full-width brackets and colons fold), plain spaces, straight quotes, ``\\n`` lines."""
+    if text.isascii():  # most posts: unless one of a few control characters is there, as it is
+        for changed in _ASCII_CHANGED:
+            if changed in text:
+                return normalise_any(text)
+        return text
+    return normalise_any(text)
+
+
+def normalise_any(text: str) -> str:
+    """``normalise`` step by step, for any text (the ASCII shortcut is tested against it)."""
     text = text.replace("\r\n", "\n")
     text = unicodedata.normalize("NFKC", text)
     if _TRANSLATED.search(text):  # most posts hold none of them: the search is much cheaper
@@ -42,6 +57,8 @@ def normalise(text: str) -> str:
 
 def protect_spoilers(text: str) -> str:
     """Swap ``>!`` and ``!<`` for private-use marks of the same length."""
+    if "!" not in text:  # both marks hold one
+        return text
     return text.replace(">!", SPOILER_OPEN).replace("!<", SPOILER_CLOSE)
 
 
@@ -52,4 +69,5 @@ def strip_marks(text: str) -> str:
 
 def has_marks(text: str) -> bool:
     """Whether ``text`` holds a spoiler mark (most lines hold none: nothing to strip)."""
-    return _MARKS.search(text) is not None
+    # a search for one character each: in ASCII text none is made at all (none can be there)
+    return "\ue000" in text or "\ue001" in text or "\ue002" in text or "\ue003" in text

@@ -45,6 +45,11 @@ def read_options(
 ) -> dict[str, list[OptionValue]]:
     """Every option to the end of the body; unknown words and repeats are problems."""
     found: dict[str, list[OptionValue]] = {}
+    if cursor.pos >= len(cursor.text):  # most tags: no option at all
+        return found
+    cursor.skip_separators()
+    if cursor.at_end():
+        return found
     stop = frozenset(table)
     while True:
         cursor.skip_separators()

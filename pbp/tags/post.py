@@ -11,16 +11,17 @@ from dataclasses import dataclass
 from pbp.errors import Problem
 from pbp.tags.commands import Command
 from pbp.tags.cursor import Names
-from pbp.tags.markdown import BREAK, CODE, TextLine, column_of, text_lines
+from pbp.tags.markdown import BREAK, CODE, TextLine, column_of, is_plain, text_lines
 from pbp.tags.model import SceneKind, Source, Tag
 from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_marks
 from pbp.tags.problems import PostTooLong, TooManyTags
-from pbp.tags.reader import Bracket, read_bracket
+from pbp.tags.reader import Bracket, read_bracket, readings_of
 
 PLAYER_TAG_LIMIT = 20
 GM_TAG_LIMIT = 100
 POST_LENGTH_LIMIT = 10_000
 _BRACKET = re.compile(r"\[([^\[\]" + BREAK + r"]*)\]")
+_PLAIN_BRACKET = re.compile(r"\[([^\[\]\n]*)\]")  # the same on a whole plain post (no BREAK there)
 
 CommandParser = Callable[..., "Command | Problem | None"]
 
@@ -59,10 +60,8 @@ def parse_post(text: str, *, context: ReadContext, full: bool = False) -> Parsed
     if len(text) > POST_LENGTH_LIMIT:
         too_long = PostTooLong(tag="", line=1, column=1, length=len(text), limit=POST_LENGTH_LIMIT)
         return ParsedPost(tags=(), commands=(), problems=(too_long,))
-    names = Names(
-        characters=context.characters, features=context.features,
-        talents=context.talents, tasks=context.tasks,
-    )  # fmt: skip
+    names = _names(context)
+    readings = None if full else readings_of(context.scene, names)
     tags: list[Tag] = []
     commands: list[Command] = []
     problems: list[Problem] = []
@@ -70,23 +69,73 @@ def parse_post(text: str, *, context: ReadContext, full: bool = False) -> Parsed
     text = normalise(text)
     if "[" not in text and "!" not in text:  # no tag, no command line
         return _NOTHING
-    for line in text_lines(protect_spoilers(text), full=full):
-        if _read_command(line, context=context, commands=commands, problems=problems):
+    if not full and "!" not in text and is_plain(text):  # most posts
+        brackets = _plain_brackets(text)
+    else:
+        brackets = _line_brackets(text, context=context, commands=commands, problems=problems,
+                                  full=full)  # fmt: skip
+    for bracket in brackets:
+        found = read_bracket(
+            bracket, scene=context.scene, names=names, index=len(tags), readings=readings
+        )
+        if found is None:
             continue
-        for bracket in _brackets(line):
-            found = read_bracket(
-                bracket, scene=context.scene, names=names, index=len(tags), cached=not full
-            )
-            if found is None:
-                continue
-            attempts += 1
-            (problems if isinstance(found, Problem) else tags).append(found)  # type: ignore[arg-type]
+        attempts += 1
+        (problems if isinstance(found, Problem) else tags).append(found)  # type: ignore[arg-type]
     limit = GM_TAG_LIMIT if context.gm else PLAYER_TAG_LIMIT
     if attempts > limit:
         too_many = TooManyTags(tag="", line=1, column=1, count=attempts, limit=limit)
         return ParsedPost(tags=(), commands=(), problems=(too_many,))
-    problems.sort(key=lambda problem: (problem.line, problem.column))
+    if len(problems) > 1:
+        problems.sort(key=lambda problem: (problem.line, problem.column))
     return ParsedPost(tags=tuple(tags), commands=tuple(commands), problems=tuple(problems))
+
+
+_last_names = Names()
+
+
+def _names(context: ReadContext) -> Names:
+    """The names of the context: the last post's when they are the same (a thread's posts
+    are read against one roster; the tuples compare fast when they are the same objects)."""
+    global _last_names
+    last = _last_names
+    if (
+        last.characters == context.characters and last.features == context.features
+        and last.talents == context.talents and last.tasks == context.tasks
+    ):  # fmt: skip
+        return last
+    _last_names = Names(
+        characters=context.characters, features=context.features,
+        talents=context.talents, tasks=context.tasks,
+    )  # fmt: skip
+    return _last_names
+
+
+def _plain_brackets(text: str) -> Iterator[Bracket]:
+    """The brackets of a plain post (``is_plain``) with no ``!`` (so no command line and no
+    spoiler): read in one pass over the whole text, the lines and columns counted as it goes.
+    The same brackets as line by line: no bracket spans a line, and a line's text is its start.
+    """
+    line, line_start, counted = 1, 0, 0
+    for found in _PLAIN_BRACKET.finditer(text):
+        start = found.start()
+        newlines = text.count("\n", counted, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, start) + 1
+        counted = start
+        yield Bracket(found.group(1), found.group(), line, start - line_start + 1)
+
+
+def _line_brackets(
+    text: str, *, context: ReadContext, commands: list[Command], problems: list[Problem],
+    full: bool,
+) -> Iterator[Bracket]:
+    """The brackets of any post, line by line as Markdown gives the lines; a command line is
+    read as it comes (into ``commands`` or ``problems``), and its brackets are not tags."""
+    for line in text_lines(protect_spoilers(text), full=full):
+        if not _read_command(line, context=context, commands=commands, problems=problems):
+            yield from _brackets(line)
 
 
 def _brackets(line: TextLine) -> Iterator[Bracket]:
@@ -94,16 +143,12 @@ def _brackets(line: TextLine) -> Iterator[Bracket]:
         return
     marked = has_marks(line.text)
     for found in _BRACKET.finditer(line.text):
-        column = column_of(line, found.start())
+        column = found.start() + 1 if line.plain else column_of(line, found.start())
         text = strip_marks(found.group()) if marked else found.group()
         if CODE in text:  # the tag as written, with its code span (to report it)
             text = _as_written(line.source, column - 1) or text.replace(CODE, "`…`")
-        yield Bracket(
-            inner=strip_marks(found.group(1)) if marked else found.group(1),
-            text=text,
-            line=line.line,
-            column=column,
-        )
+        inner = strip_marks(found.group(1)) if marked else found.group(1)
+        yield Bracket(inner, text, line.line, column)
 
 
 def _as_written(source: str, start: int) -> str | None:

@@ -7,10 +7,11 @@ it is prose. An unknown first word is prose, unless it is a likely typo of a ver
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import cast
+from dataclasses import replace
+from typing import NamedTuple, cast
 
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -38,10 +39,7 @@ Reader = Callable[..., Tag]
 
 
 def _action(verb: str) -> Reader:
-    def read(body: str, *, source: Source, names: Names) -> Tag:
-        return distat.read_action(verb, body, source=source, names=names)
-
-    return read
+    return functools.partial(distat.read_action, verb)
 
 
 _COMMON: dict[str, Reader] = {"roll": scenes.read_roll, "pass": distat.read_pass}
@@ -67,9 +65,8 @@ READERS: dict[SceneKind, dict[str, Reader]] = {
 _SCENE_READERS = {scene: readers | _COMMON for scene, readers in READERS.items()}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Bracket:
-    """The inside of one ``[…]`` and where it stood."""
+class Bracket(NamedTuple):
+    """The inside of one ``[…]`` and where it stood (a named tuple: one is built a bracket)."""
 
     inner: str
     text: str  # the whole bracket as written, with its brackets
@@ -78,25 +75,30 @@ class Bracket:
 
 
 def read_bracket(
-    bracket: Bracket, *, scene: SceneKind, names: Names, index: int, cached: bool = True
+    bracket: Bracket,
+    *,
+    scene: SceneKind,
+    names: Names,
+    index: int,
+    readings: dict[str, object] | None,
 ) -> Tag | Problem | None:
     """The tag a bracket holds, the problem that stops it, or None when it is prose.
 
     Reading is pure, and a thread repeats its tags (the same attack, edits, every read of a
-    post): what the inside of a bracket reads as is kept per scene and roster, and only placed
-    anew. ``cached=False`` reads the bracket afresh (the answer is the same).
+    post): what the inside of a bracket reads as is kept in ``readings`` (those of the scene
+    and roster, from ``readings_of``) and only placed anew. ``readings=None`` reads the bracket
+    afresh (the answer is the same).
     """
     if CODE in bracket.inner:
         return _with_code(bracket, scene=scene)
     source = Source(index=index, line=bracket.line, column=bracket.column, text=bracket.text)
-    key = (bracket.inner, scene, names)
-    kept = _READINGS.get(key, _UNREAD) if cached else _UNREAD
+    kept = _UNREAD if readings is None else readings.get(bracket.inner, _UNREAD)
     if kept is _UNREAD:
         found = _read_inside(bracket.inner, scene=scene, names=names, source=source)
-        if cached:
-            if len(_READINGS) >= READINGS_KEPT:
-                _READINGS.clear()
-            _READINGS[key] = found
+        if readings is not None:
+            if len(readings) >= READINGS_KEPT:
+                readings.clear()
+            readings[bracket.inner] = found
     else:
         found = cast("Tag | Problem | None", kept)
         if found is not None and not isinstance(found, Problem):
@@ -106,14 +108,38 @@ def read_bracket(
     return found
 
 
-READINGS_KEPT = 4096  # distinct bracket insides kept; past that the kept ones are dropped
+READINGS_KEPT = 1024  # distinct bracket insides kept a roster; past that they are dropped
+ROSTERS_KEPT = 16  # scenes and rosters whose readings are kept; past that all are dropped
 _UNREAD = object()
-_READINGS: dict[tuple[str, SceneKind, Names], object] = {}
+_ROSTERS: dict[tuple[SceneKind, Names], dict[str, object]] = {}
+_last: tuple[SceneKind, Names, dict[str, object]] | None = None
+
+
+def readings_of(scene: SceneKind, names: Names) -> dict[str, object]:
+    """What the brackets read against ``scene`` and ``names`` were found to hold, kept.
+
+    A thread reads post after post against the same scene and roster: when ``names`` is the
+    very roster of the last call, its readings are at hand without hashing the roster.
+    """
+    global _last
+    if _last is not None and _last[1] is names and _last[0] is scene:
+        return _last[2]
+    key = (scene, names)
+    readings = _ROSTERS.get(key)
+    if readings is None:
+        if len(_ROSTERS) >= ROSTERS_KEPT:
+            _ROSTERS.clear()
+        readings = _ROSTERS[key] = {}
+    _last = (scene, names, readings)
+    return readings
 
 
 def forget_readings() -> None:
-    """Empty the kept readings (benchmarks measure reading without them)."""
-    _READINGS.clear()
+    """Empty the kept readings (benchmarks measure reading without them); the rosters stay."""
+    for readings in _ROSTERS.values():
+        readings.clear()
+    if _last is not None:
+        _last[2].clear()
 
 
 def _read_inside(
@@ -124,7 +150,8 @@ def _read_inside(
         return None
     word, colon = head.group(1), bool(head.group(2))
     body = inner[head.end() :]
-    verb = VERB_ALIASES.get(word.lower(), word.lower())
+    lowered = word.lower()
+    verb = VERB_ALIASES.get(lowered, lowered)
     reader = _SCENE_READERS[scene].get(verb)
     if reader is None:
         # without a colon, a verb of another scene or a typo of one is a tag when a name follows
