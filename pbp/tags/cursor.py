@@ -171,7 +171,8 @@ class Cursor:
         for length, lowered in _by_length(tuple(candidates)):
             end = pos + length
             name = lowered.get(text[pos:end].lower())
-            if name is not None and (end == len(text) or not _WORD.match(text[end])):
+            # ``end`` may pass the text's end: lower-casing lengthens some letters (İ → i̇)
+            if name is not None and (end >= len(text) or not _WORD.match(text[end])):
                 return name
         return ""
 

@@ -188,3 +188,10 @@ def test_a_name_is_taken_as_reading_every_typed_word_takes_it(
     except IndexError:  # lower-casing made a slice past the end look like a name
         return
     assert taken(Cursor(text), roster, stop) == expected, (text, roster)
+
+
+def test_a_name_that_lower_casing_lengthens_at_the_end_of_a_tag_is_read() -> None:
+    """'İ' lower-cases to two characters: a roster name written with them matches a shorter
+    spelling that ends the tag, and reading it never raises."""
+    name = "i\u0307lkay"  # as lower-cased: i, combining dot above, l, k, a, y
+    assert Cursor("\u0130lkay").exact_name([name]) == name
