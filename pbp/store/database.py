@@ -217,9 +217,14 @@ class Store:
         if current != head:
             raise SchemaOutOfDate(url=self.shown_url, current=current, head=head)
 
+    def create_schema(self) -> None:
+        """Every table at once, without Alembic: for a database that lives no longer than the
+        process (a replay's, in memory), and fast fixtures (the contract suite migrates)."""
+        Base.metadata.create_all(self.engine)
+
     def create_for_tests(self) -> None:
         """Every table at once, without Alembic (fast fixtures; the contract suite migrates)."""
-        Base.metadata.create_all(self.engine)
+        self.create_schema()
 
     def check_present(self) -> None:
         """Raise ``StoreGone`` if the SQLite file in use was deleted or replaced since it was
