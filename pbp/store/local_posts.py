@@ -132,12 +132,12 @@ class SqlLocalStorage:
     ) -> tuple[list[ForumPost], int]:
         """Posts of ``threads`` (None: of every thread) changed after ``seq``, oldest change
         first."""
-        query = select(LocalPostRow).where(LocalPostRow.seq > seq)
+        values: dict[str, Any] = {"seq": seq}
         if threads is not None:
-            query = query.where(LocalPostRow.thread.in_(list(threads)))
+            values["threads"] = list(threads)
         with self._store.read_session() as s:
-            rows = s.scalars(query.order_by(LocalPostRow.seq)).all()
-            last = s.scalar(select(func.max(LocalPostRow.seq))) or 0
+            rows = s.scalars(_changed(every=threads is None), values).all()
+            last = s.scalar(_last_change()) or 0
             return [_post(r) for r in rows], max(last, seq)
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
@@ -246,3 +246,18 @@ def _statement(dialect: str, kind: str) -> Any:
         **{name: bindparam(name, type_=times)
            for name in ("created_at", "edited_at", "deleted_at")},
     ).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)
+
+
+@cache
+def _changed(*, every: bool) -> Any:
+    """The posts changed after a change number (``every``: in every thread, else in the
+    threads bound in a list), built once."""
+    query = select(LocalPostRow).where(LocalPostRow.seq > bindparam("seq"))
+    if not every:
+        query = query.where(LocalPostRow.thread.in_(bindparam("threads", expanding=True)))
+    return query.order_by(LocalPostRow.seq)
+
+
+@cache
+def _last_change() -> Any:
+    return select(func.max(LocalPostRow.seq))

@@ -358,7 +358,9 @@ class Repository:
 
     def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
         """A round's seed, chosen before anything is published about it."""
-        self.s.add(RoundRow(thread_id=thread_id, number=number, seed=seed))
+        # one INSERT now, not an object for the unit of work to flush
+        self.s.execute(_insert(RoundRow.__table__),
+                       [{"thread_id": thread_id, "number": number, "seed": seed}])
 
     def close_round(
         self, *, thread_id: int, number: int, closed_by: str | None, closed_at: datetime | None,
