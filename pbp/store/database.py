@@ -85,13 +85,14 @@ def _sqlite_pragmas(durable: bool) -> Callable[[Any, Any], None]:
 
 def _begin_immediate(conn: Any) -> None:
     """Every unit of work on SQLite takes the write lock at once: two processes (the bot and
-    `pbp post`) never read the same state and then both write from it."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    `pbp post`) never read the same state and then both write from it. (Straight to the
+    driver: SQLAlchemy has nothing to add to a BEGIN, and every unit of work sends one.)"""
+    conn.connection.driver_connection.execute("BEGIN IMMEDIATE")
 
 
 def _begin_deferred(conn: Any) -> None:
     """A read-only unit of work: a consistent snapshot that never waits for a writer (WAL)."""
-    conn.exec_driver_sql("BEGIN")
+    conn.connection.driver_connection.execute("BEGIN")
 
 
 def make_engine(url: str, *, durable: bool = True, readonly: bool = False) -> Engine:

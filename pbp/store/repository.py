@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.schema import (
@@ -353,7 +354,9 @@ class Repository:
 
     def seed(self, thread_id: int, number: int) -> str | None:
         """One round's seed, if chosen."""
-        seed: str | None = self.s.scalar(_seed(), {"thread_id": thread_id, "number": number})
+        with self.s.no_autoflush:  # a round's seed goes in at once (add_round): save the flush
+            seed: str | None = self.s.scalar(_seed(), {"thread_id": thread_id,
+                                                       "number": number})
         return seed
 
     def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
@@ -372,9 +375,9 @@ class Repository:
 
     def _update_round(self, thread_id: int, number: int, **values: Any) -> None:
         """One UPDATE of a round's row (KeyError: no such round)."""
-        done = self.s.execute(  # ORM-enabled: a round added in this unit of work is flushed
-            _round_update(tuple(values)), {**values, "thread_id_": thread_id, "number_": number}
-        )
+        with self.s.no_autoflush:  # a round's row goes in at once (add_round): no flush needed
+            done = self.s.execute(_round_update(tuple(values)),
+                                  {**values, "thread_id_": thread_id, "number_": number})
         if not done.rowcount:  # type: ignore[attr-defined]
             raise KeyError(number)
 
@@ -595,26 +598,29 @@ def _undelivered() -> Any:
 
 @cache
 def _count_attempts() -> Any:
-    return (update(ReplyRow).where(ReplyRow.id.in_(bindparam("ids", expanding=True)))
-            .values(attempts=ReplyRow.attempts + 1)
-            .execution_options(synchronize_session=False))
+    table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
+    return (update(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
+            .values(attempts=table.c.attempts + 1))
 
 
 @cache
 def _mark_sent(*, changed: bool) -> Any:
     """Posted with the text sent; or (``changed``: the text changed meanwhile) still owed as
     an edit."""
-    at = bindparam("at", type_=ReplyRow.posted_at.type)  # through UtcDateTime
-    posted_at = func.coalesce(ReplyRow.posted_at, at)
-    statement = update(ReplyRow).where(ReplyRow.id == bindparam("id_"))
+    table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
+    at = bindparam("at", type_=table.c.posted_at.type)  # through UtcDateTime
+    posted_at = func.coalesce(table.c.posted_at, at)
+    statement = update(table).where(table.c.id == bindparam("id_"))
     if changed:
-        statement = statement.values(status="edit-pending",
-                                     forum_reply_id=bindparam("forum_id"), posted_at=posted_at)
-    else:
-        statement = statement.where(ReplyRow.text == bindparam("text_")).values(
-            status="posted", forum_reply_id=bindparam("forum_id"), last_error=None,
-            posted_at=posted_at)
-    return statement.execution_options(synchronize_session=False)
+        return statement.values(status="edit-pending", forum_reply_id=bindparam("forum_id"),
+                                posted_at=posted_at)
+    return statement.where(table.c.text == bindparam("text_")).values(
+        status="posted", forum_reply_id=bindparam("forum_id"), last_error=None,
+        posted_at=posted_at)
+
+
+def _table(model: Any) -> Table:
+    return typing.cast(Table, model.__table__)
 
 
 @cache
