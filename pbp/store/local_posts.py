@@ -86,17 +86,20 @@ class SqlLocalStorage:
                   "deleted_at": post.deleted_at, "reply_to": post.reply_to,
                   "reply_key": post.reply_key}
         with self._writing() as s:
-            dialect = s.get_bind().dialect.name
+            # of the table: nothing the session holds needs flushing first
+            conn = s.connection()
+            dialect = conn.dialect.name
             if post.id:
-                post_id = s.scalar(_statement(dialect, "given"), {**values, "id": post.id})
+                post_id = conn.scalar(_statement(dialect, "given"), {**values, "id": post.id})
                 if post_id is None:
                     raise ForumError(f"post {post.id} already exists", temporary=False)
             else:
-                post_id = s.scalar(_statement(dialect, "numbered"), {**values, "prefix": prefix})
+                post_id = conn.scalar(_statement(dialect, "numbered"),
+                                      {**values, "prefix": prefix})
             if post_id is None:  # p<n> was taken by a post given that id: the next free one
                 n = s.scalar(select(func.coalesce(func.max(LocalPostRow.order), 0) + 1))
-                post_id = s.scalar(_statement(dialect, "given"),
-                                   {**values, "id": self._free_id(s, prefix, int(n or 1))})
+                post_id = conn.scalar(_statement(dialect, "given"),
+                                      {**values, "id": self._free_id(s, prefix, int(n or 1))})
                 assert post_id is not None
         return ForumPost(
             id=str(post_id), thread=post.thread, author=post.author, body=post.body,
@@ -114,11 +117,12 @@ class SqlLocalStorage:
     def save_post(self, post: ForumPost) -> None:
         """A new version of a post: its text, edit and delete times, and a new change number."""
         with self._writing() as s:
-            done = s.execute(_statement(s.get_bind().dialect.name, "save"), {
+            conn = s.connection()  # of the table: nothing the session holds needs flushing
+            done = conn.execute(_statement(conn.dialect.name, "save"), {
                 "post_id": post.id, "body": post.body, "edited_at": post.edited_at,
                 "deleted_at": post.deleted_at,
             })
-            if not done.rowcount:  # type: ignore[attr-defined]
+            if not done.rowcount:
                 raise KeyError(post.id)
 
     def get_post(self, post_id: str) -> ForumPost | None:
