@@ -3,13 +3,14 @@ runs their thread, and what the store knows of each thread's posts on the forum.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from pbp.forums.base import ForumPost
@@ -99,12 +100,13 @@ class Inbox:
             for p in posts
         ]
         if rows:
-            self.s.execute(insert(InboxRow), rows)  # the column types bind each value
+            # into the table (the column types bind each value): no objects to make
+            self.s.execute(_insert_inbox(), rows)
         return len(rows)
 
     def pending(self, thread_id: int, thread: str) -> list[Pending]:
         """The thread's post versions waiting, in the order they were listed."""
-        rows = self.s.scalars(_pending(), {"thread_id": thread_id}).all()
+        rows = self.s.execute(_pending(), {"thread_id": thread_id}).all()
         return [
             Pending(id=r.id, post=ForumPost(
                 id=r.post_id, thread=thread, author=r.author, body=r.body,
@@ -192,9 +194,15 @@ def _threads(which: str) -> Any:
 
 
 @cache
+def _insert_inbox() -> Any:
+    return insert(typing.cast(Table, InboxRow.__table__))
+
+
+@cache
 def _pending() -> Any:
-    return (select(InboxRow).where(InboxRow.thread_id == bindparam("thread_id"))
-            .order_by(InboxRow.id))
+    table = InboxRow.__table__  # rows of the table, not objects: read once, then deleted
+    return (select(table).where(table.c.thread_id == bindparam("thread_id"))
+            .order_by(table.c.id))
 
 
 @cache

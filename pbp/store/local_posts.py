@@ -20,7 +20,8 @@ from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
 
 
-def _post(row: LocalPostRow) -> ForumPost:
+def _post(row: Any) -> ForumPost:
+    """A post from its row (an object of the session, or a row of the table)."""
     return ForumPost(
         id=row.id,
         thread=row.thread,
@@ -140,7 +141,7 @@ class SqlLocalStorage:
         if threads is not None:
             values["threads"] = list(threads)
         with self._store.read_session() as s:
-            rows = s.scalars(_changed(every=threads is None), values).all()
+            rows = s.execute(_changed(every=threads is None), values).all()
             last = s.scalar(_last_change()) or 0
             return [_post(r) for r in rows], max(last, seq)
 
@@ -256,10 +257,11 @@ def _statement(dialect: str, kind: str) -> Any:
 def _changed(*, every: bool) -> Any:
     """The posts changed after a change number (``every``: in every thread, else in the
     threads bound in a list), built once."""
-    query = select(LocalPostRow).where(LocalPostRow.seq > bindparam("seq"))
+    table = typing.cast(Table, LocalPostRow.__table__)  # rows of the table, not objects:
+    query = select(table).where(table.c.seq > bindparam("seq"))  # read once, never changed
     if not every:
-        query = query.where(LocalPostRow.thread.in_(bindparam("threads", expanding=True)))
-    return query.order_by(LocalPostRow.seq)
+        query = query.where(table.c.thread.in_(bindparam("threads", expanding=True)))
+    return query.order_by(table.c.seq)
 
 
 @cache
