@@ -27,6 +27,8 @@ from pbp.store.schema import (
 )
 from pbp.store.upsert import insert_new, upsert
 
+UNPOSTED = ("pending", "edit-pending", "failed")  # every status of a reply but "posted"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KnownPost:
@@ -592,7 +594,9 @@ def _round_update(columns: tuple[str, ...]) -> Any:
 @cache
 def _undelivered() -> Any:
     return (select(ReplyRow)
-            .where(ReplyRow.thread_id == bindparam("thread_id"), ReplyRow.status != "posted")
+            # every status but "posted", by name: read through the index of the few still owed
+            .where(ReplyRow.thread_id == bindparam("thread_id"),
+                   ReplyRow.status.in_(UNPOSTED))
             .order_by(ReplyRow.id))
 
 
