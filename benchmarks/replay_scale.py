@@ -122,6 +122,9 @@ def run(posts: int, folder: Path, source: str | None = None) -> tuple[float, flo
             stdout=sink,
             stderr=err,
             env=env,
+            # not the caller's folder: `python -m` puts it before PYTHONPATH, so run from a
+            # checkout it would import that checkout's pbp instead of ``source``'s
+            cwd=folder,
         )
         _, status, usage = os.wait4(child.pid, 0)
     took = time.perf_counter() - began

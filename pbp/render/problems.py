@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -55,12 +56,26 @@ def render_problem(problem: Problem, *, env: jinja2.Environment,
     Generic on purpose: any ``Problem`` subclass with a template renders, so the engine adds
     its own problems by adding templates.
     """
+    template = env.get_template(f"problems/{problem.code}.md.j2")
+    try:
+        return _rendered(template, problem, examples or Examples())
+    except TypeError:  # a field that cannot be hashed: rendered each time
+        return _render(template, problem, examples or Examples())
+
+
+@functools.lru_cache(maxsize=1024)
+def _rendered(template: jinja2.Template, problem: Problem, examples: Examples) -> str:
+    """A problem's words, rendered once per template (one reloaded is another object) and
+    value: a thread repeats its mistakes, and the words depend on nothing else."""
+    return _render(template, problem, examples)
+
+
+def _render(template: jinja2.Template, problem: Problem, examples: Examples) -> str:
     fields = {field.name: getattr(problem, field.name) for field in dataclasses.fields(problem)}
     cause = getattr(type(problem), "cause", None)
     if isinstance(cause, str) and cause:  # a typed refusal: its cause names its template
         fields["cause"] = cause
-    template = env.get_template(f"problems/{problem.code}.md.j2")
-    return template.render(code=problem.code, ex=examples or Examples(), **fields).strip()
+    return template.render(code=problem.code, ex=examples, **fields).strip()
 
 
 def render_problem_reply(problems: Sequence[Problem], *, env: jinja2.Environment,

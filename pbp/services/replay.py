@@ -1,9 +1,9 @@
 """`pbp replay` and `pbp demo`: a whole thread played through the bot's own services, on the
-local forum, in a throw-away SQLite database. What it prints is what the bot would post."""
+local forum, in a throw-away SQLite database (in memory: it lives only as long as the run). What
+it prints is what the bot would post."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -123,29 +123,30 @@ def _thread_id(session: Any) -> int:
 def replay_run(
     campaign: Path, *, seed: str, bot: str = BOT, ack: str = "errors"
 ) -> Iterator[ReplayRun]:
-    """A replay in a throw-away database, removed when the block ends. A campaign file that
+    """A replay in a throw-away database, gone when the block ends. A campaign file that
     does not load is its ``ConfigError`` at once (the bot would only report it each poll)."""
     load_campaign(campaign)
-    with tempfile.TemporaryDirectory(prefix="pbp-replay-") as folder:
-        store = Store(f"sqlite:///{Path(folder) / 'replay.db'}", durable=False)
-        store.upgrade()
-        clock = _Clock()
-        storage = SqlLocalStorage(store)
-        forum = LocalForum(storage, bot=bot, clock=clock)
-        seeds = round_seeds(seed)
-        runner = Bot(
-            store=store, forum=forum,
-            threads=[WatchedThread(key=THREAD, campaign=campaign)],
-            options=BotOptions(username=bot, ack=ack, owner="replay"),
-            seed_maker=lambda _thread, number: seeds(number),
-        )
-        try:
-            run = ReplayRun(bot=runner, forum=forum, clock=clock, storage=storage)
-            yield run
-            run.settle()
-        finally:
-            run.settle(failed=True)  # what a failed block left half put
-            store.dispose()
+    # one connection to a database in memory, its tables made from the models at once (a
+    # test holds them equal to the migrations): nothing of it outlives the run
+    store = Store("sqlite://", durable=False)
+    store.create_schema()
+    clock = _Clock()
+    storage = SqlLocalStorage(store)
+    forum = LocalForum(storage, bot=bot, clock=clock)
+    seeds = round_seeds(seed)
+    runner = Bot(
+        store=store, forum=forum,
+        threads=[WatchedThread(key=THREAD, campaign=campaign)],
+        options=BotOptions(username=bot, ack=ack, owner="replay"),
+        seed_maker=lambda _thread, number: seeds(number),
+    )
+    run = ReplayRun(bot=runner, forum=forum, clock=clock, storage=storage)
+    try:
+        yield run
+        run.settle()
+    finally:
+        run.settle(failed=True)  # what a failed block left half put
+        store.dispose()
 
 
 def feed_all(run: ReplayRun, events: Iterable[Event]) -> ReplayRun:

@@ -18,7 +18,7 @@ from pbp.errors import PbpError
 from pbp.store.schema import Base
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0003"  # the newest migration; a test checks it against Alembic's head
+SCHEMA_REVISION = "0004"  # the newest migration; a test checks it against Alembic's head
 
 
 def known_revisions() -> frozenset[str]:
@@ -85,13 +85,14 @@ def _sqlite_pragmas(durable: bool) -> Callable[[Any, Any], None]:
 
 def _begin_immediate(conn: Any) -> None:
     """Every unit of work on SQLite takes the write lock at once: two processes (the bot and
-    `pbp post`) never read the same state and then both write from it."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    `pbp post`) never read the same state and then both write from it. (Straight to the
+    driver: SQLAlchemy has nothing to add to a BEGIN, and every unit of work sends one.)"""
+    conn.connection.driver_connection.execute("BEGIN IMMEDIATE")
 
 
 def _begin_deferred(conn: Any) -> None:
     """A read-only unit of work: a consistent snapshot that never waits for a writer (WAL)."""
-    conn.exec_driver_sql("BEGIN")
+    conn.connection.driver_connection.execute("BEGIN")
 
 
 def make_engine(url: str, *, durable: bool = True, readonly: bool = False) -> Engine:
@@ -217,9 +218,14 @@ class Store:
         if current != head:
             raise SchemaOutOfDate(url=self.shown_url, current=current, head=head)
 
+    def create_schema(self) -> None:
+        """Every table at once, without Alembic: for a database that lives no longer than the
+        process (a replay's, in memory), and fast fixtures (the contract suite migrates)."""
+        Base.metadata.create_all(self.engine)
+
     def create_for_tests(self) -> None:
         """Every table at once, without Alembic (fast fixtures; the contract suite migrates)."""
-        Base.metadata.create_all(self.engine)
+        self.create_schema()
 
     def check_present(self) -> None:
         """Raise ``StoreGone`` if the SQLite file in use was deleted or replaced since it was

@@ -3,12 +3,14 @@ runs their thread, and what the store knows of each thread's posts on the forum.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from pbp.forums.base import ForumPost
@@ -54,23 +56,19 @@ class Inbox:
         wanted = list(dict.fromkeys(keys))
         found: list[StoredThread] = []
         for i in range(0, len(wanted), CHUNK):
-            found += self._threads(ThreadRow.forum == forum,
-                                   ThreadRow.key.in_(wanted[i : i + CHUNK]))
+            found += self._threads("keys", forum=forum, keys=wanted[i : i + CHUNK])
         return found
 
     def all_keys(self, forum: str) -> list[StoredThread]:
         """Every thread of the forum the forum has been asked about."""
-        return self._threads(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(False))
+        return self._threads("surveyed", forum=forum)
 
     def unsurveyed(self, forum: str) -> list[StoredThread]:
         """The threads the forum has not been asked about yet."""
-        return self._threads(ThreadRow.forum == forum, ThreadRow.needs_survey.is_(True))
+        return self._threads("unsurveyed", forum=forum)
 
-    def _threads(self, *where: Any) -> list[StoredThread]:
-        rows = self.s.execute(
-            select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by).where(*where)
-            .order_by(ThreadRow.id)
-        ).all()
+    def _threads(self, which: str, **values: Any) -> list[StoredThread]:
+        rows = self.s.execute(_threads(which), values).all()
         return [StoredThread(id=r.id, key=r.key, bound=r.bound_by is not None) for r in rows]
 
     def surveyed(self, thread_id: int, *, read_whole: bool) -> None:
@@ -102,14 +100,13 @@ class Inbox:
             for p in posts
         ]
         if rows:
-            self.s.execute(insert(InboxRow), rows)  # the column types bind each value
+            # into the table (the column types bind each value): no objects to make
+            self.s.execute(_insert_inbox(), rows)
         return len(rows)
 
     def pending(self, thread_id: int, thread: str) -> list[Pending]:
         """The thread's post versions waiting, in the order they were listed."""
-        rows = self.s.scalars(
-            select(InboxRow).where(InboxRow.thread_id == thread_id).order_by(InboxRow.id)
-        ).all()
+        rows = self.s.execute(_pending(), {"thread_id": thread_id}).all()
         return [
             Pending(id=r.id, post=ForumPost(
                 id=r.post_id, thread=thread, author=r.author, body=r.body,
@@ -124,7 +121,7 @@ class Inbox:
         meanwhile, even with a lower id not committed yet, stays for the next poll)."""
         wanted = list(ids)
         for i in range(0, len(wanted), CHUNK):
-            self.s.execute(delete(InboxRow).where(InboxRow.id.in_(wanted[i : i + CHUNK])))
+            self.s.execute(_take(), {"ids": wanted[i : i + CHUNK]})
 
     # -- what the store accounts for ------------------------------------------------------------
 
@@ -172,11 +169,48 @@ class Inbox:
 
     def found(self, thread_id: int) -> dict[str, str]:
         """The replies found on the forum in a thread: forum key -> id."""
-        rows = self.s.execute(select(FoundReplyRow.key, FoundReplyRow.forum_id)
-                              .where(FoundReplyRow.thread_id == thread_id)).all()
+        rows = self.s.execute(_found(), {"thread_id": thread_id}).all()
         return {r.key: r.forum_id for r in rows}
 
     def forget_found(self, thread_id: int, key: str) -> None:
         """The reply found under ``key`` is the outbox's now."""
         self.s.execute(delete(FoundReplyRow).where(FoundReplyRow.thread_id == thread_id,
                                                    FoundReplyRow.key == key))
+
+
+# The statements of every poll, built once (building one costs more than running it); the
+# values are bound when they run.
+
+@cache
+def _threads(which: str) -> Any:
+    where = {
+        "keys": ThreadRow.key.in_(bindparam("keys", expanding=True)),
+        "surveyed": ThreadRow.needs_survey.is_(False),
+        "unsurveyed": ThreadRow.needs_survey.is_(True),
+    }[which]
+    return (select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by)
+            .where(ThreadRow.forum == bindparam("forum"), where)
+            .order_by(ThreadRow.id))
+
+
+@cache
+def _insert_inbox() -> Any:
+    return insert(typing.cast(Table, InboxRow.__table__))
+
+
+@cache
+def _pending() -> Any:
+    table = InboxRow.__table__  # rows of the table, not objects: read once, then deleted
+    return (select(table).where(table.c.thread_id == bindparam("thread_id"))
+            .order_by(table.c.id))
+
+
+@cache
+def _take() -> Any:
+    return delete(InboxRow).where(InboxRow.id.in_(bindparam("ids", expanding=True)))
+
+
+@cache
+def _found() -> Any:
+    return (select(FoundReplyRow.key, FoundReplyRow.forum_id)
+            .where(FoundReplyRow.thread_id == bindparam("thread_id")))

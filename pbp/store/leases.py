@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
+from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.schema import CampaignRow, InboxRow, ReplyRow, ThreadRow, WorkerRow
@@ -46,19 +48,11 @@ class Leases:
         upsert(self.s, WorkerRow.__table__,
                {"name": name, "forum": forum, "started_at": now, "seen_at": now},
                keys=("name",), update=("seen_at",))
-        self.s.execute(
-            update(ThreadRow).where(ThreadRow.lease_owner == name)
-            .values(lease_expires=until)
-            .execution_options(synchronize_session=False)
-        )
+        self.s.execute(_renew(), {"name": name, "until": until})
 
     def workers(self, forum: str, *, seen_since: datetime) -> list[str]:
         """The workers of a forum that polled since ``seen_since``."""
-        return list(self.s.scalars(
-            select(WorkerRow.name).where(WorkerRow.forum == forum,
-                                         WorkerRow.seen_at >= seen_since)
-            .order_by(WorkerRow.name)
-        ))
+        return list(self.s.scalars(_workers(), {"forum": forum, "since": seen_since}))
 
     def leave(self, *, name: str) -> None:
         """A worker stops: its threads are free at once."""
@@ -73,35 +67,14 @@ class Leases:
 
     def counts(self, forum: str, *, owner: str) -> tuple[int, int]:
         """How many threads the forum has, and how many of them ``owner`` holds."""
-        total, held = self.s.execute(
-            select(func.count(), func.count(ThreadRow.id).filter(ThreadRow.lease_owner == owner))
-            .where(ThreadRow.forum == forum)
-        ).one()
+        total, held = self.s.execute(_counts(), {"forum": forum, "owner": owner}).one()
         return int(total), int(held)
 
     def with_work(self, forum: str, *, now: datetime) -> list[ThreadWork]:
         """The threads with something to do now: post versions waiting in the inbox, replies
         to deliver, a whole read, a deadline or reminder due, or a re-read due. A thread the
         forum has not been asked about yet waits for that."""
-        waiting = select(InboxRow.thread_id)
-        owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
-        rows = self.s.execute(
-            select(ThreadRow.id, ThreadRow.key, CampaignRow.path, ThreadRow.lease_owner,
-                   ThreadRow.lease_expires, ThreadRow.bound_by)
-            .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
-            .where(
-                ThreadRow.forum == forum,
-                ThreadRow.needs_survey.is_(False),
-                or_(
-                    ThreadRow.id.in_(waiting),
-                    ThreadRow.id.in_(owed),
-                    ThreadRow.needs_read.is_(True),
-                    ThreadRow.next_due_at <= now,
-                    ThreadRow.reread_at <= now,
-                ),
-            )
-            .order_by(ThreadRow.id)
-        ).all()
+        rows = self.s.execute(_with_work(), {"forum": forum, "now": now}).all()
         return [ThreadWork(id=r.id, key=r.key, campaign_path=r.path, owner=r.lease_owner,
                            expires=r.lease_expires, bound=r.bound_by is not None) for r in rows]
 
@@ -143,7 +116,58 @@ class Leases:
 
     def hold(self, thread_id: int, *, owner: str) -> ThreadRow | None:
         """The thread's row, locked for this unit of work, if ``owner`` still holds it."""
-        row = self.s.scalars(
-            select(ThreadRow).where(ThreadRow.id == thread_id).with_for_update()
-        ).first()
+        row = self.s.scalars(_hold(), {"id": thread_id}).first()
         return row if row is not None and row.lease_owner == owner else None
+
+
+# The statements of every poll, built once (building one costs more than running it); the
+# values are bound when they run.
+
+@cache
+def _renew() -> Any:
+    return (update(ThreadRow).where(ThreadRow.lease_owner == bindparam("name"))
+            .values(lease_expires=bindparam("until", type_=ThreadRow.lease_expires.type))
+            .execution_options(synchronize_session=False))
+
+
+@cache
+def _workers() -> Any:
+    return (select(WorkerRow.name)
+            .where(WorkerRow.forum == bindparam("forum"),
+                   WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type))
+            .order_by(WorkerRow.name))
+
+
+@cache
+def _counts() -> Any:
+    held = func.count(ThreadRow.id).filter(ThreadRow.lease_owner == bindparam("owner"))
+    return select(func.count(), held).where(ThreadRow.forum == bindparam("forum"))
+
+
+@cache
+def _with_work() -> Any:
+    waiting = select(InboxRow.thread_id)
+    owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
+    now = bindparam("now", type_=ThreadRow.next_due_at.type)
+    return (
+        select(ThreadRow.id, ThreadRow.key, CampaignRow.path, ThreadRow.lease_owner,
+               ThreadRow.lease_expires, ThreadRow.bound_by)
+        .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
+        .where(
+            ThreadRow.forum == bindparam("forum"),
+            ThreadRow.needs_survey.is_(False),
+            or_(
+                ThreadRow.id.in_(waiting),
+                ThreadRow.id.in_(owed),
+                ThreadRow.needs_read.is_(True),
+                ThreadRow.next_due_at <= now,
+                ThreadRow.reread_at <= now,
+            ),
+        )
+        .order_by(ThreadRow.id)
+    )
+
+
+@cache
+def _hold() -> Any:
+    return select(ThreadRow).where(ThreadRow.id == bindparam("id")).with_for_update()

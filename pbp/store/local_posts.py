@@ -20,7 +20,8 @@ from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
 
 
-def _post(row: LocalPostRow) -> ForumPost:
+def _post(row: Any) -> ForumPost:
+    """A post from its row (an object of the session, or a row of the table)."""
     return ForumPost(
         id=row.id,
         thread=row.thread,
@@ -86,17 +87,20 @@ class SqlLocalStorage:
                   "deleted_at": post.deleted_at, "reply_to": post.reply_to,
                   "reply_key": post.reply_key}
         with self._writing() as s:
-            dialect = s.get_bind().dialect.name
+            # of the table: nothing the session holds needs flushing first
+            conn = s.connection()
+            dialect = conn.dialect.name
             if post.id:
-                post_id = s.scalar(_statement(dialect, "given"), {**values, "id": post.id})
+                post_id = conn.scalar(_statement(dialect, "given"), {**values, "id": post.id})
                 if post_id is None:
                     raise ForumError(f"post {post.id} already exists", temporary=False)
             else:
-                post_id = s.scalar(_statement(dialect, "numbered"), {**values, "prefix": prefix})
+                post_id = conn.scalar(_statement(dialect, "numbered"),
+                                      {**values, "prefix": prefix})
             if post_id is None:  # p<n> was taken by a post given that id: the next free one
                 n = s.scalar(select(func.coalesce(func.max(LocalPostRow.order), 0) + 1))
-                post_id = s.scalar(_statement(dialect, "given"),
-                                   {**values, "id": self._free_id(s, prefix, int(n or 1))})
+                post_id = conn.scalar(_statement(dialect, "given"),
+                                      {**values, "id": self._free_id(s, prefix, int(n or 1))})
                 assert post_id is not None
         return ForumPost(
             id=str(post_id), thread=post.thread, author=post.author, body=post.body,
@@ -114,11 +118,12 @@ class SqlLocalStorage:
     def save_post(self, post: ForumPost) -> None:
         """A new version of a post: its text, edit and delete times, and a new change number."""
         with self._writing() as s:
-            done = s.execute(_statement(s.get_bind().dialect.name, "save"), {
+            conn = s.connection()  # of the table: nothing the session holds needs flushing
+            done = conn.execute(_statement(conn.dialect.name, "save"), {
                 "post_id": post.id, "body": post.body, "edited_at": post.edited_at,
                 "deleted_at": post.deleted_at,
             })
-            if not done.rowcount:  # type: ignore[attr-defined]
+            if not done.rowcount:
                 raise KeyError(post.id)
 
     def get_post(self, post_id: str) -> ForumPost | None:
@@ -132,12 +137,12 @@ class SqlLocalStorage:
     ) -> tuple[list[ForumPost], int]:
         """Posts of ``threads`` (None: of every thread) changed after ``seq``, oldest change
         first."""
-        query = select(LocalPostRow).where(LocalPostRow.seq > seq)
+        values: dict[str, Any] = {"seq": seq}
         if threads is not None:
-            query = query.where(LocalPostRow.thread.in_(list(threads)))
+            values["threads"] = list(threads)
         with self._store.read_session() as s:
-            rows = s.scalars(query.order_by(LocalPostRow.seq)).all()
-            last = s.scalar(select(func.max(LocalPostRow.seq))) or 0
+            rows = s.execute(_changed(every=threads is None), values).all()
+            last = s.scalar(_last_change()) or 0
             return [_post(r) for r in rows], max(last, seq)
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
@@ -246,3 +251,19 @@ def _statement(dialect: str, kind: str) -> Any:
         **{name: bindparam(name, type_=times)
            for name in ("created_at", "edited_at", "deleted_at")},
     ).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)
+
+
+@cache
+def _changed(*, every: bool) -> Any:
+    """The posts changed after a change number (``every``: in every thread, else in the
+    threads bound in a list), built once."""
+    table = typing.cast(Table, LocalPostRow.__table__)  # rows of the table, not objects:
+    query = select(table).where(table.c.seq > bindparam("seq"))  # read once, never changed
+    if not every:
+        query = query.where(table.c.thread.in_(bindparam("threads", expanding=True)))
+    return query.order_by(table.c.seq)
+
+
+@cache
+def _last_change() -> Any:
+    return select(func.max(LocalPostRow.seq))

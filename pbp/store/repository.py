@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import delete, func, insert, literal, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.schema import (
@@ -24,6 +26,8 @@ from pbp.store.schema import (
     ThreadRow,
 )
 from pbp.store.upsert import insert_new, upsert
+
+UNPOSTED = ("pending", "edit-pending", "failed")  # every status of a reply but "posted"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,7 +105,7 @@ class Repository:
             return
         for model, rows in self._deferred.items():
             if rows:
-                self.s.execute(insert(model.__table__), list(rows))
+                self.s.execute(_insert(model.__table__), list(rows))
                 rows.clear()
         self._write_owed()
 
@@ -115,11 +119,8 @@ class Repository:
         for thread_id in dict.fromkeys(o.thread_id for o in owed):
             keys = list(dict.fromkeys(o.key for o in owed if o.thread_id == thread_id))
             for i in range(0, len(keys), 500):  # under every database's parameter limit
-                for stored in self.s.scalars(
-                    select(ReplyRow)
-                    .where(ReplyRow.thread_id == thread_id, ReplyRow.key.in_(keys[i : i + 500]))
-                    .order_by(ReplyRow.revision)
-                ):
+                for stored in self.s.scalars(_replies_keyed(),
+                                             {"thread_id": thread_id, "keys": keys[i : i + 500]}):
                     latest[(thread_id, stored.key)] = stored
         new: list[dict[str, Any]] = []
         for o in owed:
@@ -163,7 +164,7 @@ class Repository:
         if self._deferred is not None:
             self._deferred[model].append(values)
         else:
-            self.s.execute(insert(model.__table__), [values])
+            self.s.execute(_insert(model.__table__), [values])
 
     # -- campaigns and threads ----------------------------------------------------------------
 
@@ -247,15 +248,8 @@ class Repository:
         self._write_deferred()
         rows: list[Any] = []
         for i in range(0, len(wanted), 500):  # stay under every database's parameter limit
-            rows += self.s.execute(
-                select(
-                    PostVersionRow.post_id, PostVersionRow.version, PostVersionRow.author,
-                    PostVersionRow.body_hash, PostVersionRow.deleted,
-                )
-                .where(PostVersionRow.thread_id == thread_id,
-                       PostVersionRow.post_id.in_(wanted[i : i + 500]))
-                .order_by(PostVersionRow.version)
-            ).all()
+            rows += self.s.execute(_known_posts(),
+                                   {"thread_id": thread_id, "ids": wanted[i : i + 500]}).all()
         return {
             r.post_id: KnownPost(
                 post_id=r.post_id, version=r.version, author=r.author, body_hash=r.body_hash,
@@ -362,13 +356,16 @@ class Repository:
 
     def seed(self, thread_id: int, number: int) -> str | None:
         """One round's seed, if chosen."""
-        return self.s.scalar(
-            select(RoundRow.seed).where(RoundRow.thread_id == thread_id, RoundRow.number == number)
-        )
+        with self.s.no_autoflush:  # a round's seed goes in at once (add_round): save the flush
+            seed: str | None = self.s.scalar(_seed(), {"thread_id": thread_id,
+                                                       "number": number})
+        return seed
 
     def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
         """A round's seed, chosen before anything is published about it."""
-        self.s.add(RoundRow(thread_id=thread_id, number=number, seed=seed))
+        # one INSERT now, not an object for the unit of work to flush
+        self.s.execute(_insert(RoundRow.__table__),
+                       [{"thread_id": thread_id, "number": number, "seed": seed}])
 
     def close_round(
         self, *, thread_id: int, number: int, closed_by: str | None, closed_at: datetime | None,
@@ -380,12 +377,9 @@ class Repository:
 
     def _update_round(self, thread_id: int, number: int, **values: Any) -> None:
         """One UPDATE of a round's row (KeyError: no such round)."""
-        done = self.s.execute(  # ORM-enabled: a round added in this unit of work is flushed
-            update(RoundRow)
-            .where(RoundRow.thread_id == thread_id, RoundRow.number == number)
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
+        with self.s.no_autoflush:  # a round's row goes in at once (add_round): no flush needed
+            done = self.s.execute(_round_update(tuple(values)),
+                                  {**values, "thread_id_": thread_id, "number_": number})
         if not done.rowcount:  # type: ignore[attr-defined]
             raise KeyError(number)
 
@@ -453,11 +447,7 @@ class Repository:
     def undelivered(self, thread_id: int) -> Sequence[ReplyRow]:
         """Replies still to post or edit, oldest first."""
         self._write_deferred()
-        return self.s.scalars(
-            select(ReplyRow)
-            .where(ReplyRow.thread_id == thread_id, ReplyRow.status != "posted")
-            .order_by(ReplyRow.id)
-        ).all()
+        return self.s.scalars(_undelivered(), {"thread_id": thread_id}).all()
 
     def replies(self, thread_id: int) -> Sequence[ReplyRow]:
         """Every reply of a thread, in the order they were queued."""
@@ -469,32 +459,15 @@ class Repository:
     def count_attempts(self, reply_ids: Sequence[int]) -> None:
         """Record that these replies are about to be sent (before the forum is asked)."""
         if reply_ids:
-            self.s.execute(
-                update(ReplyRow)
-                .where(ReplyRow.id.in_(list(reply_ids)))
-                .values(attempts=ReplyRow.attempts + 1)
-                .execution_options(synchronize_session=False)
-            )
+            self.s.execute(_count_attempts(), {"ids": list(reply_ids)})
 
     def mark_sent(self, reply_id: int, *, forum_id: str, text: str, at: datetime) -> None:
         """The forum holds the reply with ``text``: posted, unless the text changed meanwhile
         (then the new text still has to go out, as an edit)."""
-        at_utc = literal(at, ReplyRow.posted_at.type)  # through UtcDateTime, as a column value
-        sent = self.s.execute(
-            update(ReplyRow)
-            .where(ReplyRow.id == reply_id, ReplyRow.text == text)
-            .values(status="posted", forum_reply_id=forum_id, last_error=None,
-                    posted_at=func.coalesce(ReplyRow.posted_at, at_utc))
-            .execution_options(synchronize_session=False)
-        )
+        values = {"id_": reply_id, "forum_id": forum_id, "at": at}
+        sent = self.s.execute(_mark_sent(changed=False), {**values, "text_": text})
         if not sent.rowcount:  # type: ignore[attr-defined]
-            self.s.execute(
-                update(ReplyRow)
-                .where(ReplyRow.id == reply_id)
-                .values(status="edit-pending", forum_reply_id=forum_id,
-                        posted_at=func.coalesce(ReplyRow.posted_at, at_utc))
-                .execution_options(synchronize_session=False)
-            )
+            self.s.execute(_mark_sent(changed=True), values)
 
     def reply(self, reply_id: int) -> ReplyRow | None:
         """One outbox row."""
@@ -519,8 +492,7 @@ class Repository:
         """Make the thread's character rows these: only the rows that changed are written
         (updated, added or deleted); return how many."""
         wanted = {c.name: c for c in characters}
-        stored = {r.name: r for r in self.s.scalars(
-            select(CharacterRow).where(CharacterRow.thread_id == thread_id))}
+        stored = {r.name: r for r in self.s.scalars(_characters(), {"thread_id": thread_id})}
         changed = 0
         for name, row in stored.items():
             new = wanted.get(name)
@@ -576,3 +548,85 @@ class Repository:
         if before is not None:
             query = query.where(RoundRow.number < before)
         return [d for d in self.s.scalars(query.order_by(RoundRow.number)) if d is not None]
+
+
+# The statements of every poll, built once (building one costs more than running it); the
+# values are bound when they run.
+
+@cache
+def _insert(table: Any) -> Any:
+    return insert(table)
+
+
+@cache
+def _replies_keyed() -> Any:
+    return (select(ReplyRow)
+            .where(ReplyRow.thread_id == bindparam("thread_id"),
+                   ReplyRow.key.in_(bindparam("keys", expanding=True)))
+            .order_by(ReplyRow.revision))
+
+
+@cache
+def _known_posts() -> Any:
+    return (select(PostVersionRow.post_id, PostVersionRow.version, PostVersionRow.author,
+                   PostVersionRow.body_hash, PostVersionRow.deleted)
+            .where(PostVersionRow.thread_id == bindparam("thread_id"),
+                   PostVersionRow.post_id.in_(bindparam("ids", expanding=True)))
+            .order_by(PostVersionRow.version))
+
+
+@cache
+def _seed() -> Any:
+    return select(RoundRow.seed).where(RoundRow.thread_id == bindparam("thread_id"),
+                                       RoundRow.number == bindparam("number"))
+
+
+@cache
+def _round_update(columns: tuple[str, ...]) -> Any:
+    table = RoundRow.__table__
+    return (update(RoundRow)
+            .where(RoundRow.thread_id == bindparam("thread_id_"),
+                   RoundRow.number == bindparam("number_"))
+            .values({name: bindparam(name, type_=table.c[name].type) for name in columns})
+            .execution_options(synchronize_session=False))
+
+
+@cache
+def _undelivered() -> Any:
+    return (select(ReplyRow)
+            # every status but "posted", by name: read through the index of the few still owed
+            .where(ReplyRow.thread_id == bindparam("thread_id"),
+                   ReplyRow.status.in_(UNPOSTED))
+            .order_by(ReplyRow.id))
+
+
+@cache
+def _count_attempts() -> Any:
+    table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
+    return (update(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
+            .values(attempts=table.c.attempts + 1))
+
+
+@cache
+def _mark_sent(*, changed: bool) -> Any:
+    """Posted with the text sent; or (``changed``: the text changed meanwhile) still owed as
+    an edit."""
+    table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
+    at = bindparam("at", type_=table.c.posted_at.type)  # through UtcDateTime
+    posted_at = func.coalesce(table.c.posted_at, at)
+    statement = update(table).where(table.c.id == bindparam("id_"))
+    if changed:
+        return statement.values(status="edit-pending", forum_reply_id=bindparam("forum_id"),
+                                posted_at=posted_at)
+    return statement.where(table.c.text == bindparam("text_")).values(
+        status="posted", forum_reply_id=bindparam("forum_id"), last_error=None,
+        posted_at=posted_at)
+
+
+def _table(model: Any) -> Table:
+    return typing.cast(Table, model.__table__)
+
+
+@cache
+def _characters() -> Any:
+    return select(CharacterRow).where(CharacterRow.thread_id == bindparam("thread_id"))

@@ -190,6 +190,7 @@ class ReplyRow(Base):
     __table_args__ = (
         UniqueConstraint("thread_id", "key", "revision"),
         Index("ix_replies_status", "status"),
+        Index("ix_replies_owed", "thread_id", "status"),  # a thread's replies not posted yet
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))

@@ -5,6 +5,7 @@ without an IntegrityError."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from sqlalchemy.dialects import postgresql, sqlite
@@ -18,24 +19,38 @@ def insert_new(session: Session, table: Any, values: Row | Sequence[Row], *,
     """Insert ``values`` (one row or many), skipping any row whose ``keys`` exist already."""
     if not values:
         return
-    insert = dialect_insert(session)
-    session.execute(insert(table).values(values).on_conflict_do_nothing(index_elements=keys))
+    rows = [values] if isinstance(values, Mapping) else list(values)
+    statement = _statement(session.get_bind().dialect.name, table, tuple(keys), None)
+    session.execute(statement, rows)
 
 
 def upsert(session: Session, table: Any, values: Mapping[str, Any], *, keys: Sequence[str],
            update: Sequence[str]) -> None:
     """Insert one row, or update the ``update`` columns of the row with the same ``keys``."""
-    insert = dialect_insert(session)
-    statement = insert(table).values(values)
+    statement = _statement(session.get_bind().dialect.name, table, tuple(keys), tuple(update))
+    session.execute(statement, dict(values))
+
+
+@cache
+def _statement(dialect: str, table: Any, keys: tuple[str, ...],
+               update: tuple[str, ...] | None) -> Any:
+    """The INSERT … ON CONFLICT, built once per table and shape (building one costs more
+    than running it); the values are bound when it runs (``update`` None: do nothing)."""
+    statement = _insert_of(dialect)(table)
+    if update is None:
+        return statement.on_conflict_do_nothing(index_elements=list(keys))
     excluded = statement.excluded
-    session.execute(statement.on_conflict_do_update(
-        index_elements=keys, set_={name: getattr(excluded, name) for name in update},
-    ))
+    return statement.on_conflict_do_update(
+        index_elements=list(keys), set_={name: getattr(excluded, name) for name in update},
+    )
 
 
 def dialect_insert(session: Session) -> Any:
     """``insert`` of the session's dialect (it has ON CONFLICT and RETURNING)."""
-    name = session.get_bind().dialect.name
+    return _insert_of(session.get_bind().dialect.name)
+
+
+def _insert_of(name: str) -> Any:
     if name == "postgresql":
         return postgresql.insert
     if name == "sqlite":
