@@ -2,7 +2,8 @@
 
 Pure: the shell reads the file (``pbp.services.files.load_campaign``). Every mistake raises
 ``ConfigError`` naming the file, the key (with its line when the text shows it) and what was
-expected.
+expected. A character's name, player and side are read here; each ruleset's part of its sheet
+by that ruleset's reader (``sheets.registry``).
 """
 
 from __future__ import annotations
