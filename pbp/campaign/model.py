@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pbp.rules.distat.talents import Talent
+from pbp.campaign.parts import P, Parts
 from pbp.tags.model import SceneKind
 
 Visibility = Literal["hide-npcs", "open"]
@@ -13,38 +13,30 @@ Visibility = Literal["hide-npcs", "open"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CharacterSheet:
-    """A character of the roster. ``player`` None means an NPC run by the GM."""
+    """A character of the roster. ``player`` None means an NPC run by the GM.
+
+    Each ruleset's numbers are its own part of the sheet (``sheets.registry``), found by
+    type: ``sheet.part(DistatSheet).body``.
+    """
 
     name: str
     player: str | None
     side: str
-    body: int = 0
-    mind: int = 0
-    bonus_pool: int = 0
-    talents: tuple[Talent, ...] = ()
-    # Markhorspire scores (RULES §4) and the d20 Advanced dice pool (RULES A8)
-    constitution: int = 0
-    wisdom: int = 0
-    intuition: int = 0
-    hp: int | None = None
-    wp: int | None = None
-    stamina: int = 0
-    dice_pool: int = 0
-    # d20 Advanced and Epic Path: skill bonuses (``[check: Stealth vs 15]`` takes Stealth's),
-    # and d20 attack bonus and Defense (``[attack: Goblin]``)
-    skills: tuple[tuple[str, int], ...] = ()
-    attack: int | None = None
-    defense: int | None = None
+    parts: Parts = field(default_factory=Parts)
 
     @property
     def is_npc(self) -> bool:
         """Whether the GM runs this character."""
         return self.player is None
 
-    def skill(self, name: str) -> int | None:
-        """The sheet's bonus in a skill (named case-insensitively), or None."""
-        low = name.casefold()
-        return next((bonus for skill, bonus in self.skills if skill.casefold() == low), None)
+    def part(self, kind: type[P]) -> P:
+        """The sheet's part of that type (an empty one when the sheet has none)."""
+        found = self.parts.get(kind)
+        return found if found is not None else kind()
+
+    def scores(self) -> dict[str, int | None]:
+        """Every part's numbers that scenes read by key (``SheetPart.scores``)."""
+        return {key: value for p in self.parts.items for key, value in p.scores().items()}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -113,6 +113,7 @@ def parse(
     context = ReadContext(features=features, tasks=tasks, gm=gm)
     templates: Path | None = None
     if campaign is not None:
+        from pbp.engine.registry import ROSTER
         from pbp.services.files import load_campaign
 
         try:
@@ -120,9 +121,10 @@ def parse(
         except PbpError as error:
             raise click.BadParameter(str(error), param_hint="--campaign") from error
         names = tuple(sheet.name for sheet in loaded.characters)
-        talents = tuple(t.name for sheet in loaded.characters for t in sheet.talents)
+        # the talents a thread of this campaign starts with, as the bot reads its posts
+        talents = ROSTER.start(loaded).talent_names()
         context = dataclasses.replace(
-            context, characters=names, talents=tuple(dict.fromkeys(talents)), scene=loaded.ruleset
+            context, characters=names, talents=talents, scene=loaded.ruleset
         )
         templates = Path(loaded.templates) if loaded.templates else None
     if scene is not None:

@@ -19,9 +19,6 @@ from pbp.tags.model import SceneKind, Tag
 
 T = TypeVar("T")
 
-SCORE_KEYS = ("constitution", "wisdom", "intuition", "hp", "wp", "stamina", "dice_pool")
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
@@ -152,11 +149,11 @@ class EngineState:
         return replace(self, rulesets=self.rulesets.put(value))
 
     def scores(self, name: str) -> dict[str, int | None]:
-        """``name``'s Markhorspire and d20 numbers: the campaign sheet's, or what ``!npc`` gave."""
+        """``name``'s numbers that scenes read by key (Markhorspire's scores, the d20 dice
+        pool): each part of the campaign sheet's (``CharacterSheet.scores``), or what
+        ``!npc`` gave."""
         sheet = self.campaign.character(name)
-        found: dict[str, int | None] = {}
-        if sheet is not None:
-            found = {k: getattr(sheet, k) for k in SCORE_KEYS}
+        found: dict[str, int | None] = sheet.scores() if sheet is not None else {}
         for who, given in self.npc_scores:
             if who == name:
                 found.update(given)

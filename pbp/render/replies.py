@@ -248,13 +248,12 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
     ally = next((n for n in others if n in pcs), own[0] if own else target)
     task = next((t for v in ALL if (t := v.example_task(state))), "")
     features = scene.feature_names()
-    sheets = sorted(campaign.characters, key=lambda c: c.name not in own)  # the author's first
-    talents = [t.name for c in sheets for t in c.talents if t.kind == "active"]
+    talent = ROSTER.example_talent(campaign, own=own)  # the author's sheets first
     return Examples.named(scene=state.scene_kind.value, target=target, other=other, ally=ally,
                           own=own[0] if own else ally,
                           task=task,
                           feature=features[0] if features else "",
-                          talent=talents[0] if talents else "TALENT")
+                          talent=talent or "TALENT")
 
 
 def _read_at(content: Content, state: EngineState) -> EngineState:

@@ -5,8 +5,10 @@ the ruleset that keeps the roster; nothing else in render names it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from pbp.campaign.model import Campaign
 from pbp.engine.report import RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.state import EngineState
@@ -19,6 +21,11 @@ class RosterViews:
     def identified(self, state: EngineState) -> Identified:
         """What the party has identified in this thread (observer, target, talent)."""
         return frozenset()
+
+    def example_talent(self, campaign: Campaign, *, own: Sequence[str]) -> str | None:
+        """The talent a problem reply's example uses: one the sheets of ``own`` (the
+        author's characters) or else the campaign's give; None when no sheet has one."""
+        return None
 
     def rows(self, roster: Roster, disclosure: Disclosure) -> list[dict[str, Any]]:
         """Every character's row of the status table, in roster order."""

@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbp.campaign.loader import parse_campaign
+from pbp.campaign.sheets.d20 import D20Sheet
+from pbp.campaign.sheets.distat import DistatSheet
+from pbp.campaign.sheets.markhor import MarkhorSheet
 from pbp.rules.distat.talents import Talent
 from pbp.services.files import load_campaign
 from pbp.tags.model import SceneKind
@@ -23,9 +26,11 @@ def test_spec_section_3_form_loads_into_typed_values() -> None:
     assert campaign.templates == "templates/"  # pure parse keeps it as written
     aria = campaign.character("aria")
     assert aria is not None
-    assert (aria.player, aria.side, aria.body, aria.mind) == ("alice", "party", 6, 3)
-    assert (aria.constitution, aria.wisdom, aria.dice_pool, aria.bonus_pool) == (3, 2, 0, 0)
-    assert aria.talents == (
+    distat, markhor = aria.part(DistatSheet), aria.part(MarkhorSheet)
+    assert (aria.player, aria.side, distat.body, distat.mind) == ("alice", "party", 6, 3)
+    assert (markhor.constitution, markhor.wisdom, aria.part(D20Sheet).dice_pool,
+            distat.bonus_pool) == (3, 2, 0, 0)  # fmt: skip
+    assert distat.talents == (
         Talent(name="Aggressive", stat="body", level=3, kind="active", eav=1, effect="attack"),
     )
 
@@ -43,9 +48,10 @@ def test_bundled_example_campaign_loads() -> None:
     assert [c.name for c in campaign.characters if c.is_npc] == ["Goblin", "Ogre"]
     assert {c.side for c in campaign.characters if c.is_npc} == {"foes"}
     assert {c.side for c in campaign.characters if not c.is_npc} == {"party"}
-    assert roster["Ogre"].talents[0].epv == 1
-    assert roster["Cora"].talents[0].kind == "passive"
-    assert roster["Aria"].talents[0].eav == 1
+    talents = {name: c.part(DistatSheet).talents for name, c in roster.items()}
+    assert talents["Ogre"][0].epv == 1
+    assert talents["Cora"][0].kind == "passive"
+    assert talents["Aria"][0].eav == 1
 
 
 MINIMAL = '[campaign]\nname = "Keep"\ngms = ["gm"]\n'
@@ -62,7 +68,8 @@ def test_defaults_apply_when_keys_are_left_out() -> None:
     assert not campaign.options.close_on_any_gm_post
     aria, goblin = campaign.characters
     assert (aria.side, goblin.side) == ("party", "foes")
-    assert (goblin.body, goblin.mind, goblin.hp, goblin.wp) == (0, 0, None, None)
+    distat, markhor = goblin.part(DistatSheet), goblin.part(MarkhorSheet)
+    assert (distat.body, distat.mind, markhor.hp, markhor.wp) == (0, 0, None, None)
 
 
 def test_options_table_sets_the_rules_options() -> None:
@@ -107,7 +114,8 @@ def test_talent_level_may_reach_half_the_invested_points() -> None:
         text = MINIMAL + f'[[characters]]\nname = "A"\nmind = {invested}\n'
         text += f'[[characters.talents]]\nname = "T"\nstat = "mind"\nlevel = {level}\n'
         text += 'kind = "passive"\n'
-        assert parse_campaign(text, path="c.toml").characters[0].talents[0].level == level
+        sheet = parse_campaign(text, path="c.toml").characters[0]
+        assert sheet.part(DistatSheet).talents[0].level == level
 
 
 def test_every_acceptance_style_ruleset_loads() -> None:
@@ -127,7 +135,7 @@ def test_a_talent_taken_twice_loads_and_its_copies_stack() -> None:
         + '[[characters.talents]]\nname = "Aggressive"\nstat = "body"\nlevel = 3\nkind = "active"\n'
         * 2
     )
-    aria = parse_campaign(text, path="keep.toml").characters[0]
+    aria = parse_campaign(text, path="keep.toml").characters[0].part(DistatSheet)
     assert len(aria.talents) == 2
     scene = distat.new_scene([Fighter(name="Aria", side="party", body=6, mind=3,
                                       talents=aria.talents)])  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.campaign.loader import parse_campaign
+from pbp.campaign.sheets.distat import DistatSheet
 from pbp.campaign.tables import LineIndex, Reader, did_you_mean
 from pbp.errors import ConfigError
 
@@ -91,6 +92,7 @@ def test_talent_one_level_above_half_the_investment_is_refused(invested: int, le
 def test_bonus_pool_may_start_at_its_maximum() -> None:
     # RULES §1.2 / D15: 13 invested -> a pool of 6
     text = SHEET + "body = 2\nmind = 13\nbonus_pool = 6\n"
-    assert parse_campaign(text, path="c.toml").characters[0].bonus_pool == 6
+    sheet = parse_campaign(text, path="c.toml").characters[0]
+    assert sheet.part(DistatSheet).bonus_pool == 6
     with pytest.raises(ConfigError, match="maximum of 6"):
         parse_campaign(text.replace("bonus_pool = 6", "bonus_pool = 7"), path="c.toml")

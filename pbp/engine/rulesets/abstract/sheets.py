@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
+from pbp.campaign.sheets.skills import SkillSheet
 from pbp.engine.rulesets.abstract.refusals import NotOnSheet
 from pbp.errors import Problem
 from pbp.tags.model import AbstractTag, Tag
@@ -17,7 +18,7 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
     match tag:
         case AbstractTag(modifier=None, skill=str() as skill):
             sheet = campaign.character(actor)
-            bonus = sheet.skill(skill) if sheet is not None else None
+            bonus = sheet.part(SkillSheet).skill(skill) if sheet is not None else None
             if bonus is None:
                 src = tag.source
                 return NotOnSheet(tag=src.text, line=src.line, column=src.column, actor=actor,

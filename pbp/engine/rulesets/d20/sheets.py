@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbp.campaign.model import Campaign, CharacterSheet
+from pbp.campaign.model import Campaign
+from pbp.campaign.sheets.d20 import D20Sheet
+from pbp.campaign.sheets.skills import SkillSheet
 from pbp.engine.rulesets.d20.refusals import NotOnSheet
 from pbp.errors import Problem
 from pbp.rules.d20.resistances import RESISTANCE_BASE
@@ -55,8 +57,7 @@ def _effect(tag: EffectTag, *, actor: str, campaign: Campaign) -> EffectTag | Pr
     """RULES A9: the roll's bonus (the tag's, or the sheet's attack bonus) against a static DC,
     10 + the target's rank in the resistance (its ``skills`` entry of that name)."""
     if tag.modifier is None:
-        own = _sheet(campaign, actor)
-        bonus = own.attack if own is not None else None
+        bonus = _d20(campaign, actor).attack
         if bonus is None:
             return _missing(tag, actor, "attack bonus", "[effect: +6 vs 15]")
         tag = replace(tag, modifier=bonus)
@@ -89,27 +90,28 @@ def _check(tag: CheckTag, *, actor: str, campaign: Campaign) -> CheckTag | Probl
 
 def _attack(tag: AttackRollTag, *, actor: str, campaign: Campaign) -> AttackRollTag | Problem:
     if tag.modifier is None:
-        own = _sheet(campaign, actor)
-        bonus = own.attack if own is not None else None
+        bonus = _d20(campaign, actor).attack
         if bonus is None:
             return _missing(tag, actor, "attack bonus", "[attack: +5 vs 12]")
         tag = replace(tag, modifier=bonus)
     if tag.defense is None and tag.target is not None:
-        sheet = _sheet(campaign, tag.target)
-        if sheet is None or sheet.defense is None:
+        defense = _d20(campaign, tag.target).defense
+        if defense is None:
             return _missing(tag, tag.target, "Defense",
                             f"[attack: {tag.modifier:+d} vs 12]")
-        tag = replace(tag, defense=sheet.defense)
+        tag = replace(tag, defense=defense)
     return tag
 
 
-def _sheet(campaign: Campaign, name: str) -> CharacterSheet | None:
-    return campaign.character(name)
+def _d20(campaign: Campaign, name: str) -> D20Sheet:
+    """``name``'s d20 part of the sheet (an empty one for a name without a sheet)."""
+    sheet = campaign.character(name)
+    return sheet.part(D20Sheet) if sheet is not None else D20Sheet()
 
 
 def _skill(campaign: Campaign, name: str, skill: str) -> int | None:
     sheet = campaign.character(name)
-    return sheet.skill(skill) if sheet is not None else None
+    return sheet.part(SkillSheet).skill(skill) if sheet is not None else None
 
 
 def _missing(tag: Tag, owner: str, what: str, example: str) -> NotOnSheet:

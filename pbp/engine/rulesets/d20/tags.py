@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbp.campaign.model import Campaign
+from pbp.campaign.sheets.d20 import D20Sheet
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
 from pbp.engine.rulesets.d20.model import (
@@ -95,7 +96,7 @@ def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
 def pool_size(campaign: Campaign, d20: D20State, name: str) -> int:
     """``name``'s dice pool now: the sheet's ``dice_pool`` less the dice lost (RULES A8)."""
     sheet = campaign.character(name)
-    return (sheet.dice_pool if sheet is not None else 0) - d20.spent(name)
+    return (sheet.part(D20Sheet).dice_pool if sheet is not None else 0) - d20.spent(name)
 
 
 def _at(refused: D20Refused, tag: Tag) -> D20Refused:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import CharacterSheet
+from pbp.campaign.sheets.distat import DistatSheet
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.setup import new_name_problem, resolve_in
 from pbp.errors import Problem
@@ -27,13 +28,14 @@ from pbp.tags.model import Stat
 
 def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:
     """A character's Distat state at the start of a campaign."""
+    own = sheet.part(DistatSheet)
     return Fighter(
         name=sheet.name,
         side=sheet.side,
-        body=sheet.body,
-        mind=sheet.mind,
-        talents=sheet.talents,
-        bonus_pool=sheet.bonus_pool,
+        body=own.body,
+        mind=own.mind,
+        talents=own.talents,
+        bonus_pool=own.bonus_pool,
     )
 
 

@@ -3,6 +3,7 @@ the aid waiting for it and the condition tracks off their best step."""
 
 from __future__ import annotations
 
+from pbp.campaign.sheets.d20 import D20Sheet
 from pbp.engine.rulesets.d20.model import D20State
 from pbp.engine.rulesets.d20.tags import pool_size
 from pbp.engine.state import EngineState
@@ -18,7 +19,7 @@ def _d20_aid(state: EngineState, name: str) -> str:
 
 def _d20_pool(state: EngineState, name: str) -> str:
     sheet = state.campaign.character(name)
-    size = sheet.dice_pool if sheet is not None else 0
+    size = sheet.part(D20Sheet).dice_pool if sheet is not None else 0
     return f"{pool_size(state.campaign, state.slot(D20State), name)} of {size}" if size else "–"
 
 

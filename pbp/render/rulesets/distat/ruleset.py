@@ -6,10 +6,13 @@ every ruleset's (``_distat.md.j2``); the roster's rows are templates of their ow
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from jinja2 import Environment
 
+from pbp.campaign.model import Campaign
+from pbp.campaign.sheets.distat import DistatSheet
 from pbp.engine.report import RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.rulesets.distat.model import DistatRound, RosterReport, own
@@ -64,6 +67,12 @@ class DistatRosterViews(RosterViews):
     def identified(self, state: EngineState) -> Identified:
         # the scene after the last closed round knows every talent identified in this thread
         return own(state.scene).identified
+
+    def example_talent(self, campaign: Campaign, *, own: Sequence[str]) -> str | None:
+        sheets = sorted(campaign.characters, key=lambda c: c.name not in own)  # own first
+        talents = [t.name for c in sheets for t in c.part(DistatSheet).talents
+                   if t.kind == "active"]
+        return talents[0] if talents else None
 
     def rows(self, roster: Roster, disclosure: Disclosure) -> list[dict[str, Any]]:
         scene = own(roster)

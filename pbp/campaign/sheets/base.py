@@ -1,0 +1,65 @@
+"""What every ruleset's sheet module gives the registry: its keys (the scene kinds that read
+each, as a warning says it), the words that belong elsewhere, and the reading of its part.
+
+Pure: the loader hands in the parsed row of one ``[[characters]]`` table and the ``Reader``
+that keeps every mistake and warning with its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pbp.campaign.parts import SheetPart
+from pbp.campaign.tables import KeyPath, Reader, Table
+from pbp.tags.model import SceneKind
+
+SKILL_LIMIT = 999  # a skill bonus, an attack bonus: beyond any real character
+
+
+@dataclass(frozen=True, slots=True)
+class SheetKey:
+    """A sheet key: the scene kinds that read it and what it is, as a message says it."""
+
+    kinds: frozenset[SceneKind]
+    what: str
+
+
+def sheet_key(what: str, *kinds: SceneKind) -> SheetKey:
+    """The key read by scenes of ``kinds``, described as ``what``."""
+    return SheetKey(frozenset(kinds), what)
+
+
+class SheetReader:
+    """One ruleset's part of the sheet. The defaults read nothing and warn of nothing."""
+
+    # each key of the part, in the order the part reads them
+    keys: ClassVar[Mapping[str, SheetKey]] = {}
+    # words a GM may write as a sheet key that belong elsewhere: (what it is, where it goes)
+    misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {}
+
+    def read(self, reader: Reader, row: Table, at: KeyPath) -> SheetPart:
+        """The part ``row`` gives; each mistake is kept in ``reader`` (the value returned
+        then is never used)."""
+        raise NotImplementedError
+
+    def warn(
+        self, reader: Reader, row: Table, at: KeyPath, *, ruleset: SceneKind, skip: set[str]
+    ) -> None:
+        """Warn about numbers that load but do not act as written in a campaign of
+        ``ruleset`` (each key of ``skip`` was warned about already)."""
+
+    def also_runs(self, ruleset: SceneKind) -> frozenset[SceneKind]:
+        """The scene kinds beyond its own that a campaign of ``ruleset`` runs without a GM's
+        ``!encounter``."""
+        return frozenset()
+
+
+def read_bonus(reader: Reader, row: Table, at: KeyPath, key: str) -> int | None:
+    """A signed bonus (``attack = 5``), at most SKILL_LIMIT either way."""
+    found = reader.value(row, at, key, kind=int, expected=f"{key} = 5 (a whole number)")
+    if found is not None and abs(found) > SKILL_LIMIT:
+        reader.fail((*at, key), f"{key} = {found} is beyond ±{SKILL_LIMIT}",
+                    f"a whole number from -{SKILL_LIMIT} to {SKILL_LIMIT}")
+    return None if found is None else int(found)

@@ -1,0 +1,49 @@
+"""Each ruleset's part of a character sheet (``sheets.base.SheetReader``): the only campaign
+module that names them. The loader reads every ``[[characters]]`` table through here, and
+the sheet's keys, the words that belong elsewhere and the scene kinds' names in a warning
+come from here.
+
+Adding a ruleset's part: its module under ``pbp/campaign/sheets/`` and one line in ``ALL``
+(docs/rulesets.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pbp.campaign.sheets.base import SheetKey, SheetReader
+from pbp.campaign.sheets.d20 import D20_SHEET
+from pbp.campaign.sheets.distat import DISTAT_SHEET
+from pbp.campaign.sheets.markhor import MARKHOR_SHEET
+from pbp.campaign.sheets.skills import SKILL_SHEET
+from pbp.tags.model import SceneKind
+
+# in the order a sheet's parts are read (and their mistakes kept), as engine.registry.ALL
+ALL: tuple[SheetReader, ...] = (DISTAT_SHEET, D20_SHEET, SKILL_SHEET, MARKHOR_SHEET)
+
+# what a warning calls the scenes of each kind ("this campaign runs Distat scenes")
+NAMES: Mapping[SceneKind, str] = {
+    SceneKind.DISTAT: "Distat",
+    SceneKind.ABSTRACT: "Epic Path abstract",
+    SceneKind.D20: "d20 Advanced",
+    SceneKind.SKIRMISH: "Markhorspire skirmish",
+    SceneKind.BATTLE: "Markhorspire battle",
+}
+
+# the order an unknown key's message lists the parts' keys in (after name, player, side):
+# every part's keys, each once (tests/campaign/test_sheet_parts.py)
+LISTED: tuple[str, ...] = (
+    "body", "mind", "bonus_pool", "constitution", "wisdom", "intuition", "hp", "wp",
+    "stamina", "dice_pool", "talents", "skills", "attack", "defense",
+)  # fmt: skip
+
+SHEET_KEYS: Mapping[str, SheetKey] = {k: v for part in ALL for k, v in part.keys.items()}
+MISPLACED: Mapping[str, tuple[str, str]] = {
+    k: v for part in ALL for k, v in part.misplaced.items()
+}
+
+
+def home_kinds(ruleset: SceneKind) -> frozenset[SceneKind]:
+    """The scene kinds a campaign runs without a GM's ``!encounter``: its ruleset's, and
+    what a part says goes on from it (a battle after a skirmish the party loses)."""
+    return frozenset({ruleset}).union(*(part.also_runs(ruleset) for part in ALL))

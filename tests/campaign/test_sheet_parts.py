@@ -1,0 +1,63 @@
+"""Each ruleset's part of a character sheet, found by its type, and the registry that lists
+them: every key belongs to one part and is listed once."""
+
+from __future__ import annotations
+
+from pbp.campaign.loader import parse_campaign
+from pbp.campaign.model import CharacterSheet
+from pbp.campaign.sheets import registry
+from pbp.campaign.sheets.d20 import D20Sheet
+from pbp.campaign.sheets.distat import DistatSheet
+from pbp.campaign.sheets.markhor import MarkhorSheet
+from pbp.campaign.sheets.skills import SkillSheet
+
+SHEET = """[campaign]
+name = "Keep"
+gms = ["gm"]
+[[characters]]
+name = "Aria"
+player = "alice"
+body = 6
+mind = 3
+skills = { Stealth = 6 }
+attack = 5
+dice_pool = 2
+constitution = 3
+hp = 18
+"""
+
+
+def test_each_key_belongs_to_one_part_and_the_message_lists_each_once() -> None:
+    claimed = [key for part in registry.ALL for key in part.keys]
+    assert len(claimed) == len(set(claimed)) == len(registry.SHEET_KEYS)
+    assert sorted(registry.LISTED) == sorted(claimed)
+    misplaced = [word for part in registry.ALL for word in part.misplaced]
+    assert len(misplaced) == len(set(misplaced)) == len(registry.MISPLACED)
+    assert not set(misplaced) & set(claimed)
+
+
+def test_every_scene_kind_a_key_names_has_a_name_in_warnings() -> None:
+    kinds = {kind for key in registry.SHEET_KEYS.values() for kind in key.kinds}
+    assert kinds <= set(registry.NAMES)
+
+
+def test_a_loaded_sheet_holds_each_part_by_its_type() -> None:
+    aria = parse_campaign(SHEET, path="k.toml").characters[0]
+    assert (aria.part(DistatSheet).body, aria.part(DistatSheet).mind) == (6, 3)
+    assert aria.part(SkillSheet).skill("stealth") == 6
+    assert aria.part(SkillSheet).skill("Swim") is None
+    assert (aria.part(D20Sheet).attack, aria.part(D20Sheet).defense) == (5, None)
+    assert (aria.part(MarkhorSheet).constitution, aria.part(MarkhorSheet).hp) == (3, 18)
+
+
+def test_a_sheet_without_a_part_reads_as_an_empty_one() -> None:
+    sheet = CharacterSheet(name="Imp", player=None, side="foes")
+    assert sheet.part(DistatSheet) == DistatSheet()
+    assert sheet.part(MarkhorSheet).hp is None
+    assert sheet.scores() == {}
+
+
+def test_the_scores_a_scene_reads_by_key_come_from_each_part() -> None:
+    aria = parse_campaign(SHEET, path="k.toml").characters[0]
+    assert aria.scores() == {"dice_pool": 2, "constitution": 3, "wisdom": 0, "intuition": 0,
+                             "hp": 18, "wp": None, "stamina": 0}  # fmt: skip
