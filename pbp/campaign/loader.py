@@ -8,22 +8,22 @@ by that ruleset's reader (``sheets.registry``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbp.campaign.model import Campaign, CampaignOptions, CharacterSheet, Visibility
 from pbp.campaign.names import check_name
 from pbp.campaign.parts import Parts
 from pbp.campaign.sheet_keys import check_misplaced, warn_unused
+from pbp.campaign.sheets.base import OptionKey
 from pbp.campaign.sheets.registry import ALL as SHEETS
-from pbp.campaign.sheets.registry import LISTED, MISPLACED
+from pbp.campaign.sheets.registry import LISTED, MISPLACED, OPTIONS, OPTIONS_LISTED
 from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.errors import ConfigError
 from pbp.tags.model import SceneKind
 
 _TOP_KEYS = ("campaign", "characters")
 _CAMPAIGN_KEYS = ("name", "gms", "ruleset", "visibility", "templates", "sides", "options")
-_FLAG_OPTIONS = ("identify_bonus_requires_owning", "close_on_any_gm_post")
-_NUMBER_OPTIONS = ("skirmish_minimum", "skirmish_per_point")  # RULES M1
+# the general options (each ruleset's own: sheets.registry)
+_GENERAL_OPTIONS = {"close_on_any_gm_post": OptionKey(False)}  # RULES D8
+_OPTIONS: dict[str, OptionKey] = {**OPTIONS, **_GENERAL_OPTIONS}
 _CHARACTER_KEYS = ("name", "player", "side", *LISTED)  # each ruleset's part: sheets.registry
 _RULESETS = tuple(kind.value for kind in SceneKind)
 _VISIBILITIES: tuple[Visibility, ...] = ("hide-npcs", "open")
@@ -128,16 +128,21 @@ def _sides(reader: Reader, head: Table) -> tuple[str, ...]:
 def _options(reader: Reader, head: Table) -> CampaignOptions:
     at: KeyPath = ("campaign", "options")
     table = reader.table(head, ("campaign",), "options") or {}
-    reader.check_keys(table, at, allowed=(*_FLAG_OPTIONS, *_NUMBER_OPTIONS))
-    defaults = CampaignOptions()
-    flags: dict[str, Any] = {
-        key: reader.flag(table, at, key, default=getattr(defaults, key)) for key in _FLAG_OPTIONS
+    reader.check_keys(table, at, allowed=OPTIONS_LISTED)
+    # the true/false keys first, then the numbers: the first wrong one stops the reading
+    flags = [key for key in OPTIONS_LISTED if _OPTIONS[key].minimum is None]
+    given: dict[str, bool | int] = {
+        key: reader.flag(table, at, key, default=bool(_OPTIONS[key].default)) for key in flags
     }
-    numbers: dict[str, Any] = {
-        key: reader.whole(table, at, key, minimum=1) or getattr(defaults, key)
-        for key in _NUMBER_OPTIONS
-    }
-    return CampaignOptions(**flags, **numbers)
+    for key in OPTIONS_LISTED:
+        minimum = _OPTIONS[key].minimum
+        if minimum is not None:
+            given[key] = reader.whole(table, at, key, minimum=minimum) or _OPTIONS[key].default
+    parts = (sheet.read_options({k: given[k] for k in sheet.options}) for sheet in SHEETS)
+    return CampaignOptions(
+        close_on_any_gm_post=bool(given["close_on_any_gm_post"]),
+        parts=tuple(part for part in parts if part is not None),
+    )
 
 
 def _character(

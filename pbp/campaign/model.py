@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pbp.campaign.parts import P, Parts
 from pbp.tags.model import SceneKind
 
 Visibility = Literal["hide-npcs", "open"]
+Opt = TypeVar("Opt")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,13 +42,20 @@ class CharacterSheet:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CampaignOptions:
-    """Switches for the readings RULES.md marks as table options (defaults as written there)."""
+    """Switches for the readings RULES.md marks as table options (defaults as written there).
 
-    identify_bonus_requires_owning: bool = False  # RULES D14
-    close_on_any_gm_post: bool = False  # RULES D8
-    # RULES M1: skirmish HP/WP = max(skirmish_minimum, skirmish_per_point × score)
-    skirmish_minimum: int = 1
-    skirmish_per_point: int = 1
+    The general ones are fields; each ruleset's are its own part, found by type
+    (``sheets.registry``): ``options.part(MarkhorOptions).skirmish_minimum``.
+    """
+
+    # RULES D8: any GM post closes the round, whatever scene the thread runs
+    close_on_any_gm_post: bool = False
+    parts: tuple[object, ...] = ()
+
+    def part(self, kind: type[Opt]) -> Opt:
+        """The options part of that type (its defaults when the campaign has none)."""
+        found = next((p for p in self.parts if type(p) is kind), None)
+        return found if isinstance(found, kind) else kind()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

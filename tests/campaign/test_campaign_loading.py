@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.sheets.d20 import D20Sheet
-from pbp.campaign.sheets.distat import DistatSheet
-from pbp.campaign.sheets.markhor import MarkhorSheet
+from pbp.campaign.sheets.distat import DistatOptions, DistatSheet
+from pbp.campaign.sheets.markhor import MarkhorOptions, MarkhorSheet
 from pbp.rules.distat.talents import Talent
 from pbp.services.files import load_campaign
 from pbp.tags.model import SceneKind
@@ -64,8 +64,11 @@ def test_defaults_apply_when_keys_are_left_out() -> None:
     assert campaign.ruleset is SceneKind.DISTAT
     assert campaign.visibility == "hide-npcs"
     assert campaign.sides == ()
-    assert not campaign.options.identify_bonus_requires_owning
+    assert not campaign.options.part(DistatOptions).identify_bonus_requires_owning
     assert not campaign.options.close_on_any_gm_post
+    assert campaign.options.part(MarkhorOptions) == MarkhorOptions(
+        skirmish_minimum=1, skirmish_per_point=1
+    )
     aria, goblin = campaign.characters
     assert (aria.side, goblin.side) == ("party", "foes")
     distat, markhor = goblin.part(DistatSheet), goblin.part(MarkhorSheet)
@@ -77,8 +80,16 @@ def test_options_table_sets_the_rules_options() -> None:
         "[campaign.options]\nidentify_bonus_requires_owning = true\nclose_on_any_gm_post = true\n"
     )
     options = parse_campaign(text, path="c.toml").options
-    assert options.identify_bonus_requires_owning
+    assert options.part(DistatOptions).identify_bonus_requires_owning
     assert options.close_on_any_gm_post
+
+
+def test_each_ruleset_reads_its_own_options() -> None:
+    text = MINIMAL + "[campaign.options]\nskirmish_minimum = 2\nskirmish_per_point = 3\n"
+    options = parse_campaign(text, path="c.toml").options
+    assert options.part(MarkhorOptions) == MarkhorOptions(skirmish_minimum=2, skirmish_per_point=3)
+    assert options.part(DistatOptions) == DistatOptions(identify_bonus_requires_owning=False)
+    assert not options.close_on_any_gm_post
 
 
 def test_any_side_name_goes_when_the_campaign_declares_none() -> None:

@@ -3,6 +3,8 @@ them: every key belongs to one part and is listed once."""
 
 from __future__ import annotations
 
+import pytest
+
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import CharacterSheet
 from pbp.campaign.sheets import registry
@@ -10,6 +12,7 @@ from pbp.campaign.sheets.d20 import D20Sheet
 from pbp.campaign.sheets.distat import DistatSheet
 from pbp.campaign.sheets.markhor import MarkhorSheet
 from pbp.campaign.sheets.skills import SkillSheet
+from pbp.errors import ConfigError
 
 SHEET = """[campaign]
 name = "Keep"
@@ -34,6 +37,19 @@ def test_each_key_belongs_to_one_part_and_the_message_lists_each_once() -> None:
     misplaced = [word for part in registry.ALL for word in part.misplaced]
     assert len(misplaced) == len(set(misplaced)) == len(registry.MISPLACED)
     assert not set(misplaced) & set(claimed)
+
+
+def test_each_option_belongs_to_one_part_and_the_message_lists_each_once() -> None:
+    claimed = [key for part in registry.ALL for key in part.options]
+    assert len(claimed) == len(set(claimed)) == len(registry.OPTIONS)
+    general = ["close_on_any_gm_post"]  # RULES D8: read by the loader, for every scene
+    assert sorted(registry.OPTIONS_LISTED) == sorted(claimed + general)
+
+
+def test_a_part_with_options_gives_them_and_one_without_gives_none() -> None:
+    for part in registry.ALL:
+        given = {key: option.default for key, option in part.options.items()}
+        assert (part.read_options(given) is None) == (not part.options)
 
 
 def test_every_scene_kind_a_key_names_has_a_name_in_warnings() -> None:
@@ -61,3 +77,14 @@ def test_the_scores_a_scene_reads_by_key_come_from_each_part() -> None:
     aria = parse_campaign(SHEET, path="k.toml").characters[0]
     assert aria.scores() == {"dice_pool": 2, "constitution": 3, "wisdom": 0, "intuition": 0,
                              "hp": 18, "wp": None, "stamina": 0}  # fmt: skip
+
+
+def test_the_first_wrong_option_in_the_listed_order_is_the_one_reported() -> None:
+    text = '[campaign]\nname = "Keep"\ngms = ["gm"]\n[campaign.options]\n'
+    text += 'skirmish_minimum = 0\nclose_on_any_gm_post = 1\nidentify_bonus_requires_owning = "x"\n'
+    with pytest.raises(ConfigError) as raised:
+        parse_campaign(text, path="k.toml")
+    assert str(raised.value) == (
+        "k.toml: campaign.options.identify_bonus_requires_owning (line 7): "
+        "identify_bonus_requires_owning is a string (expected true or false)"
+    )

@@ -1,5 +1,6 @@
 """What every ruleset's sheet module gives the registry: its keys (the scene kinds that read
-each, as a warning says it), the words that belong elsewhere, and the reading of its part.
+each, as a warning says it), the words that belong elsewhere, the reading of its part, and its
+table options under ``[campaign.options]`` with its part of the campaign's options.
 
 Pure: the loader hands in the parsed row of one ``[[characters]]`` table and the ``Reader``
 that keeps every mistake and warning with its line.
@@ -26,6 +27,15 @@ class SheetKey:
     what: str
 
 
+@dataclass(frozen=True, slots=True)
+class OptionKey:
+    """A key of ``[campaign.options]``: its default, and what it takes (a whole number at
+    least ``minimum``, or true or false when ``minimum`` is None)."""
+
+    default: bool | int
+    minimum: int | None = None
+
+
 def sheet_key(what: str, *kinds: SceneKind) -> SheetKey:
     """The key read by scenes of ``kinds``, described as ``what``."""
     return SheetKey(frozenset(kinds), what)
@@ -38,11 +48,19 @@ class SheetReader:
     keys: ClassVar[Mapping[str, SheetKey]] = {}
     # words a GM may write as a sheet key that belong elsewhere: (what it is, where it goes)
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    # its keys of [campaign.options] (sheets.registry.OPTIONS_LISTED says the order read)
+    options: ClassVar[Mapping[str, OptionKey]] = {}
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> SheetPart:
         """The part ``row`` gives; each mistake is kept in ``reader`` (the value returned
         then is never used)."""
         raise NotImplementedError
+
+    def read_options(self, given: Mapping[str, bool | int]) -> object | None:
+        """Its part of the campaign's options (``CampaignOptions.part``), from the value of
+        each of its ``options`` keys (the default when the file leaves it out); None when it
+        has no options."""
+        return None
 
     def warn(
         self, reader: Reader, row: Table, at: KeyPath, *, ruleset: SceneKind, skip: set[str]

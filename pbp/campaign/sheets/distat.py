@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from pbp.campaign.names import check_name
-from pbp.campaign.sheets.base import SheetKey, SheetReader, sheet_key
+from pbp.campaign.sheets.base import OptionKey, SheetKey, SheetReader, sheet_key
 from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.rules.distat.intents import STATS, Stat
 from pbp.rules.distat.talents import Talent, TalentEffect, TalentKind
@@ -36,8 +36,16 @@ class DistatSheet:
         return {}
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DistatOptions:
+    """Distat's table options (``[campaign.options]``; defaults as RULES.md writes them)."""
+
+    identify_bonus_requires_owning: bool = False  # RULES D14
+
+
 class DistatSheetReader(SheetReader):
-    """Reads ``body``, ``mind``, ``bonus_pool`` and ``[[characters.talents]]``."""
+    """Reads ``body``, ``mind``, ``bonus_pool`` and ``[[characters.talents]]``, and the
+    option ``identify_bonus_requires_owning``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
         "body": sheet_key("a Distat stat (points invested in Body)", SceneKind.DISTAT),
@@ -49,6 +57,14 @@ class DistatSheetReader(SheetReader):
         "eav": ("a Distat value worked out from body and its talents", "body = 6"),
         "epv": ("a Distat value worked out from mind and its talents", "mind = 3"),
     }
+    options: ClassVar[Mapping[str, OptionKey]] = {
+        "identify_bonus_requires_owning": OptionKey(False),  # RULES D14
+    }
+
+    def read_options(self, given: Mapping[str, bool | int]) -> DistatOptions:
+        return DistatOptions(
+            identify_bonus_requires_owning=bool(given["identify_bonus_requires_owning"])
+        )
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> DistatSheet:
         points: dict[str, Any] = {

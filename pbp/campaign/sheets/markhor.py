@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
-from pbp.campaign.sheets.base import SheetKey, SheetReader, sheet_key
+from pbp.campaign.sheets.base import OptionKey, SheetKey, SheetReader, sheet_key
 from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.rules.markhor.pools import MIN_BATTLE_POOL
 from pbp.tags.model import SceneKind
@@ -38,8 +38,18 @@ class MarkhorSheet:
                 "stamina": self.stamina}
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkhorOptions:
+    """Markhorspire's table options (``[campaign.options]``)."""
+
+    # RULES M1: skirmish HP/WP = max(skirmish_minimum, skirmish_per_point × score)
+    skirmish_minimum: int = 1
+    skirmish_per_point: int = 1
+
+
 class MarkhorSheetReader(SheetReader):
-    """Reads ``constitution``, ``wisdom``, ``intuition``, ``hp``, ``wp`` and ``stamina``."""
+    """Reads ``constitution``, ``wisdom``, ``intuition``, ``hp``, ``wp`` and ``stamina``, and
+    the options ``skirmish_minimum`` and ``skirmish_per_point``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
         "constitution": sheet_key("a Markhorspire score (Skirmish HP, RULES M1)", SKIRMISH),
@@ -53,6 +63,14 @@ class MarkhorSheetReader(SheetReader):
         "ap": ("Markhorspire AP: they come from Stamina (AP = Stamina + 3)", "stamina = 1"),
         "vigor": ("Markhorspire Vigor: the sheet takes the full battle HP it gives", "hp = 18"),
     }
+    options: ClassVar[Mapping[str, OptionKey]] = {  # RULES M1
+        "skirmish_minimum": OptionKey(1, minimum=1),
+        "skirmish_per_point": OptionKey(1, minimum=1),
+    }
+
+    def read_options(self, given: Mapping[str, bool | int]) -> MarkhorOptions:
+        return MarkhorOptions(skirmish_minimum=int(given["skirmish_minimum"]),
+                              skirmish_per_point=int(given["skirmish_per_point"]))
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> MarkhorSheet:
         scores: dict[str, Any] = {

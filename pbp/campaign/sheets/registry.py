@@ -1,7 +1,8 @@
 """Each ruleset's part of a character sheet (``sheets.base.SheetReader``): the only campaign
 module that names them. The loader reads every ``[[characters]]`` table through here, and
 the sheet's keys, the words that belong elsewhere and the scene kinds' names in a warning
-come from here.
+come from here, and so do the keys of ``[campaign.options]`` beyond the general ones and
+each ruleset's part of the campaign's options.
 
 Adding a ruleset's part: its module under ``pbp/campaign/sheets/`` and one line in ``ALL``
 (docs/rulesets.md).
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pbp.campaign.sheets.base import SheetKey, SheetReader
+from pbp.campaign.sheets.base import OptionKey, SheetKey, SheetReader
 from pbp.campaign.sheets.d20 import D20_SHEET
 from pbp.campaign.sheets.distat import DISTAT_SHEET
 from pbp.campaign.sheets.markhor import MARKHOR_SHEET
@@ -37,6 +38,15 @@ LISTED: tuple[str, ...] = (
     "stamina", "dice_pool", "talents", "skills", "attack", "defense",
 )  # fmt: skip
 
+# the order the keys of [campaign.options] are read (the first wrong one is the one reported)
+# and an unknown key's message lists them: every part's options and the general ones that
+# the loader reads itself (close_on_any_gm_post), each once (tests/campaign/test_sheet_parts.py)
+OPTIONS_LISTED: tuple[str, ...] = (
+    "identify_bonus_requires_owning", "close_on_any_gm_post", "skirmish_minimum",
+    "skirmish_per_point",
+)  # fmt: skip
+
+OPTIONS: Mapping[str, OptionKey] = {k: v for part in ALL for k, v in part.options.items()}
 SHEET_KEYS: Mapping[str, SheetKey] = {k: v for part in ALL for k, v in part.keys.items()}
 MISPLACED: Mapping[str, tuple[str, str]] = {
     k: v for part in ALL for k, v in part.misplaced.items()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
+from pbp.campaign.sheets.distat import DistatOptions
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster, RosterKeeper
 from pbp.engine.rulesets.distat.model import Recovery, RosterReport, own
@@ -46,8 +47,9 @@ class DistatRoster(RosterKeeper):
     """The keeper of the Distat scene."""
 
     def start(self, campaign: Campaign) -> Roster:
+        own_options = campaign.options.part(DistatOptions)
         options = distat.RulesOptions(
-            identify_bonus_requires_owning=campaign.options.identify_bonus_requires_owning
+            identify_bonus_requires_owning=own_options.identify_bonus_requires_owning
         )
         fighters = (fighter_from_sheet(c) for c in campaign.characters)
         return distat.new_scene(fighters, options=options)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pbp.campaign.model import Campaign
+from pbp.campaign.sheets.markhor import MarkhorOptions
 from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.rulesets.markhor.model import (
@@ -66,7 +67,7 @@ class MarkhorItem:
 
 def skirmish_formula(campaign: Campaign) -> SkirmishFormula:
     """The campaign's formula for skirmish pools (RULES M1: a per-campaign setting)."""
-    options = campaign.options
+    options = campaign.options.part(MarkhorOptions)
     return SkirmishFormula(minimum=options.skirmish_minimum, per_point=options.skirmish_per_point)
 
 
