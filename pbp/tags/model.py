@@ -319,23 +319,6 @@ class SceneKind(StrEnum):
     BATTLE = "battle"
 
 
-# Verbs every scene reads, and the verbs of each scene kind. Aliases map to their verb.
-COMMON_VERBS: frozenset[str] = frozenset({"roll", "pass"})
-SCENE_VERBS: dict[SceneKind, frozenset[str]] = {
-    SceneKind.DISTAT: frozenset({"move", "physical", "mental", "identify"}),
-    SceneKind.ABSTRACT: frozenset({"abstract", "reaction"}),
-    SceneKind.D20: frozenset({"check", "attack", "aid", "compare", "effect"}),
-    SceneKind.SKIRMISH: frozenset({"attack", "cast", "act"}),
-    SceneKind.BATTLE: frozenset({"attack", "cast", "act"}),
-}
-VERB_ALIASES: dict[str, str] = {"p": "physical", "m": "mental"}
-
-
-def verbs_of(scene: SceneKind) -> frozenset[str]:
-    """Every verb a post may use in a scene of this kind (aliases not included)."""
-    return SCENE_VERBS[scene] | COMMON_VERBS
-
-
 # Words a name may not be on its own (the campaign loader refuses them), and characters a name
 # may not contain: they would make tags ambiguous (SPEC §2).
 RESERVED_WORDS: frozenset[str] = frozenset(

@@ -1,7 +1,10 @@
-"""Distat tags (SPEC §2.1): move, physical/mental (with splits), identify, pass."""
+"""Distat tags (SPEC §2.1): move, physical/mental (with splits), identify."""
 
 from __future__ import annotations
 
+import functools
+
+from pbp.tags.common import AS_ONLY
 from pbp.tags.cursor import Cursor, Names, Reject
 from pbp.tags.model import (
     ActionPart,
@@ -9,7 +12,6 @@ from pbp.tags.model import (
     IdentifyTag,
     Maneuver,
     MoveTag,
-    PassTag,
     Source,
     Stat,
 )
@@ -34,10 +36,10 @@ from pbp.tags.problems import (
     SplitWithoutShare,
     UnknownManeuver,
 )
+from pbp.tags.readers import Reader
 
 MOVE_OPTIONS = {"body": Option(), "mind": Option(), "as": AS}
 ACTION_OPTIONS = {"with": Option(Arg.COUNT), "bonus": Option(Arg.COUNT), "as": AS}
-AS_ONLY = {"as": AS}
 _ACTION_STOPS = frozenset(ACTION_OPTIONS) | {"on", "vs"}
 _SPLIT_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.RESTRAIN, Maneuver.USE})
 _STATS: dict[str, Stat] = {"physical": "body", "mental": "mind"}
@@ -71,12 +73,6 @@ def read_identify(body: str, *, source: Source, names: Names) -> IdentifyTag:
         raise Reject(MissingTarget(tag="", verb="identify", what="character"))
     found = read_options(cursor, AS_ONLY, verb="identify", names=names)
     return IdentifyTag(source=source, target=target, as_name=first_str(found, "as"))
-
-
-def read_pass(body: str, *, source: Source, names: Names) -> PassTag:
-    """``[pass]``."""
-    found = read_options(Cursor(body), AS_ONLY, verb="pass", names=names)
-    return PassTag(source=source, as_name=first_str(found, "as"))
 
 
 def read_action(verb: str, body: str, *, source: Source, names: Names) -> ActionTag:
@@ -191,3 +187,14 @@ _PART_READERS = {
     Maneuver.FEAT: _feat,
     Maneuver.USE: _use,
 }
+
+
+# The verbs of a Distat scene, their readers and their aliases (`[p: …]`, `[m: …]`).
+VERBS: frozenset[str] = frozenset({"move", "physical", "mental", "identify"})
+READERS: dict[str, Reader] = {
+    "move": read_move, "physical": functools.partial(read_action, "physical"),
+    "mental": functools.partial(read_action, "mental"), "identify": read_identify,
+}  # fmt: skip
+ALIASES: dict[str, str] = {"p": "physical", "m": "mental"}
+# The words that may stand before a name in a colonless bracket (`[attack Goblin Brute]`)
+LEAD_WORDS: frozenset[str] = frozenset(maneuver.value for maneuver in Maneuver)
