@@ -89,3 +89,16 @@ def read_reaction(body: str, *, source: Source, names: Names) -> ReactionTag:
 # The verbs of an abstract scene, and their readers.
 VERBS: frozenset[str] = frozenset({"abstract", "reaction"})
 READERS: dict[str, Reader] = {"abstract": read_abstract, "reaction": read_reaction}
+
+# Its tag types (kept with every tag kind in pbp.tags.model), its readers and verbs.
+__all__ = [
+    "READERS",
+    "VERBS",
+    "AbstractTag",
+    "Payment",
+    "PaymentKind",
+    "ReactionTag",
+    "SkillSource",
+    "read_abstract",
+    "read_reaction",
+]

@@ -180,3 +180,22 @@ READERS: dict[str, Reader] = {
     "check": read_check, "attack": read_attack_roll, "aid": read_aid,
     "compare": read_compare, "effect": read_effect,
 }  # fmt: skip
+
+# Its tag types (kept with every tag kind in pbp.tags.model), its readers and verbs.
+__all__ = [
+    "READERS",
+    "RESISTANCES",
+    "TRACKS",
+    "VERBS",
+    "AidTag",
+    "AttackRollTag",
+    "CheckTag",
+    "CompareTag",
+    "EffectTag",
+    "Opponent",
+    "read_aid",
+    "read_attack_roll",
+    "read_check",
+    "read_compare",
+    "read_effect",
+]

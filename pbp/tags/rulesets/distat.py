@@ -198,3 +198,20 @@ READERS: dict[str, Reader] = {
 ALIASES: dict[str, str] = {"p": "physical", "m": "mental"}
 # The words that may stand before a name in a colonless bracket (`[attack Goblin Brute]`)
 LEAD_WORDS: frozenset[str] = frozenset(maneuver.value for maneuver in Maneuver)
+
+# Its tag types (kept with every tag kind in pbp.tags.model), its readers and verbs.
+__all__ = [
+    "ALIASES",
+    "LEAD_WORDS",
+    "READERS",
+    "VERBS",
+    "ActionPart",
+    "ActionTag",
+    "IdentifyTag",
+    "Maneuver",
+    "MoveTag",
+    "Stat",
+    "read_action",
+    "read_identify",
+    "read_move",
+]

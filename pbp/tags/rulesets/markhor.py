@@ -113,3 +113,15 @@ def _option_chunks(text: str) -> list[tuple[str, str]]:
 # The verbs of a skirmish or a battle, and their readers.
 VERBS: frozenset[str] = frozenset({"attack", "cast", "act"})
 READERS: dict[str, Reader] = {"attack": read_skirmish_attack, "cast": read_cast, "act": read_act}
+
+# Its tag types (kept with every tag kind in pbp.tags.model), its readers and verbs.
+__all__ = [
+    "READERS",
+    "VERBS",
+    "ActTag",
+    "CastTag",
+    "SkirmishAttackTag",
+    "read_act",
+    "read_cast",
+    "read_skirmish_attack",
+]
