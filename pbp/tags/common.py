@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from pbp.tags.cursor import Cursor, Names, Reject
 from pbp.tags.dice import check_notation
-from pbp.tags.model import (
-    PassTag,
-    RollTag,
-    Source,
-)
+from pbp.tags.model import PassTag, RollTag, Source
 from pbp.tags.options import (
     AS,
     first_str,
@@ -17,7 +15,6 @@ from pbp.tags.options import (
 from pbp.tags.problems import (
     IncompleteTag,
 )
-from pbp.tags.readers import Reader
 
 AS_ONLY = {"as": AS}
 
@@ -41,4 +38,5 @@ def read_pass(body: str, *, source: Source, names: Names) -> PassTag:
 
 # The verbs every scene reads, and their readers.
 VERBS: frozenset[str] = frozenset({"roll", "pass"})
-READERS: dict[str, Reader] = {"roll": read_roll, "pass": read_pass}
+# reader(body, *, source, names) -> its tag; raises cursor.Reject with the problem that stops it
+READERS: Mapping[str, Callable[..., RollTag | PassTag]] = {"roll": read_roll, "pass": read_pass}

@@ -16,7 +16,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from pbp.errors import Problem
 from pbp.tags.cursor import Cursor, Names, Reject
 from pbp.tags.markdown import CODE
-from pbp.tags.model import SceneKind, Source, Tag
+from pbp.tags.model import SceneKind, Source
 from pbp.tags.names import resolve_name
 from pbp.tags.problems import AmbiguousName, CodeInTag, UnknownName, VerbTypo, WrongScene
 from pbp.tags.registry import (
@@ -25,6 +25,7 @@ from pbp.tags.registry import (
     SCENE_READERS,
     SCENE_VERBS,
     VERB_ALIASES,
+    Tag,
     verbs_of,
 )
 

@@ -3,13 +3,34 @@ of each verb (``pbp/tags/rulesets/<name>.py`` hold them), and the verbs every sc
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from pbp.tags import common
-from pbp.tags.model import SceneKind
-from pbp.tags.readers import Reader
+from pbp.tags.model import PassTag, RollTag, SceneKind
 from pbp.tags.rulesets import abstract, d20, distat, markhor
 
+# Every tag kind a post may hold.
+Tag = (
+    distat.MoveTag
+    | distat.ActionTag
+    | distat.IdentifyTag
+    | PassTag
+    | abstract.AbstractTag
+    | abstract.ReactionTag
+    | d20.CheckTag
+    | d20.AttackRollTag
+    | d20.AidTag
+    | d20.CompareTag
+    | d20.EffectTag
+    | RollTag
+    | markhor.SkirmishAttackTag
+    | markhor.CastTag
+    | markhor.ActTag
+)
+# reader(body, *, source, names) -> its tag; raises cursor.Reject with the problem that stops it
+Reader = Callable[..., Tag]
 # The reader of each verb of each scene kind ("attack" differs between d20 and Markhorspire).
-READERS: dict[SceneKind, dict[str, Reader]] = {
+READERS: dict[SceneKind, Mapping[str, Reader]] = {
     SceneKind.DISTAT: distat.READERS,
     SceneKind.ABSTRACT: abstract.READERS,
     SceneKind.D20: d20.READERS,
@@ -30,8 +51,8 @@ VERB_ALIASES: dict[str, str] = {**distat.ALIASES}
 LEAD_WORDS: frozenset[str] = distat.LEAD_WORDS
 ALL_VERBS: frozenset[str] = frozenset().union(*SCENE_VERBS.values()) | COMMON_VERBS
 # Every reader of a scene kind, its own and the common ones, in one table.
-SCENE_READERS: dict[SceneKind, dict[str, Reader]] = {
-    scene: readers | common.READERS for scene, readers in READERS.items()
+SCENE_READERS: dict[SceneKind, Mapping[str, Reader]] = {
+    scene: {**readers, **common.READERS} for scene, readers in READERS.items()
 }
 
 

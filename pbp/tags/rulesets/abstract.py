@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
 from pbp.tags.common import AS_ONLY
 from pbp.tags.cursor import Cursor, Names, Reject
-from pbp.tags.model import (
-    AbstractTag,
-    Payment,
-    PaymentKind,
-    ReactionTag,
-    SkillSource,
-    Source,
-)
+from pbp.tags.model import Source
 from pbp.tags.options import (
     AS,
     Arg,
@@ -24,8 +21,57 @@ from pbp.tags.problems import (
     ConflictingOptions,
     MissingTarget,
 )
-from pbp.tags.readers import Reader
 from pbp.tags.skills import read_skill
+
+# Its tag types
+
+
+class SkillSource(StrEnum):
+    """What the abstract skill roll uses, which fixes the divisor (RULES E1, E3)."""
+
+    SKILL = "skill"  # the action's proper skill: ÷ 5
+    BAILIWICK = "bailiwick"  # ÷ 10
+    OTHER = "other"  # another skill the GM allowed: ÷ 12
+    SPELL = "spell"  # five spell slots: unmodified d20 ÷ 5
+
+
+class PaymentKind(StrEnum):
+    """How the action dice are used."""
+
+    AUTO = "auto"
+    SPEND = "spend"
+    ALL = "all"
+    BANK = "bank"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Payment:
+    """``spend N`` (kind SPEND, amount N), ``spend all``, ``bank`` or ``auto``."""
+
+    kind: PaymentKind = PaymentKind.AUTO
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbstractTag:
+    """``[abstract: SKILL +N on TASK, …]`` or ``[abstract: spell on TASK]``; without ``+N`` the
+    skill's bonus comes from the character's sheet."""
+
+    source: Source
+    skill: str | None  # None for spell
+    modifier: int | None  # None: the sheet's
+    task: str
+    skill_source: SkillSource = SkillSource.SKILL
+    payment: Payment = Payment()
+    as_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReactionTag:
+    """``[reaction]``: roll the Reaction Die (RULES E12)."""
+
+    source: Source
+    as_name: str | None = None
 
 ABSTRACT_OPTIONS = {
     "bailiwick": Option(), "other": Option(), "bank": Option(), "auto": Option(),
@@ -88,9 +134,12 @@ def read_reaction(body: str, *, source: Source, names: Names) -> ReactionTag:
 
 # The verbs of an abstract scene, and their readers.
 VERBS: frozenset[str] = frozenset({"abstract", "reaction"})
-READERS: dict[str, Reader] = {"abstract": read_abstract, "reaction": read_reaction}
+# reader(body, *, source, names) -> its tag; raises cursor.Reject with the problem that stops it
+READERS: Mapping[str, Callable[..., AbstractTag | ReactionTag]] = {
+    "abstract": read_abstract, "reaction": read_reaction,
+}  # fmt: skip
 
-# Its tag types (kept with every tag kind in pbp.tags.model), its readers and verbs.
+# Its tag types, its readers and verbs.
 __all__ = [
     "READERS",
     "VERBS",

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Literal
 
 from pbp.tags.common import AS_ONLY
 from pbp.tags.cursor import Cursor, Names, Reject, is_signed
-from pbp.tags.model import (
-    RESISTANCES,
-    TRACKS,
-    AidTag,
-    AttackRollTag,
-    CheckTag,
-    CompareTag,
-    EffectTag,
-    Opponent,
-    Source,
-)
+from pbp.tags.model import Source
 from pbp.tags.options import (
     AS,
     Arg,
@@ -30,8 +22,92 @@ from pbp.tags.problems import (
     IncompleteTag,
     MissingTarget,
 )
-from pbp.tags.readers import Reader
 from pbp.tags.skills import read_skill
+
+# Its tag types
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Opponent:
+    """The other side of an opposed d20 check: ``vs Goblin Perception +3`` (without ``+3``:
+    the bonus on Goblin's sheet)."""
+
+    name: str
+    skill: str
+    modifier: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckTag:
+    """``[check: SKILL +N vs DC]`` or ``[check: SKILL +N vs NAME SKILL +M]`` with options; a
+    bonus left out is the character's sheet's."""
+
+    source: Source
+    skill: str
+    modifier: int | None
+    dc: int | None = None
+    opponent: Opponent | None = None
+    take: Literal[1, 10, 20] | None = None
+    tools: Literal["none", "improvised"] | None = None
+    pool: bool = False
+    as_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackRollTag:
+    """``[attack: +6 vs 15]`` in a d20 scene; ``[attack: vs Goblin]`` or ``[attack: Goblin]``
+    take the attack bonus and the Defense from the sheets."""
+
+    source: Source
+    modifier: int | None
+    defense: int | None
+    target: str | None = None  # whose Defense, when no number is given
+    as_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AidTag:
+    """``[aid: NAME SKILL +N]``: aid another (RULES A5); without ``+N``: the sheet's bonus."""
+
+    source: Source
+    target: str
+    skill: str
+    modifier: int | None
+    as_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompareTag:
+    """``[compare: Strength 16 vs Ogre 18]``: a comparison check, no roll (RULES A12); a score
+    left out is the sheet's; ``boost N`` raises one's own for this check (Hero Dice, by hand)."""
+
+    source: Source
+    score: str
+    value: int | None
+    opponent: str
+    opponent_value: int | None
+    boost: int = 0
+    as_name: str | None = None
+
+
+RESISTANCES = ("fortitude", "will", "toughness", "defense")
+# the condition tracks an effect may worsen (RULES A10), as a tag writes them
+TRACKS = ("injury", "advantage", "action", "check", "movement")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EffectTag:
+    """``[effect: +6 vs Goblin Fortitude]`` or ``[effect: +6 vs 15]``: an attack or effect roll
+    against a resistance's static DC, 10 + the target's rank in it (RULES A9); a bonus or rank
+    left out is the sheet's."""
+
+    source: Source
+    modifier: int | None
+    dc: int | None = None
+    target: str | None = None
+    resistance: str | None = None  # one of RESISTANCES, with ``target``
+    inflict: str | None = None  # one of TRACKS: the target's track worsens when it gets through
+    as_name: str | None = None
 
 CHECK_OPTIONS = {
     "take": Option(Arg.CHOICE, choices=("1", "10", "20")),
@@ -176,12 +252,13 @@ def read_aid(body: str, *, source: Source, names: Names) -> AidTag:
 
 # The verbs of a d20 scene, and their readers ("attack" is a roll against a Defense here).
 VERBS: frozenset[str] = frozenset({"check", "attack", "aid", "compare", "effect"})
-READERS: dict[str, Reader] = {
+# reader(body, *, source, names) -> its tag; raises cursor.Reject with the problem that stops it
+READERS: Mapping[str, Callable[..., CheckTag | AttackRollTag | AidTag | CompareTag | EffectTag]] = {
     "check": read_check, "attack": read_attack_roll, "aid": read_aid,
     "compare": read_compare, "effect": read_effect,
 }  # fmt: skip
 
-# Its tag types (kept with every tag kind in pbp.tags.model), its readers and verbs.
+# Its tag types, its readers and verbs.
 __all__ = [
     "READERS",
     "RESISTANCES",

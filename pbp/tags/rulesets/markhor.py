@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
 from pbp.tags.cursor import SEPARATORS, Cursor, Names, Reject
-from pbp.tags.model import (
-    ActTag,
-    CastTag,
-    SkirmishAttackTag,
-    Source,
-)
+from pbp.tags.model import Source
 from pbp.tags.options import (
     AS,
     Arg,
@@ -22,7 +20,44 @@ from pbp.tags.problems import (
     IncompleteTag,
     MissingTarget,
 )
-from pbp.tags.readers import Reader
+
+# Its tag types
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkirmishAttackTag:
+    """``[attack: TARGET]`` in a skirmish or battle; ``react``: a battle reaction, made during
+    the target's turn (RULES M7)."""
+
+    source: Source
+    target: str
+    advantage: int = 0  # count of `adv` minus count of `dis` (RULES M6 clamps it)
+    react: bool = False
+    as_name: str | None = None
+    amount: str | None = None  # `damage N` / `damage 2d6`: a battle hit's damage (RULES §6)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CastTag:
+    """``[cast: TARGET]`` or ``[cast: heal NAME]``; ``react`` as for an attack."""
+
+    source: Source
+    target: str
+    heal: bool = False
+    advantage: int = 0
+    react: bool = False
+    as_name: str | None = None
+    amount: str | None = None  # battle: `damage` of a cast, `amount` of a heal (RULES §6)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActTag:
+    """``[act: free text]``: any other course of action."""
+
+    source: Source
+    text: str
+    advantage: int = 0
+    as_name: str | None = None
 
 SKIRMISH_OPTIONS = {"adv": Option(repeats=True), "dis": Option(repeats=True), "as": AS}
 TARGETED_OPTIONS = {**SKIRMISH_OPTIONS, "react": Option()}  # RULES M7: battle reactions
@@ -112,9 +147,12 @@ def _option_chunks(text: str) -> list[tuple[str, str]]:
 
 # The verbs of a skirmish or a battle, and their readers.
 VERBS: frozenset[str] = frozenset({"attack", "cast", "act"})
-READERS: dict[str, Reader] = {"attack": read_skirmish_attack, "cast": read_cast, "act": read_act}
+# reader(body, *, source, names) -> its tag; raises cursor.Reject with the problem that stops it
+READERS: Mapping[str, Callable[..., SkirmishAttackTag | CastTag | ActTag]] = {
+    "attack": read_skirmish_attack, "cast": read_cast, "act": read_act,
+}  # fmt: skip
 
-# Its tag types (kept with every tag kind in pbp.tags.model), its readers and verbs.
+# Its tag types, its readers and verbs.
 __all__ = [
     "READERS",
     "VERBS",
