@@ -11,25 +11,12 @@ import click
 from pbp.errors import PbpError
 from pbp.tags import ParsedPost, ReadContext, format_tag, parse_post
 from pbp.tags.commands import Command
-from pbp.tags.model import (
-    AbstractTag,
-    ActionTag,
-    ActTag,
-    AidTag,
-    AttackRollTag,
-    CastTag,
-    CheckTag,
-    CompareTag,
-    EffectTag,
-    IdentifyTag,
-    MoveTag,
-    PassTag,
-    ReactionTag,
-    RollTag,
-    SceneKind,
-    SkirmishAttackTag,
-    Tag,
-)
+from pbp.tags.model import PassTag, RollTag, SceneKind
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.abstract import AbstractTag, ReactionTag
+from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
+from pbp.tags.rulesets.distat import ActionTag, IdentifyTag, MoveTag
+from pbp.tags.rulesets.markhor import ActTag, CastTag, SkirmishAttackTag
 
 # What each kind of tag means, in a few words (SPEC §2.1-2.4).
 MEANINGS: dict[type, str] = {

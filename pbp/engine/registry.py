@@ -20,7 +20,8 @@ from pbp.engine.rulesets.markhor.ruleset import MARKHOR
 from pbp.engine.state import Accepted, ClosedRound, EngineState
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import Command, EncounterCommand
-from pbp.tags.model import RollTag, SceneKind, Tag
+from pbp.tags.model import RollTag, SceneKind
+from pbp.tags.registry import Tag
 
 # in the order a round's report and the ledger list their parts
 ALL: tuple[Ruleset, ...] = (DISTAT, D20, ABSTRACT, MARKHOR)

@@ -24,7 +24,8 @@ from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import Command, EncounterCommand
-from pbp.tags.model import SceneKind, Tag
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import Tag
 
 T = TypeVar("T")
 Scores = Callable[[str], Mapping[str, int | None]]
@@ -85,7 +86,7 @@ class Ruleset:
     nothing, so a ruleset states only what it has."""
 
     name: str = ""
-    tags: tuple[type, ...] = ()  # the tag kinds it reads (pbp.tags.model)
+    tags: tuple[type, ...] = ()  # the tag kinds it reads (pbp.tags.rulesets)
     intents: tuple[type, ...] = ()  # what its accepted tags mean (``Accepted.intent``)
     commands: tuple[type, ...] = ()  # the set-up commands it owns (pbp.tags.commands)
 

@@ -15,7 +15,8 @@ from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
-from pbp.tags.model import SceneKind, Tag
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import Tag
 
 T = TypeVar("T")
 

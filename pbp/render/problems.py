@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import jinja2
 
 from pbp.errors import Problem
-from pbp.tags.model import COMMON_VERBS, SCENE_VERBS, SceneKind
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import COMMON_VERBS, SCENE_VERBS
 
 SEPARATOR = "\n\n-----\n\n"  # a thematic break between the problems of one reply
 

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-from pbp.tags.model import (
-    AbstractTag,
-    ActionPart,
-    ActionTag,
-    ActTag,
-    AidTag,
-    AttackRollTag,
-    CastTag,
-    CheckTag,
-    CompareTag,
-    EffectTag,
-    IdentifyTag,
-    Maneuver,
-    MoveTag,
-    PassTag,
-    PaymentKind,
-    ReactionTag,
-    RollTag,
-    SkillSource,
-    SkirmishAttackTag,
-    Tag,
-)
+from pbp.tags.model import PassTag, RollTag
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.abstract import AbstractTag, PaymentKind, ReactionTag, SkillSource
+from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
+from pbp.tags.rulesets.distat import ActionPart, ActionTag, IdentifyTag, Maneuver, MoveTag
+from pbp.tags.rulesets.markhor import ActTag, CastTag, SkirmishAttackTag
 
 
 def _signed(number: int) -> str:

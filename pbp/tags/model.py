@@ -1,5 +1,9 @@
 """Typed tags: what one bracketed instruction in a post means (SPEC §2.1 to §2.4).
 
+Here are what every tag kind shares (``Source``), the tags every scene reads (``[pass]``,
+``[roll]``) and the scene kinds; each ruleset's own tag kinds are in its tag grammar,
+``pbp/tags/rulesets/<name>.py``, and ``pbp.tags.registry.Tag`` is the union of them all.
+
 Every tag carries ``source`` (where it stood and how it was written) and ``as_name`` (the
 ``as NAME`` option, resolved to a roster name, or None). Names in tags are resolved against the
 scene's names while parsing (exact, then unique prefix), so a tag that exists holds canonical
@@ -10,9 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
-
-Stat = Literal["body", "mind"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,215 +30,11 @@ class Source:
     text: str
 
 
-# --------------------------------------------------------------------------------------------
-# Distat (SPEC §2.1)
-
-
-class Maneuver(StrEnum):
-    """What a physical or mental action does."""
-
-    ATTACK = "attack"
-    RESTRAIN = "restrain"
-    ESCAPE = "escape"
-    FEAT = "feat"
-    USE = "use"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActionPart:
-    """One check of a physical or mental action; a split has several.
-
-    ``target`` is a character (attack, restrain, use) or a feature (feat); ``tn`` is the
-    target number of ``feat vs N``; ``talent`` is the talent of ``use TALENT on TARGET``;
-    ``share`` is the ``with N`` of a split part (None outside splits).
-    """
-
-    maneuver: Maneuver
-    target: str | None = None
-    talent: str | None = None
-    tn: int | None = None
-    share: int | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoveTag:
-    """``[move: TARGET]`` or ``[move: away]``; ``stat`` picks the Threatened-check stat."""
-
-    source: Source
-    target: str | None  # None: move away and stand alone
-    stat: Stat | None = None
-    as_name: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActionTag:
-    """``[physical: …]`` (stat body) or ``[mental: …]`` (stat mind): one part, or a split."""
-
-    source: Source
-    stat: Stat
-    parts: tuple[ActionPart, ...]
-    bonus: int = 0
-    as_name: str | None = None
-
-    @property
-    def is_split(self) -> bool:
-        """Whether the action is split into several checks (SPEC §2.1, RULES D7)."""
-        return len(self.parts) > 1
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class IdentifyTag:
-    """``[identify: TARGET]``: uses the move (RULES D13)."""
-
-    source: Source
-    target: str
-    as_name: str | None = None
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PassTag:
     """``[pass]``: the character is done for the round."""
 
     source: Source
-    as_name: str | None = None
-
-
-# --------------------------------------------------------------------------------------------
-# Epic Path abstract encounters (SPEC §2.2)
-
-
-class SkillSource(StrEnum):
-    """What the abstract skill roll uses, which fixes the divisor (RULES E1, E3)."""
-
-    SKILL = "skill"  # the action's proper skill: ÷ 5
-    BAILIWICK = "bailiwick"  # ÷ 10
-    OTHER = "other"  # another skill the GM allowed: ÷ 12
-    SPELL = "spell"  # five spell slots: unmodified d20 ÷ 5
-
-
-class PaymentKind(StrEnum):
-    """How the action dice are used."""
-
-    AUTO = "auto"
-    SPEND = "spend"
-    ALL = "all"
-    BANK = "bank"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Payment:
-    """``spend N`` (kind SPEND, amount N), ``spend all``, ``bank`` or ``auto``."""
-
-    kind: PaymentKind = PaymentKind.AUTO
-    amount: int | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AbstractTag:
-    """``[abstract: SKILL +N on TASK, …]`` or ``[abstract: spell on TASK]``; without ``+N`` the
-    skill's bonus comes from the character's sheet."""
-
-    source: Source
-    skill: str | None  # None for spell
-    modifier: int | None  # None: the sheet's
-    task: str
-    skill_source: SkillSource = SkillSource.SKILL
-    payment: Payment = Payment()
-    as_name: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReactionTag:
-    """``[reaction]``: roll the Reaction Die (RULES E12)."""
-
-    source: Source
-    as_name: str | None = None
-
-
-# --------------------------------------------------------------------------------------------
-# d20 Advanced and generic dice (SPEC §2.3)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Opponent:
-    """The other side of an opposed d20 check: ``vs Goblin Perception +3`` (without ``+3``:
-    the bonus on Goblin's sheet)."""
-
-    name: str
-    skill: str
-    modifier: int | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CheckTag:
-    """``[check: SKILL +N vs DC]`` or ``[check: SKILL +N vs NAME SKILL +M]`` with options; a
-    bonus left out is the character's sheet's."""
-
-    source: Source
-    skill: str
-    modifier: int | None
-    dc: int | None = None
-    opponent: Opponent | None = None
-    take: Literal[1, 10, 20] | None = None
-    tools: Literal["none", "improvised"] | None = None
-    pool: bool = False
-    as_name: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AttackRollTag:
-    """``[attack: +6 vs 15]`` in a d20 scene; ``[attack: vs Goblin]`` or ``[attack: Goblin]``
-    take the attack bonus and the Defense from the sheets."""
-
-    source: Source
-    modifier: int | None
-    defense: int | None
-    target: str | None = None  # whose Defense, when no number is given
-    as_name: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AidTag:
-    """``[aid: NAME SKILL +N]``: aid another (RULES A5); without ``+N``: the sheet's bonus."""
-
-    source: Source
-    target: str
-    skill: str
-    modifier: int | None
-    as_name: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CompareTag:
-    """``[compare: Strength 16 vs Ogre 18]``: a comparison check, no roll (RULES A12); a score
-    left out is the sheet's; ``boost N`` raises one's own for this check (Hero Dice, by hand)."""
-
-    source: Source
-    score: str
-    value: int | None
-    opponent: str
-    opponent_value: int | None
-    boost: int = 0
-    as_name: str | None = None
-
-
-RESISTANCES = ("fortitude", "will", "toughness", "defense")
-# the condition tracks an effect may worsen (RULES A10), as a tag writes them
-TRACKS = ("injury", "advantage", "action", "check", "movement")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EffectTag:
-    """``[effect: +6 vs Goblin Fortitude]`` or ``[effect: +6 vs 15]``: an attack or effect roll
-    against a resistance's static DC, 10 + the target's rank in it (RULES A9); a bonus or rank
-    left out is the sheet's."""
-
-    source: Source
-    modifier: int | None
-    dc: int | None = None
-    target: str | None = None
-    resistance: str | None = None  # one of RESISTANCES, with ``target``
-    inflict: str | None = None  # one of TRACKS: the target's track worsens when it gets through
     as_name: str | None = None
 
 
@@ -250,65 +47,6 @@ class RollTag:
     as_name: str | None = None
 
 
-# --------------------------------------------------------------------------------------------
-# Markhorspire skirmishes and battles (SPEC §2.4)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SkirmishAttackTag:
-    """``[attack: TARGET]`` in a skirmish or battle; ``react``: a battle reaction, made during
-    the target's turn (RULES M7)."""
-
-    source: Source
-    target: str
-    advantage: int = 0  # count of `adv` minus count of `dis` (RULES M6 clamps it)
-    react: bool = False
-    as_name: str | None = None
-    amount: str | None = None  # `damage N` / `damage 2d6`: a battle hit's damage (RULES §6)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CastTag:
-    """``[cast: TARGET]`` or ``[cast: heal NAME]``; ``react`` as for an attack."""
-
-    source: Source
-    target: str
-    heal: bool = False
-    advantage: int = 0
-    react: bool = False
-    as_name: str | None = None
-    amount: str | None = None  # battle: `damage` of a cast, `amount` of a heal (RULES §6)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActTag:
-    """``[act: free text]``: any other course of action."""
-
-    source: Source
-    text: str
-    advantage: int = 0
-    as_name: str | None = None
-
-
-Tag = (
-    MoveTag
-    | ActionTag
-    | IdentifyTag
-    | PassTag
-    | AbstractTag
-    | ReactionTag
-    | CheckTag
-    | AttackRollTag
-    | AidTag
-    | CompareTag
-    | EffectTag
-    | RollTag
-    | SkirmishAttackTag
-    | CastTag
-    | ActTag
-)
-
-
 class SceneKind(StrEnum):
     """What a thread is running now (SPEC §1); it fixes which verbs exist."""
 
@@ -317,23 +55,6 @@ class SceneKind(StrEnum):
     D20 = "d20"
     SKIRMISH = "skirmish"
     BATTLE = "battle"
-
-
-# Verbs every scene reads, and the verbs of each scene kind. Aliases map to their verb.
-COMMON_VERBS: frozenset[str] = frozenset({"roll", "pass"})
-SCENE_VERBS: dict[SceneKind, frozenset[str]] = {
-    SceneKind.DISTAT: frozenset({"move", "physical", "mental", "identify"}),
-    SceneKind.ABSTRACT: frozenset({"abstract", "reaction"}),
-    SceneKind.D20: frozenset({"check", "attack", "aid", "compare", "effect"}),
-    SceneKind.SKIRMISH: frozenset({"attack", "cast", "act"}),
-    SceneKind.BATTLE: frozenset({"attack", "cast", "act"}),
-}
-VERB_ALIASES: dict[str, str] = {"p": "physical", "m": "mental"}
-
-
-def verbs_of(scene: SceneKind) -> frozenset[str]:
-    """Every verb a post may use in a scene of this kind (aliases not included)."""
-    return SCENE_VERBS[scene] | COMMON_VERBS
 
 
 # Words a name may not be on its own (the campaign loader refuses them), and characters a name

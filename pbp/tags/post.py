@@ -12,10 +12,11 @@ from pbp.errors import Problem
 from pbp.tags.commands import Command
 from pbp.tags.cursor import Names
 from pbp.tags.markdown import BREAK, CODE, TextLine, column_of, is_plain, text_lines
-from pbp.tags.model import SceneKind, Source, Tag
+from pbp.tags.model import SceneKind, Source
 from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_marks
 from pbp.tags.problems import PostTooLong, TooManyTags
 from pbp.tags.reader import Bracket, read_bracket, readings_of
+from pbp.tags.registry import Tag
 
 PLAYER_TAG_LIMIT = 20
 GM_TAG_LIMIT = 100

@@ -7,62 +7,29 @@ it is prose. An unknown first word is prose, unless it is a likely typo of a ver
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple, cast
 
 from rapidfuzz.distance import DamerauLevenshtein
 
 from pbp.errors import Problem
-from pbp.tags import distat, scenes
 from pbp.tags.cursor import Cursor, Names, Reject
 from pbp.tags.markdown import CODE
-from pbp.tags.model import (
-    COMMON_VERBS,
+from pbp.tags.model import SceneKind, Source
+from pbp.tags.names import resolve_name
+from pbp.tags.problems import AmbiguousName, CodeInTag, UnknownName, VerbTypo, WrongScene
+from pbp.tags.registry import (
+    ALL_VERBS,
+    LEAD_WORDS,
+    SCENE_READERS,
     SCENE_VERBS,
     VERB_ALIASES,
-    Maneuver,
-    SceneKind,
-    Source,
     Tag,
     verbs_of,
 )
-from pbp.tags.names import resolve_name
-from pbp.tags.problems import AmbiguousName, CodeInTag, UnknownName, VerbTypo, WrongScene
 
 _HEAD = re.compile(r"\s*([^\W\d_]+)\s*(:?)")
-ALL_VERBS: frozenset[str] = frozenset().union(*SCENE_VERBS.values()) | COMMON_VERBS
-
-Reader = Callable[..., Tag]
-
-
-def _action(verb: str) -> Reader:
-    return functools.partial(distat.read_action, verb)
-
-
-_COMMON: dict[str, Reader] = {"roll": scenes.read_roll, "pass": distat.read_pass}
-_SKIRMISH: dict[str, Reader] = {
-    "attack": scenes.read_skirmish_attack, "cast": scenes.read_cast, "act": scenes.read_act,
-}  # fmt: skip
-# Which reader each verb of each scene uses ("attack" differs between d20 and Markhorspire).
-READERS: dict[SceneKind, dict[str, Reader]] = {
-    SceneKind.DISTAT: {
-        "move": distat.read_move, "physical": _action("physical"),
-        "mental": _action("mental"), "identify": distat.read_identify,
-    },
-    SceneKind.ABSTRACT: {"abstract": scenes.read_abstract, "reaction": scenes.read_reaction},
-    SceneKind.D20: {
-        "check": scenes.read_check, "attack": scenes.read_attack_roll, "aid": scenes.read_aid,
-        "compare": scenes.read_compare, "effect": scenes.read_effect,
-    },
-    SceneKind.SKIRMISH: _SKIRMISH,
-    SceneKind.BATTLE: _SKIRMISH,
-}  # fmt: skip
-
-
-_SCENE_READERS = {scene: readers | _COMMON for scene, readers in READERS.items()}
 
 
 class Bracket(NamedTuple):
@@ -152,7 +119,7 @@ def _read_inside(
     body = inner[head.end() :]
     lowered = word.lower()
     verb = VERB_ALIASES.get(lowered, lowered)
-    reader = _SCENE_READERS[scene].get(verb)
+    reader = SCENE_READERS[scene].get(verb)
     if reader is None:
         # without a colon, a verb of another scene or a typo of one is a tag when a name follows
         # (`[attack Goblin Brute]` in a Distat scene): its author meant it (issue 15)
@@ -181,7 +148,7 @@ def _names_someone(body: str, *, names: Names) -> bool:
     """Whether ``body`` starts with a character's name (after a maneuver word: `attack NAME`):
     the whole name, the start of one or more names, or a typo of one."""
     cursor = Cursor(body.lstrip(" ,|/"))
-    if cursor.peek_word() in _MANEUVERS:
+    if cursor.peek_word() in LEAD_WORDS:
         cursor.take_word()
     cursor.skip_space()
     if cursor.exact_name(names.characters):
@@ -192,8 +159,6 @@ def _names_someone(body: str, *, names: Names) -> bool:
     found = resolve_name(written, candidates=names.characters)
     return isinstance(found, str) or _near_name(found)
 
-
-_MANEUVERS = frozenset(maneuver.value for maneuver in Maneuver)
 
 
 def _with_code(bracket: Bracket, *, scene: SceneKind) -> Problem | None:

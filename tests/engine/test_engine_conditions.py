@@ -119,7 +119,8 @@ def test_an_unknown_track_is_refused_with_the_tracks_to_choose() -> None:
 
 def test_the_option_reads_back_as_written() -> None:
     from pbp.tags import ReadContext, format_tag, parse_post
-    from pbp.tags.model import EffectTag, SceneKind
+    from pbp.tags.model import SceneKind
+    from pbp.tags.rulesets.d20 import EffectTag
 
     context = ReadContext(scene=SceneKind.D20, characters=("Aria", "Goblin"), features=(),
                           talents=(), tasks=(), gm=False)

@@ -19,7 +19,8 @@ from pbp.engine.step import initial_state, step
 from pbp.errors import ConfigError
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.tags import format_tag
-from pbp.tags.model import AttackRollTag, CheckTag, Source
+from pbp.tags.model import Source
+from pbp.tags.rulesets.d20 import AttackRollTag, CheckTag
 
 SHEETS = """
 [campaign]

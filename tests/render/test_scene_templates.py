@@ -10,7 +10,8 @@ import pytest
 
 from pbp.render.environment import builtin_templates_dir, make_environment
 from pbp.render.problems import Examples
-from pbp.tags.model import SCENE_VERBS, SceneKind
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import SCENE_VERBS
 
 TEMPLATES = builtin_templates_dir()
 # the templates of one ruleset's own part (its summary section, its refusals) may name its scenes

@@ -9,30 +9,12 @@ from hypothesis import strategies as st
 from tags_roster import CHARACTERS, FEATURES, TALENTS, TASKS, context
 
 from pbp.tags import format_tag, parse_post
-from pbp.tags.model import (
-    AbstractTag,
-    ActionPart,
-    ActionTag,
-    ActTag,
-    AidTag,
-    AttackRollTag,
-    CastTag,
-    CheckTag,
-    IdentifyTag,
-    Maneuver,
-    MoveTag,
-    Opponent,
-    PassTag,
-    Payment,
-    PaymentKind,
-    ReactionTag,
-    RollTag,
-    SceneKind,
-    SkillSource,
-    SkirmishAttackTag,
-    Source,
-    Tag,
-)
+from pbp.tags.model import PassTag, RollTag, SceneKind, Source
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.abstract import AbstractTag, Payment, PaymentKind, ReactionTag, SkillSource
+from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, Opponent
+from pbp.tags.rulesets.distat import ActionPart, ActionTag, IdentifyTag, Maneuver, MoveTag
+from pbp.tags.rulesets.markhor import ActTag, CastTag, SkirmishAttackTag
 
 SOURCE = Source(index=0, line=1, column=1, text="")
 chars = st.sampled_from(CHARACTERS)

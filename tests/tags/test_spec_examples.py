@@ -6,20 +6,10 @@ import pytest
 from tags_roster import context
 
 from pbp.tags import format_tag, parse_post
-from pbp.tags.model import (
-    AbstractTag,
-    ActionPart,
-    ActionTag,
-    AidTag,
-    CheckTag,
-    Maneuver,
-    MoveTag,
-    Opponent,
-    Payment,
-    PaymentKind,
-    SceneKind,
-    SkillSource,
-)
+from pbp.tags.model import SceneKind
+from pbp.tags.rulesets.abstract import AbstractTag, Payment, PaymentKind, SkillSource
+from pbp.tags.rulesets.d20 import AidTag, CheckTag, Opponent
+from pbp.tags.rulesets.distat import ActionPart, ActionTag, Maneuver, MoveTag
 
 D, A, T, S, B = (SceneKind.DISTAT, SceneKind.ABSTRACT, SceneKind.D20, SceneKind.SKIRMISH,
                  SceneKind.BATTLE)  # fmt: skip

@@ -20,7 +20,8 @@ from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags import resolve_name
 from pbp.tags.commands import Command, EncounterCommand, OpposeCommand, TaskCommand
-from pbp.tags.model import SceneKind, Tag
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import Tag
 
 
 def _located(problem: Problem, command: Command) -> Problem:

@@ -10,7 +10,8 @@ from pbp.campaign.model import Campaign
 from pbp.campaign.sheets.skills import SkillSheet
 from pbp.engine.rulesets.abstract.refusals import NotOnSheet
 from pbp.errors import Problem
-from pbp.tags.model import AbstractTag, Tag
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.abstract import AbstractTag
 
 
 def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:

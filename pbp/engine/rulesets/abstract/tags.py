@@ -27,7 +27,8 @@ from pbp.engine.rulesets.abstract.refusals import (
 from pbp.engine.state import Accepted
 from pbp.errors import Problem
 from pbp.rules.abstract import MAX_MODIFIER
-from pbp.tags.model import AbstractTag, ReactionTag, Tag
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.abstract import AbstractTag, ReactionTag
 
 ABSTRACT_TAGS = (AbstractTag, ReactionTag)
 # RULES §2.1 [SRC Bailiwick]: the six bailiwick skills

@@ -26,7 +26,8 @@ from pbp.errors import Problem
 from pbp.rules.d20.conditions import Conditions
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import EncounterCommand
-from pbp.tags.model import SceneKind, Tag
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import Tag
 
 
 @dataclass(slots=True)

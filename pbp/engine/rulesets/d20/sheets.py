@@ -13,7 +13,8 @@ from pbp.campaign.sheets.skills import SkillSheet
 from pbp.engine.rulesets.d20.refusals import NotOnSheet
 from pbp.errors import Problem
 from pbp.rules.d20.resistances import RESISTANCE_BASE
-from pbp.tags.model import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, Tag
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
 
 
 def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:

@@ -42,7 +42,9 @@ from pbp.rules.d20.actions import RoundBudget, spend
 from pbp.rules.d20.checks import Check, Difficulty, Situation, Tools, refuse_take
 from pbp.rules.d20.conditions import Track
 from pbp.rules.d20.errors import D20Error
-from pbp.tags.model import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag, RollTag, Tag
+from pbp.tags.model import RollTag
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
 
 D20_TAGS = (CheckTag, AttackRollTag, AidTag, CompareTag, EffectTag, RollTag)
 

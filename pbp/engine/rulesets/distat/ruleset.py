@@ -20,7 +20,9 @@ from pbp.rules import distat
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.distat import DistatScene
 from pbp.rules.distat.intents import INTENTS
-from pbp.tags.model import ActionTag, IdentifyTag, MoveTag, PassTag, Tag
+from pbp.tags.model import PassTag
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.distat import ActionTag, IdentifyTag, MoveTag
 
 
 def _resolve(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tuple[Any, ...]]:

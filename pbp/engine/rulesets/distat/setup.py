@@ -23,7 +23,7 @@ from pbp.tags.commands import (
     NpcCommand,
     RestCommand,
 )
-from pbp.tags.model import Stat
+from pbp.tags.rulesets.distat import Stat
 
 
 def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:

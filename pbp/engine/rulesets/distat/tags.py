@@ -26,7 +26,9 @@ from pbp.rules.distat.intents import (
     Stat,
     UseTalent,
 )
-from pbp.tags.model import ActionPart, ActionTag, IdentifyTag, Maneuver, MoveTag, PassTag, Tag
+from pbp.tags.model import PassTag
+from pbp.tags.registry import Tag
+from pbp.tags.rulesets.distat import ActionPart, ActionTag, IdentifyTag, Maneuver, MoveTag
 
 ALL_SLOTS: frozenset[str] = frozenset({"move", "physical", "mental"})
 

@@ -33,7 +33,8 @@ from pbp.tags.commands import (
     EncounterCommand,
     HealCommand,
 )
-from pbp.tags.model import SceneKind, Tag
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import Tag
 
 FIGHTS = (SceneKind.SKIRMISH, SceneKind.BATTLE)
 

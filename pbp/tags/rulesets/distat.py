@@ -1,18 +1,16 @@
-"""Distat tags (SPEC §2.1): move, physical/mental (with splits), identify, pass."""
+"""Distat tags (SPEC §2.1): move, physical/mental (with splits), identify."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from pbp.tags.common import AS_ONLY
 from pbp.tags.cursor import Cursor, Names, Reject
-from pbp.tags.model import (
-    ActionPart,
-    ActionTag,
-    IdentifyTag,
-    Maneuver,
-    MoveTag,
-    PassTag,
-    Source,
-    Stat,
-)
+from pbp.tags.model import Source
 from pbp.tags.options import (
     AS,
     Arg,
@@ -35,9 +33,73 @@ from pbp.tags.problems import (
     UnknownManeuver,
 )
 
+Stat = Literal["body", "mind"]
+
+# Its tag types
+
+
+class Maneuver(StrEnum):
+    """What a physical or mental action does."""
+
+    ATTACK = "attack"
+    RESTRAIN = "restrain"
+    ESCAPE = "escape"
+    FEAT = "feat"
+    USE = "use"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionPart:
+    """One check of a physical or mental action; a split has several.
+
+    ``target`` is a character (attack, restrain, use) or a feature (feat); ``tn`` is the
+    target number of ``feat vs N``; ``talent`` is the talent of ``use TALENT on TARGET``;
+    ``share`` is the ``with N`` of a split part (None outside splits).
+    """
+
+    maneuver: Maneuver
+    target: str | None = None
+    talent: str | None = None
+    tn: int | None = None
+    share: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveTag:
+    """``[move: TARGET]`` or ``[move: away]``; ``stat`` picks the Threatened-check stat."""
+
+    source: Source
+    target: str | None  # None: move away and stand alone
+    stat: Stat | None = None
+    as_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionTag:
+    """``[physical: …]`` (stat body) or ``[mental: …]`` (stat mind): one part, or a split."""
+
+    source: Source
+    stat: Stat
+    parts: tuple[ActionPart, ...]
+    bonus: int = 0
+    as_name: str | None = None
+
+    @property
+    def is_split(self) -> bool:
+        """Whether the action is split into several checks (SPEC §2.1, RULES D7)."""
+        return len(self.parts) > 1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IdentifyTag:
+    """``[identify: TARGET]``: uses the move (RULES D13)."""
+
+    source: Source
+    target: str
+    as_name: str | None = None
+
 MOVE_OPTIONS = {"body": Option(), "mind": Option(), "as": AS}
 ACTION_OPTIONS = {"with": Option(Arg.COUNT), "bonus": Option(Arg.COUNT), "as": AS}
-AS_ONLY = {"as": AS}
 _ACTION_STOPS = frozenset(ACTION_OPTIONS) | {"on", "vs"}
 _SPLIT_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.RESTRAIN, Maneuver.USE})
 _STATS: dict[str, Stat] = {"physical": "body", "mental": "mind"}
@@ -71,12 +133,6 @@ def read_identify(body: str, *, source: Source, names: Names) -> IdentifyTag:
         raise Reject(MissingTarget(tag="", verb="identify", what="character"))
     found = read_options(cursor, AS_ONLY, verb="identify", names=names)
     return IdentifyTag(source=source, target=target, as_name=first_str(found, "as"))
-
-
-def read_pass(body: str, *, source: Source, names: Names) -> PassTag:
-    """``[pass]``."""
-    found = read_options(Cursor(body), AS_ONLY, verb="pass", names=names)
-    return PassTag(source=source, as_name=first_str(found, "as"))
 
 
 def read_action(verb: str, body: str, *, source: Source, names: Names) -> ActionTag:
@@ -191,3 +247,32 @@ _PART_READERS = {
     Maneuver.FEAT: _feat,
     Maneuver.USE: _use,
 }
+
+
+# The verbs of a Distat scene, their readers and their aliases (`[p: …]`, `[m: …]`).
+VERBS: frozenset[str] = frozenset({"move", "physical", "mental", "identify"})
+# reader(body, *, source, names) -> its tag; raises cursor.Reject with the problem that stops it
+READERS: Mapping[str, Callable[..., MoveTag | ActionTag | IdentifyTag]] = {
+    "move": read_move, "physical": functools.partial(read_action, "physical"),
+    "mental": functools.partial(read_action, "mental"), "identify": read_identify,
+}  # fmt: skip
+ALIASES: dict[str, str] = {"p": "physical", "m": "mental"}
+# The words that may stand before a name in a colonless bracket (`[attack Goblin Brute]`)
+LEAD_WORDS: frozenset[str] = frozenset(maneuver.value for maneuver in Maneuver)
+
+# Its tag types, its readers and verbs.
+__all__ = [
+    "ALIASES",
+    "LEAD_WORDS",
+    "READERS",
+    "VERBS",
+    "ActionPart",
+    "ActionTag",
+    "IdentifyTag",
+    "Maneuver",
+    "MoveTag",
+    "Stat",
+    "read_action",
+    "read_identify",
+    "read_move",
+]
