@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import (
     EditReply,
@@ -18,7 +19,7 @@ from pbp.engine.effects import (
     SummaryContent,
     UndoneContent,
 )
-from pbp.engine.events import Event
+from pbp.engine.events import Event, PostArrived
 from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.distat.model import ActionEntry, DistatRound, RosterReport
 from pbp.engine.state import EngineState
@@ -29,6 +30,7 @@ from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
 from pbp.rules.distat import CharacterView
 from pbp.services.ledger import LedgerBuilder
+from pbp.services.seeds import round_seeds
 
 
 class ClosedReports(dict[int, RoundReport]):
@@ -137,6 +139,20 @@ def run_events(run: ThreadRun, events: Iterable[Event]) -> ThreadRun:
     for event in events:
         run.feed(event)
     return run
+
+
+def play_posts(
+    campaign: str, posts: Iterable[tuple[str, str]], *, seed: str = "1",
+    start: datetime = datetime(2026, 11, 29, 10, 0, tzinfo=UTC),
+) -> dict[str, str]:
+    """A thread of the campaign file's text: each post (author, body) as ``p1``, ``p2`` … a
+    minute apart; every reply's text by key, in the order posted."""
+    run = new_run(parse_campaign(campaign, path="c.toml"), seed_for=round_seeds(seed),
+                  bot="pbp_bot")
+    for minute, (author, body) in enumerate(posts):
+        run.feed(PostArrived(post_id=f"p{minute + 1}", author=author, body=body,
+                             at=start + timedelta(minutes=minute)))
+    return {key: reply.text for key, reply in run.posted.items()}
 
 
 def actions_of(report: RoundReport) -> tuple[ActionEntry, ...]:

@@ -4,13 +4,7 @@ close opened."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
-from thread_run import new_run
-
-from pbp.campaign.loader import parse_campaign
-from pbp.engine.events import PostArrived
-from pbp.services.seeds import round_seeds
+from thread_run import play_posts
 
 CAMPAIGN = """
 [campaign]
@@ -30,14 +24,7 @@ mind = 1
 
 
 def replies(gm_post: str) -> dict[str, str]:
-    run = new_run(parse_campaign(CAMPAIGN, path="c.toml"), seed_for=round_seeds("1"),
-                  bot="pbp_bot")
-    start = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
-    posts = [("alice", "[mental: attack Goblin]"), ("gm", gm_post)]
-    for minute, (author, body) in enumerate(posts):
-        run.feed(PostArrived(post_id=f"p{minute + 1}", author=author, body=body,
-                             at=start + timedelta(minutes=minute)))
-    return {key: reply.text for key, reply in run.posted.items()}
+    return play_posts(CAMPAIGN, [("alice", "[mental: attack Goblin]"), ("gm", gm_post)])
 
 
 def test_status_above_close_shows_the_round_it_closes() -> None:

@@ -4,13 +4,7 @@ gives no second example."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from thread_run import new_run
-
-from pbp.campaign.loader import parse_campaign
-from pbp.engine.events import PostArrived
-from pbp.services.seeds import round_seeds
+from thread_run import play_posts
 
 D20 = """
 [campaign]
@@ -30,10 +24,7 @@ name = "Goblin"
 
 
 def reply_to(author: str, body: str) -> str:
-    run = new_run(parse_campaign(D20, path="c.toml"), seed_for=round_seeds("1"), bot="pbp_bot")
-    run.feed(PostArrived(post_id="p1", author=author, body=body,
-                         at=datetime(2026, 11, 29, 10, 0, tzinfo=UTC)))
-    return run.posted["problems-p1"].text
+    return play_posts(D20, [(author, body)])["problems-p1"]
 
 
 def test_an_aid_refused_shows_an_aid_of_another() -> None:

@@ -4,13 +4,7 @@ the scores a battle reads (Intuition, Stamina), not a skirmish's (Constitution, 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
-from thread_run import new_run
-
-from pbp.campaign.loader import parse_campaign
-from pbp.engine.events import PostArrived
-from pbp.services.seeds import round_seeds
+from thread_run import play_posts
 
 BATTLE = """
 [campaign]
@@ -34,13 +28,7 @@ wp = 3
 
 
 def replies(posts: list[tuple[str, str]]) -> dict[str, str]:
-    run = new_run(parse_campaign(BATTLE, path="c.toml"), seed_for=round_seeds("3"),
-                  bot="pbp_bot")
-    start = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
-    for minute, (author, body) in enumerate(posts):
-        run.feed(PostArrived(post_id=f"p{minute + 1}", author=author, body=body,
-                             at=start + timedelta(minutes=minute)))
-    return {key: reply.text for key, reply in run.posted.items()}
+    return play_posts(BATTLE, posts, seed="3")
 
 
 def rows(summary: str) -> list[str]:

@@ -4,13 +4,7 @@ changed"."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
-from thread_run import new_run
-
-from pbp.campaign.loader import parse_campaign
-from pbp.engine.events import PostArrived
-from pbp.services.seeds import round_seeds
+from thread_run import play_posts
 
 SKIRMISH = """
 [campaign]
@@ -41,13 +35,8 @@ mind = 3
 
 
 def summaries(campaign: str, posts: list[tuple[str, str]]) -> list[str]:
-    run = new_run(parse_campaign(campaign, path="c.toml"), seed_for=round_seeds("1"),
-                  bot="pbp_bot")
-    start = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
-    for minute, (author, body) in enumerate(posts):
-        run.feed(PostArrived(post_id=f"p{minute + 1}", author=author, body=body,
-                             at=start + timedelta(minutes=minute)))
-    return [reply.text for key, reply in run.posted.items() if key.startswith("summary-")]
+    return [text for key, text in play_posts(campaign, posts).items()
+            if key.startswith("summary-")]
 
 
 def empty_headings(text: str) -> list[str]:
