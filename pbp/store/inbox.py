@@ -14,6 +14,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from pbp.forums.base import ForumPost
+from pbp.store.execute import run
 from pbp.store.schema import (
     FoundReplyRow,
     InboxRow,
@@ -68,7 +69,7 @@ class Inbox:
         return self._threads("unsurveyed", forum=forum)
 
     def _threads(self, which: str, **values: Any) -> list[StoredThread]:
-        rows = self.s.execute(_threads(which), values).all()
+        rows = run(self.s, _threads(which), values).all()  # flushed: threads are objects too
         return [StoredThread(id=r.id, key=r.key, bound=r.bound_by is not None) for r in rows]
 
     def surveyed(self, thread_id: int, *, read_whole: bool) -> None:
@@ -101,12 +102,12 @@ class Inbox:
         ]
         if rows:
             # into the table (the column types bind each value): no objects to make
-            self.s.execute(_insert_inbox(), rows)
+            run(self.s, _insert_inbox(), rows, flush=False)
         return len(rows)
 
     def pending(self, thread_id: int, thread: str) -> list[Pending]:
         """The thread's post versions waiting, in the order they were listed."""
-        rows = self.s.execute(_pending(), {"thread_id": thread_id}).all()
+        rows = run(self.s, _pending(), {"thread_id": thread_id}, flush=False).all()
         return [
             Pending(id=r.id, post=ForumPost(
                 id=r.post_id, thread=thread, author=r.author, body=r.body,
@@ -121,7 +122,7 @@ class Inbox:
         meanwhile, even with a lower id not committed yet, stays for the next poll)."""
         wanted = list(ids)
         for i in range(0, len(wanted), CHUNK):
-            self.s.execute(_take(), {"ids": wanted[i : i + CHUNK]})
+            run(self.s, _take(), {"ids": wanted[i : i + CHUNK]}, flush=False)
 
     # -- what the store accounts for ------------------------------------------------------------
 
@@ -169,7 +170,7 @@ class Inbox:
 
     def found(self, thread_id: int) -> dict[str, str]:
         """The replies found on the forum in a thread: forum key -> id."""
-        rows = self.s.execute(_found(), {"thread_id": thread_id}).all()
+        rows = run(self.s, _found(), {"thread_id": thread_id}, flush=False).all()
         return {r.key: r.forum_id for r in rows}
 
     def forget_found(self, thread_id: int, key: str) -> None:

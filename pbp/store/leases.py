@@ -12,11 +12,12 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, func, or_, select, update
+from sqlalchemy import Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from pbp.store.execute import run
 from pbp.store.schema import CampaignRow, InboxRow, ReplyRow, ThreadRow, WorkerRow
 from pbp.store.upsert import upsert
 
@@ -48,11 +49,12 @@ class Leases:
         upsert(self.s, WorkerRow.__table__,
                {"name": name, "forum": forum, "started_at": now, "seen_at": now},
                keys=("name",), update=("seen_at",))
-        self.s.execute(_renew(), {"name": name, "until": until})
+        run(self.s, _renew(), {"name": name, "until": until})
 
     def workers(self, forum: str, *, seen_since: datetime) -> list[str]:
         """The workers of a forum that polled since ``seen_since``."""
-        return list(self.s.scalars(_workers(), {"forum": forum, "since": seen_since}))
+        return list(run(self.s, _workers(), {"forum": forum, "since": seen_since},
+                        flush=False).scalars())
 
     def leave(self, *, name: str) -> None:
         """A worker stops: its threads are free at once."""
@@ -67,14 +69,14 @@ class Leases:
 
     def counts(self, forum: str, *, owner: str) -> tuple[int, int]:
         """How many threads the forum has, and how many of them ``owner`` holds."""
-        total, held = self.s.execute(_counts(), {"forum": forum, "owner": owner}).one()
-        return int(total), int(held)
+        row: Any = run(self.s, _counts(), {"forum": forum, "owner": owner}).one()
+        return int(row[0]), int(row[1])
 
     def with_work(self, forum: str, *, now: datetime) -> list[ThreadWork]:
         """The threads with something to do now: post versions waiting in the inbox, replies
         to deliver, a whole read, a deadline or reminder due, or a re-read due. A thread the
         forum has not been asked about yet waits for that."""
-        rows = self.s.execute(_with_work(), {"forum": forum, "now": now}).all()
+        rows = run(self.s, _with_work(), {"forum": forum, "now": now}).all()
         return [ThreadWork(id=r.id, key=r.key, campaign_path=r.path, owner=r.lease_owner,
                            expires=r.lease_expires, bound=r.bound_by is not None) for r in rows]
 
@@ -125,9 +127,9 @@ class Leases:
 
 @cache
 def _renew() -> Any:
-    return (update(ThreadRow).where(ThreadRow.lease_owner == bindparam("name"))
-            .values(lease_expires=bindparam("until", type_=ThreadRow.lease_expires.type))
-            .execution_options(synchronize_session=False))
+    table = cast(Table, ThreadRow.__table__)  # of the table: a held thread's object is kept
+    return (update(table).where(table.c.lease_owner == bindparam("name"))
+            .values(lease_expires=bindparam("until", type_=table.c.lease_expires.type)))
 
 
 @cache

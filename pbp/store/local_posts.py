@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
+from pbp.store.execute import run
 from pbp.store.schema import LocalMessageRow, LocalPostRow
 
 
@@ -128,8 +129,8 @@ class SqlLocalStorage:
 
     def get_post(self, post_id: str) -> ForumPost | None:
         """One post by id."""
-        with self._reading() as s:  # never an older copy a batch holds
-            row = s.get(LocalPostRow, post_id, populate_existing=True)
+        with self._reading() as s:  # a row of the table: never an older copy a batch holds
+            row = run(s, _one_post(), {"post_id": post_id}, flush=False).first()
             return None if row is None else _post(row)
 
     def changed_since(
@@ -141,8 +142,8 @@ class SqlLocalStorage:
         if threads is not None:
             values["threads"] = list(threads)
         with self._store.read_session() as s:
-            rows = s.execute(_changed(every=threads is None), values).all()
-            last = s.scalar(_last_change()) or 0
+            rows = run(s, _changed(every=threads is None), values, flush=False).all()
+            last = run(s, _last_change(), flush=False).scalar() or 0
             return [_post(r) for r in rows], max(last, seq)
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
@@ -262,6 +263,12 @@ def _changed(*, every: bool) -> Any:
     if not every:
         query = query.where(table.c.thread.in_(bindparam("threads", expanding=True)))
     return query.order_by(table.c.seq)
+
+
+@cache
+def _one_post() -> Any:
+    table = typing.cast(Table, LocalPostRow.__table__)
+    return select(table).where(table.c.id == bindparam("post_id"))
 
 
 @cache

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from pbp.store.execute import run
 from pbp.store.schema import (
     CampaignRow,
     CharacterRow,
@@ -65,6 +66,15 @@ class CharacterState:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Sent:
+    """A reply the forum took: its id there, and the text it was sent with."""
+
+    reply_id: int
+    forum_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Owing:
     """A reply (or an edit of one) owed inside ``Repository.deferred()``."""
 
@@ -105,7 +115,7 @@ class Repository:
             return
         for model, rows in self._deferred.items():
             if rows:
-                self.s.execute(_insert(model.__table__), list(rows))
+                run(self.s, _insert(model.__table__), list(rows), flush=False)
                 rows.clear()
         self._write_owed()
 
@@ -140,8 +150,8 @@ class Repository:
                    "attempts": 0, "edits": 0, "created_at": o.at}
             latest[(o.thread_id, o.key)] = row
             new.append(row)
-        if new:
-            self.s.execute(insert(ReplyRow), new)
+        if new:  # into the table: no objects to make
+            run(self.s, _insert(ReplyRow.__table__), new)
 
     def owe_reply(self, *, thread_id: int, key: str, to: str | None, text: str,
                   at: datetime) -> None:
@@ -164,7 +174,7 @@ class Repository:
         if self._deferred is not None:
             self._deferred[model].append(values)
         else:
-            self.s.execute(_insert(model.__table__), [values])
+            run(self.s, _insert(model.__table__), [values], flush=False)
 
     # -- campaigns and threads ----------------------------------------------------------------
 
@@ -248,8 +258,8 @@ class Repository:
         self._write_deferred()
         rows: list[Any] = []
         for i in range(0, len(wanted), 500):  # stay under every database's parameter limit
-            rows += self.s.execute(_known_posts(),
-                                   {"thread_id": thread_id, "ids": wanted[i : i + 500]}).all()
+            rows += run(self.s, _known_posts(),
+                        {"thread_id": thread_id, "ids": wanted[i : i + 500]}, flush=False).all()
         return {
             r.post_id: KnownPost(
                 post_id=r.post_id, version=r.version, author=r.author, body_hash=r.body_hash,
@@ -356,16 +366,16 @@ class Repository:
 
     def seed(self, thread_id: int, number: int) -> str | None:
         """One round's seed, if chosen."""
-        with self.s.no_autoflush:  # a round's seed goes in at once (add_round): save the flush
-            seed: str | None = self.s.scalar(_seed(), {"thread_id": thread_id,
-                                                       "number": number})
+        # a round's seed goes in at once (add_round): nothing pending changes it
+        seed: str | None = run(self.s, _seed(), {"thread_id": thread_id, "number": number},
+                               flush=False).scalar()
         return seed
 
     def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
         """A round's seed, chosen before anything is published about it."""
         # one INSERT now, not an object for the unit of work to flush
-        self.s.execute(_insert(RoundRow.__table__),
-                       [{"thread_id": thread_id, "number": number, "seed": seed}])
+        run(self.s, _insert(RoundRow.__table__),
+            [{"thread_id": thread_id, "number": number, "seed": seed}], flush=False)
 
     def close_round(
         self, *, thread_id: int, number: int, closed_by: str | None, closed_at: datetime | None,
@@ -377,10 +387,10 @@ class Repository:
 
     def _update_round(self, thread_id: int, number: int, **values: Any) -> None:
         """One UPDATE of a round's row (KeyError: no such round)."""
-        with self.s.no_autoflush:  # a round's row goes in at once (add_round): no flush needed
-            done = self.s.execute(_round_update(tuple(values)),
-                                  {**values, "thread_id_": thread_id, "number_": number})
-        if not done.rowcount:  # type: ignore[attr-defined]
+        # a round's row goes in at once (add_round): nothing pending to flush first
+        done = run(self.s, _round_update(tuple(values)),
+                   {**values, "thread_id_": thread_id, "number_": number}, flush=False)
+        if not done.rowcount:
             raise KeyError(number)
 
     def summaries(
@@ -459,15 +469,22 @@ class Repository:
     def count_attempts(self, reply_ids: Sequence[int]) -> None:
         """Record that these replies are about to be sent (before the forum is asked)."""
         if reply_ids:
-            self.s.execute(_count_attempts(), {"ids": list(reply_ids)})
+            run(self.s, _count_attempts(), {"ids": list(reply_ids)})
 
     def mark_sent(self, reply_id: int, *, forum_id: str, text: str, at: datetime) -> None:
         """The forum holds the reply with ``text``: posted, unless the text changed meanwhile
         (then the new text still has to go out, as an edit)."""
-        values = {"id_": reply_id, "forum_id": forum_id, "at": at}
-        sent = self.s.execute(_mark_sent(changed=False), {**values, "text_": text})
-        if not sent.rowcount:  # type: ignore[attr-defined]
-            self.s.execute(_mark_sent(changed=True), values)
+        self.mark_all_sent([Sent(reply_id=reply_id, forum_id=forum_id, text=text)], at=at)
+
+    def mark_all_sent(self, sent: Sequence[Sent], *, at: datetime) -> None:
+        """``mark_sent`` for each of these replies, in two statements whatever their number:
+        those whose text is still the one sent are posted, the others owed as edits."""
+        if not sent:
+            return
+        rows = [{"id_": r.reply_id, "forum_id": r.forum_id, "text_": r.text, "at": at}
+                for r in sent]
+        for changed in (False, True):  # each row matches exactly one of the two
+            run(self.s, _mark_sent(changed=changed), rows)
 
     def reply(self, reply_id: int) -> ReplyRow | None:
         """One outbox row."""
@@ -583,12 +600,11 @@ def _seed() -> Any:
 
 @cache
 def _round_update(columns: tuple[str, ...]) -> Any:
-    table = RoundRow.__table__
-    return (update(RoundRow)
-            .where(RoundRow.thread_id == bindparam("thread_id_"),
-                   RoundRow.number == bindparam("number_"))
-            .values({name: bindparam(name, type_=table.c[name].type) for name in columns})
-            .execution_options(synchronize_session=False))
+    table = _table(RoundRow)
+    return (update(table)
+            .where(table.c.thread_id == bindparam("thread_id_"),
+                   table.c.number == bindparam("number_"))
+            .values({name: bindparam(name, type_=table.c[name].type) for name in columns}))
 
 
 @cache
@@ -616,8 +632,8 @@ def _mark_sent(*, changed: bool) -> Any:
     posted_at = func.coalesce(table.c.posted_at, at)
     statement = update(table).where(table.c.id == bindparam("id_"))
     if changed:
-        return statement.values(status="edit-pending", forum_reply_id=bindparam("forum_id"),
-                                posted_at=posted_at)
+        return statement.where(table.c.text != bindparam("text_")).values(
+            status="edit-pending", forum_reply_id=bindparam("forum_id"), posted_at=posted_at)
     return statement.where(table.c.text == bindparam("text_")).values(
         status="posted", forum_reply_id=bindparam("forum_id"), last_error=None,
         posted_at=posted_at)

@@ -11,6 +11,8 @@ from typing import Any
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from pbp.store.execute import run
+
 Row = Mapping[str, Any]
 
 
@@ -21,14 +23,14 @@ def insert_new(session: Session, table: Any, values: Row | Sequence[Row], *,
         return
     rows = [values] if isinstance(values, Mapping) else list(values)
     statement = _statement(session.get_bind().dialect.name, table, tuple(keys), None)
-    session.execute(statement, rows)
+    run(session, statement, rows)
 
 
 def upsert(session: Session, table: Any, values: Mapping[str, Any], *, keys: Sequence[str],
            update: Sequence[str]) -> None:
     """Insert one row, or update the ``update`` columns of the row with the same ``keys``."""
     statement = _statement(session.get_bind().dialect.name, table, tuple(keys), tuple(update))
-    session.execute(statement, dict(values))
+    run(session, statement, dict(values))
 
 
 @cache
