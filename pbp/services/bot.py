@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -38,10 +38,10 @@ from pbp.services.cycle import ThreadCycle
 from pbp.services.files import load_campaign
 from pbp.services.history import Cached, load_state, save_snapshot
 from pbp.services.ingest import Ingest, campaign_named_in
-from pbp.services.outbox import deliver
+from pbp.services.outbox import Owed, deliver, owed_replies
 from pbp.services.polling import BotOptions, PollReport, WatchedThread
 from pbp.store.database import Store, StoreGone
-from pbp.store.inbox import Inbox
+from pbp.store.inbox import Inbox, StoredThread
 from pbp.store.leases import Leases, ThreadWork
 from pbp.store.repository import Repository
 from pbp.store.schema import CampaignRow, ThreadRow
@@ -80,6 +80,8 @@ class Bot:
         self._campaigns: dict[Path, _Loaded] = {}
         self._stopping = False
         self._registered: set[str] = set()  # configured threads known to be in the store
+        self._stored: dict[str, StoredThread] = {}  # threads seen in the store, by key
+        self._owed: dict[int, list[Owed]] = {}  # thread id -> what its cycle left to deliver
         self.looked_at: set[str] = set()  # unwatched threads whose opening post was read
 
     @property
@@ -120,6 +122,7 @@ class Bot:
     def poll_once(self, now: datetime) -> PollReport:
         """Ingest the listing, process the threads with work this worker holds, deliver."""
         report = PollReport()
+        self._owed.clear()  # only what this poll's cycles read is delivered without a read
         self._store.check_present()
         self._register(now, report)
         Ingest(self, now=now, report=report).run()
@@ -168,6 +171,21 @@ class Bot:
                 repo.add_thread(forum=self._forum.kind, key=key, campaign_id=rows[path].id,
                                 campaign_hash=loaded.file_hash, at=now)
         self._registered.update(ready)
+
+    def stored_threads(self, inbox: Inbox, keys: Iterable[str]) -> list[StoredThread]:
+        """The threads with these keys the store has, in the order they were added. A thread's
+        row never changes its id, key or binding once made (nor goes away), so a thread seen
+        once is not asked for again; only keys not seen yet are looked up."""
+        wanted = list(dict.fromkeys(keys))
+        missing = [key for key in wanted if key not in self._stored]
+        if missing:
+            self._stored.update((t.key, t) for t in inbox.watched(self._forum.kind, missing))
+        found = [self._stored[key] for key in wanted if key in self._stored]
+        return sorted(found, key=lambda t: t.id)
+
+    def knows_threads(self, keys: Iterable[str]) -> bool:
+        """Whether every thread with these keys was seen in the store already."""
+        return all(key in self._stored for key in keys)
 
     def beat(self, leases: Leases, *, now: datetime) -> None:
         """This worker is alive: its leases last another ``lease`` (the ingest's first step)."""
@@ -230,7 +248,11 @@ class Bot:
                 if thread is None:  # another worker took it meanwhile
                     report.skipped.append(f"{work.key} (taken over)")
                     return
-                cycle = self._cycle(Repository(s), Inbox(s), thread, watched, now, report)
+                repo, inbox = Repository(s), Inbox(s)
+                cycle = self._cycle(repo, inbox, thread, watched, now, report)
+                # what to deliver, read in the same unit of work (it holds the lease)
+                owed = owed_replies(repo, inbox, work.id)
+            self._owed[work.id] = owed  # committed: the attempts are counted
             self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
             self._seeds[cycle.thread_id] = cycle.seeds  # committed: the store holds them
         except (ConfigError, ForumError) as exc:
@@ -264,7 +286,7 @@ class Bot:
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
         key = work.key
         delivery = deliver(self._store, self._forum, thread_id=work.id, thread=key, now=now,
-                           owner=self.options.owner)
+                           owner=self.options.owner, owed=self._owed.pop(work.id, None))
         if delivery.sent:
             report.delivered.setdefault(key, []).extend(delivery.sent)
         report.errors += [f"thread {key}: {line}" for line in delivery.refused]

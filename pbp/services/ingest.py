@@ -115,7 +115,7 @@ class Ingest:
         bot = self.bot.options.username.casefold()
         with self.bot.store.session() as s:
             inbox = Inbox(s)
-            watched = self._run_here(inbox.watched(self.kind, listed))
+            watched = self._run_here(self.bot.stored_threads(inbox, listed))
             kept = 0
             for key, thread_id in watched.items():
                 kept += inbox.put(thread_id, (p for p in listed[key]
@@ -146,7 +146,7 @@ class Ingest:
         if read.listing is not None and not read.listing.complete:
             gap = self._gap_surveys(inbox)
             read.surveys.update(gap)
-            threads.update(self._run_here(inbox.watched(self.kind, gap)))
+            threads.update(self._run_here(self.bot.stored_threads(inbox, gap)))
         known = inbox.known_posts(threads.values())
         out: dict[str, int] = {}
         for key, thread_id in threads.items():
@@ -174,8 +174,10 @@ class Ingest:
         """SPEC §2.5: ``!campaign NAME`` by that campaign's GM in a thread not run yet binds
         the thread to the campaign; its characters come along from their last thread."""
         threads = list(dict.fromkeys(p.thread for p in posts))
+        if self.bot.knows_threads(threads):  # every post is of a thread run already
+            return {}
         with self.bot.store.session() as s:
-            watched = {t.key for t in Inbox(s).watched(self.kind, threads)}
+            watched = {t.key for t in self.bot.stored_threads(Inbox(s), threads)}
         unwatched = [p for p in posts if p.thread not in watched and p.reply_key is None]
         bound: dict[str, int] = {}
         for post in [*self._openings(unwatched), *unwatched]:

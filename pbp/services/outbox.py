@@ -21,7 +21,7 @@ from pbp.forums.base import Forum
 from pbp.store.database import Store
 from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases
-from pbp.store.repository import Repository
+from pbp.store.repository import Repository, Sent
 from pbp.store.schema import ReplyRow
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ def forum_key(row: ReplyRow) -> str:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class _Owed:
+class Owed:
     """A reply to send, as read before the forum is asked."""
 
     id: int
@@ -70,32 +70,40 @@ class Delivery:
     waiting: str | None = None
 
 
+def owed_replies(repo: Repository, inbox: Inbox, thread_id: int) -> list[Owed]:
+    """The replies of a thread to post or edit now, oldest first, each with an attempt counted
+    (committed with the unit of work, before the forum is asked)."""
+    rows = [r for r in repo.undelivered(thread_id) if r.status != "failed"]
+    found = inbox.found(thread_id) if rows else {}
+    owed = [
+        Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
+             forum_id=r.forum_reply_id, tried_before=r.attempts > 0,
+             found=found.get(forum_key(r)) if r.status == "pending" else None,
+             to_user=r.to_user, subject=r.subject or "")
+        for r in rows
+    ]
+    repo.count_attempts([o.id for o in owed])
+    return owed
+
+
 def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: datetime,
-            owner: str | None = None) -> Delivery:
+            owner: str | None = None, owed: list[Owed] | None = None) -> Delivery:
     """Post or edit every undelivered reply of a thread, oldest first (nothing unless
-    ``owner``, when given, still holds the thread's lease).
+    ``owner``, when given, still holds the thread's lease). ``owed``: the replies as
+    ``owed_replies`` read them in a unit of work committed since (else they are read now).
 
     Stops at the first temporary forum error (the rest keep their order and go next poll). A
     permanent error on a reply to a post (the post is gone) posts it in the thread next time;
     any other permanent error marks the reply failed, with the reason, and goes on.
     """
-    with store.session() as s:
-        repo = Repository(s)
-        if owner is not None and Leases(s).hold(thread_id, owner=owner) is None:
-            return Delivery(sent=[], refused=[])  # another worker runs the thread now
-        rows = [r for r in repo.undelivered(thread_id) if r.status != "failed"]
-        found = Inbox(s).found(thread_id) if rows else {}
-        owed = [
-            _Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
-                  forum_id=r.forum_reply_id, tried_before=r.attempts > 0,
-                  found=found.get(forum_key(r)) if r.status == "pending" else None,
-                  to_user=r.to_user, subject=r.subject or "")
-            for r in rows
-        ]
-        repo.count_attempts([o.id for o in owed])  # committed before the forum is asked
+    if owed is None:
+        with store.session() as s:
+            if owner is not None and Leases(s).hold(thread_id, owner=owner) is None:
+                return Delivery(sent=[], refused=[])  # another worker runs the thread now
+            owed = owed_replies(Repository(s), Inbox(s), thread_id)
     delivery = Delivery(sent=[], refused=[])
-    done: list[tuple[_Owed, str]] = []  # (reply, its id on the forum)
-    failed: list[tuple[_Owed, ForumError]] = []
+    done: list[tuple[Owed, str]] = []  # (reply, its id on the forum)
+    failed: list[tuple[Owed, ForumError]] = []
     try:
         for reply in owed:
             try:
@@ -125,7 +133,7 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
     return delivery
 
 
-def _send_one(forum: Forum, reply: _Owed, *, thread: str) -> str:
+def _send_one(forum: Forum, reply: Owed, *, thread: str) -> str:
     """Post or edit one reply, or send one private message; its id on the forum."""
     if reply.to_user is not None:  # a private message: sent once, never edited
         sent = forum.find_private(thread=thread, to=reply.to_user, key=reply.key) \
@@ -146,28 +154,29 @@ def _send_one(forum: Forum, reply: _Owed, *, thread: str) -> str:
     return forum.reply(thread=thread, to=reply.to, text=reply.text, key=reply.key)
 
 
-def _gives_up(reply: _Owed) -> bool:
+def _gives_up(reply: Owed) -> bool:
     """Whether a permanent error ends the reply (one to a post that is gone goes in the
     thread instead)."""
     return not (reply.status == "pending" and reply.to is not None)
 
 
-def _record(store: Store, done: list[tuple[_Owed, str]],
-            failed: list[tuple[_Owed, ForumError]], *, thread_id: int, now: datetime) -> None:
+def _record(store: Store, done: list[tuple[Owed, str]],
+            failed: list[tuple[Owed, ForumError]], *, thread_id: int, now: datetime) -> None:
     """What the forum took and what it refused, in one unit of work after the delivery (an
     attempt was counted before each: a crash before this commits costs a key lookup next
     time, never a second post)."""
     with store.session() as s:
         repo, inbox = Repository(s), Inbox(s)
-        for reply, forum_id in done:
-            repo.mark_sent(reply.id, forum_id=forum_id, text=reply.text, at=now)
+        repo.mark_all_sent([Sent(reply_id=reply.id, forum_id=forum_id, text=reply.text)
+                            for reply, forum_id in done], at=now)
+        for reply, _ in done:
             if reply.found is not None:
                 inbox.forget_found(thread_id, reply.key)
         for reply, exc in failed:
             _record_error(repo, reply, exc)
 
 
-def _record_error(repo: Repository, reply: _Owed, exc: ForumError) -> None:
+def _record_error(repo: Repository, reply: Owed, exc: ForumError) -> None:
     """Note the error on the reply: a temporary one waits, a permanent one on a reply to a
     post moves it into the thread, any other gives it up."""
     row = repo.reply(reply.id)
