@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, event, inspect, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -250,9 +250,22 @@ class Store:
     def session(self) -> Iterator[Session]:
         """A unit of work: commits when the block ends, rolls back if it raises. A database
         that does not answer raises ``StoreUnavailable``, in one line."""
+        with self._answering(), self._sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A unit of work of plain statements, no objects (the local forum's posts): a
+        connection in a transaction, committed and failing as ``session()``'s, at less than
+        half its cost."""
+        with self._answering(), self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def _answering(self) -> Iterator[None]:
+        """A database that does not answer, or went away, as ``StoreUnavailable``."""
         try:
-            with self._sessions() as session, session.begin():
-                yield session
+            yield
         except OperationalError as exc:
             raise StoreUnavailable(f"the database {self.shown_url} failed: {one_line(exc)}"
                                    ) from exc
@@ -261,6 +274,13 @@ class Store:
                 raise StoreUnavailable(f"the database {self.shown_url} went away: "
                                        f"{one_line(exc)}") from exc
             raise
+
+    @contextmanager
+    def read_transaction(self) -> Iterator[Connection]:
+        """``transaction()`` that only reads (it may run inside another one's write)."""
+        with self._reader.connect() as conn, conn.begin() as tx:
+            yield conn
+            tx.rollback()
 
     @contextmanager
     def read_session(self) -> Iterator[Session]:

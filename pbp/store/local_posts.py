@@ -9,16 +9,17 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
-from sqlalchemy import String, Table, bindparam, cast, func, select, update
+from sqlalchemy import Connection, String, Table, bindparam, cast, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
-from pbp.store.execute import run
 from pbp.store.schema import LocalMessageRow, LocalPostRow
+
+POSTS = typing.cast(Table, LocalPostRow.__table__)
+MESSAGES = typing.cast(Table, LocalMessageRow.__table__)
 
 
 def _post(row: Any) -> ForumPost:
@@ -36,18 +37,19 @@ def _post(row: Any) -> ForumPost:
     )
 
 
-def _message(row: LocalMessageRow) -> PrivateMessage:
+def _message(row: Any) -> PrivateMessage:
     return PrivateMessage(id=f"m{row.id}", thread=row.thread, to=row.recipient,
                           subject=row.subject, body=row.body, key=row.key, sent_at=row.sent_at)
 
 
 class SqlLocalStorage:
     """Each call is its own short transaction, as a web forum's would be (or, inside
-    ``batch()``, one transaction for the whole block)."""
+    ``batch()``, one transaction for the whole block). Posts and messages are plain rows:
+    read and written by statements on a connection, never as objects of a session."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._batch: Session | None = None
+        self._batch: Connection | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -56,28 +58,28 @@ class SqlLocalStorage:
         if self._batch is not None:
             yield
             return
-        with self._store.session() as s:
-            self._batch = s
+        with self._store.transaction() as conn:
+            self._batch = conn
             try:
                 yield
             finally:
                 self._batch = None
 
     @contextmanager
-    def _writing(self) -> Iterator[Session]:
+    def _writing(self) -> Iterator[Connection]:
         if self._batch is not None:
             yield self._batch
         else:
-            with self._store.session() as s:
-                yield s
+            with self._store.transaction() as conn:
+                yield conn
 
     @contextmanager
-    def _reading(self) -> Iterator[Session]:
+    def _reading(self) -> Iterator[Connection]:
         if self._batch is not None:  # sees what the block wrote
             yield self._batch
         else:
-            with self._store.read_session() as s:
-                yield s
+            with self._store.read_transaction() as conn:
+                yield conn
 
     def add_post(self, post: ForumPost) -> ForumPost:
         """Store a new post; an empty id gets ``p<n>`` (a bot reply ``pbp-<n>``), n the post's
@@ -87,9 +89,7 @@ class SqlLocalStorage:
                   "created_at": post.created_at, "edited_at": post.edited_at,
                   "deleted_at": post.deleted_at, "reply_to": post.reply_to,
                   "reply_key": post.reply_key}
-        with self._writing() as s:
-            # of the table: nothing the session holds needs flushing first
-            conn = s.connection()
+        with self._writing() as conn:
             dialect = conn.dialect.name
             if post.id:
                 post_id = conn.scalar(_statement(dialect, "given"), {**values, "id": post.id})
@@ -99,9 +99,9 @@ class SqlLocalStorage:
                 post_id = conn.scalar(_statement(dialect, "numbered"),
                                       {**values, "prefix": prefix})
             if post_id is None:  # p<n> was taken by a post given that id: the next free one
-                n = s.scalar(select(func.coalesce(func.max(LocalPostRow.order), 0) + 1))
+                n = conn.scalar(select(func.coalesce(func.max(POSTS.c.order), 0) + 1))
                 post_id = conn.scalar(_statement(dialect, "given"),
-                                      {**values, "id": self._free_id(s, prefix, int(n or 1))})
+                                      {**values, "id": self._free_id(conn, prefix, int(n or 1))})
                 assert post_id is not None
         return ForumPost(
             id=str(post_id), thread=post.thread, author=post.author, body=post.body,
@@ -110,16 +110,15 @@ class SqlLocalStorage:
         )
 
     @staticmethod
-    def _free_id(s: Session, prefix: str, order: int) -> str:
+    def _free_id(conn: Connection, prefix: str, order: int) -> str:
         n = order
-        while s.get(LocalPostRow, f"{prefix}{n}") is not None:
+        while conn.execute(_one_post(), {"post_id": f"{prefix}{n}"}).first() is not None:
             n += 1
         return f"{prefix}{n}"
 
     def save_post(self, post: ForumPost) -> None:
         """A new version of a post: its text, edit and delete times, and a new change number."""
-        with self._writing() as s:
-            conn = s.connection()  # of the table: nothing the session holds needs flushing
+        with self._writing() as conn:
             done = conn.execute(_statement(conn.dialect.name, "save"), {
                 "post_id": post.id, "body": post.body, "edited_at": post.edited_at,
                 "deleted_at": post.deleted_at,
@@ -129,8 +128,8 @@ class SqlLocalStorage:
 
     def get_post(self, post_id: str) -> ForumPost | None:
         """One post by id."""
-        with self._reading() as s:  # a row of the table: never an older copy a batch holds
-            row = run(s, _one_post(), {"post_id": post_id}, flush=False).first()
+        with self._reading() as conn:
+            row = conn.execute(_one_post(), {"post_id": post_id}).first()
             return None if row is None else _post(row)
 
     def changed_since(
@@ -141,28 +140,24 @@ class SqlLocalStorage:
         values: dict[str, Any] = {"seq": seq}
         if threads is not None:
             values["threads"] = list(threads)
-        with self._store.read_session() as s:
-            rows = run(s, _changed(every=threads is None), values, flush=False).all()
-            last = run(s, _last_change(), flush=False).scalar() or 0
+        with self._store.read_transaction() as conn:
+            rows = conn.execute(_changed(every=threads is None), values).all()
+            last = conn.scalar(_last_change()) or 0
             return [_post(r) for r in rows], max(last, seq)
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
         """Every post of a thread in the order they were made."""
-        with self._store.read_session() as s:
-            rows = s.scalars(
-                select(LocalPostRow)
-                .where(LocalPostRow.thread == thread)
-                .order_by(LocalPostRow.order)
+        with self._store.read_transaction() as conn:
+            rows = conn.execute(
+                select(POSTS).where(POSTS.c.thread == thread).order_by(POSTS.c.order)
             ).all()
             return [_post(r) for r in rows]
 
     def find_key(self, thread: str, key: str) -> ForumPost | None:
         """The reply with ``key`` in a thread."""
-        with self._store.read_session() as s:
-            row = s.scalars(
-                select(LocalPostRow).where(
-                    LocalPostRow.thread == thread, LocalPostRow.reply_key == key
-                )
+        with self._store.read_transaction() as conn:
+            row = conn.execute(
+                select(POSTS).where(POSTS.c.thread == thread, POSTS.c.reply_key == key)
             ).first()
             return None if row is None else _post(row)
 
@@ -170,24 +165,24 @@ class SqlLocalStorage:
         """The number of posts not deleted of each of these threads that has any."""
         wanted = list(dict.fromkeys(threads))
         counts: dict[str, int] = {}
-        with self._store.read_session() as s:
+        with self._store.read_transaction() as conn:
             for i in range(0, len(wanted), 500):  # under every database's parameter limit
-                rows = s.execute(
-                    select(LocalPostRow.thread, func.count())
-                    .where(LocalPostRow.thread.in_(wanted[i : i + 500]),
-                           LocalPostRow.deleted_at.is_(None))
-                    .group_by(LocalPostRow.thread)
+                rows = conn.execute(
+                    select(POSTS.c.thread, func.count())
+                    .where(POSTS.c.thread.in_(wanted[i : i + 500]),
+                           POSTS.c.deleted_at.is_(None))
+                    .group_by(POSTS.c.thread)
                 ).all()
                 counts.update((r[0], int(r[1])) for r in rows)
         return counts
 
     def thread_names(self) -> list[tuple[str, int]]:
         """Every thread with its number of posts, in the order they were started."""
-        with self._store.read_session() as s:
-            rows = s.execute(
-                select(LocalPostRow.thread, func.count(), func.min(LocalPostRow.order))
-                .group_by(LocalPostRow.thread)
-                .order_by(func.min(LocalPostRow.order))
+        with self._store.read_transaction() as conn:
+            rows = conn.execute(
+                select(POSTS.c.thread, func.count(), func.min(POSTS.c.order))
+                .group_by(POSTS.c.thread)
+                .order_by(func.min(POSTS.c.order))
             ).all()
             return [(r[0], int(r[1])) for r in rows]
 
@@ -195,35 +190,32 @@ class SqlLocalStorage:
 
     def add_message(self, message: PrivateMessage) -> PrivateMessage:
         """Store a private message; its id is ``m<n>``."""
-        row = LocalMessageRow(thread=message.thread, recipient=message.to,
-                              subject=message.subject, body=message.body, key=message.key,
-                              sent_at=message.sent_at)
+        values = {"thread": message.thread, "recipient": message.to,
+                  "subject": message.subject, "body": message.body, "key": message.key,
+                  "sent_at": message.sent_at}
         try:
-            with self._store.session() as s:
-                s.add(row)
-                s.flush()
-                made = _message(row)
+            with self._store.transaction() as conn:
+                made = conn.execute(insert(MESSAGES).values(values).returning(MESSAGES)).one()
         except IntegrityError:
             raise ForumError(f"a message {message.key} was already sent to {message.to}",
                              temporary=False) from None
-        return made
+        return _message(made)
 
     def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
         """The message sent ``to`` about ``thread`` under ``key``."""
-        with self._store.read_session() as s:
-            row = s.scalars(select(LocalMessageRow).where(
-                LocalMessageRow.thread == thread, LocalMessageRow.recipient == to,
-                LocalMessageRow.key == key)).first()
+        with self._store.read_transaction() as conn:
+            row = conn.execute(select(MESSAGES).where(
+                MESSAGES.c.thread == thread, MESSAGES.c.recipient == to,
+                MESSAGES.c.key == key)).first()
             return None if row is None else _message(row)
 
     def messages_to(self, to: str, *, thread: str | None = None) -> list[PrivateMessage]:
         """Every message sent to ``to`` (about ``thread``, when given), oldest first."""
-        query = select(LocalMessageRow).where(
-            func.lower(LocalMessageRow.recipient) == to.casefold())
+        query = select(MESSAGES).where(func.lower(MESSAGES.c.recipient) == to.casefold())
         if thread is not None:
-            query = query.where(LocalMessageRow.thread == thread)
-        with self._store.read_session() as s:
-            return [_message(r) for r in s.scalars(query.order_by(LocalMessageRow.id))]
+            query = query.where(MESSAGES.c.thread == thread)
+        with self._store.read_transaction() as conn:
+            return [_message(r) for r in conn.execute(query.order_by(MESSAGES.c.id))]
 
 
 @cache
