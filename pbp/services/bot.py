@@ -360,6 +360,12 @@ class Bot:
             closed=closed,
         )
 
+    def committed_state(self, thread: ThreadRow) -> EngineState | None:
+        """The state this process's last cycle of the thread committed, if the thread's log
+        has not moved since (no other worker, and nothing else, wrote to it meanwhile)."""
+        cached = self._cache.get(thread.id)
+        return cached.state if cached is not None and cached.seq == thread.last_seq else None
+
     def stored_seeds(self, thread_id: int) -> dict[int, str]:
         """The round seeds of a thread this process saw committed (a seed never changes)."""
         return self._seeds.get(thread_id, {})

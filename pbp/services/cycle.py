@@ -28,7 +28,7 @@ from pbp.rules.dice.source import Dice
 from pbp.services.history import SNAPSHOT_EVERY, save_snapshot
 from pbp.services.plan import Planned, body_hash, plan
 from pbp.services.polling import PollReport, WatchedThread
-from pbp.services.projection import save_projections
+from pbp.services.projection import save_projections, scene_values
 from pbp.store.repository import Repository
 from pbp.store.schema import ThreadRow
 
@@ -60,6 +60,10 @@ class ThreadCycle:
         # the seeds this process knows the store holds (a seed never changes once stored);
         # others are read from the store as needed
         self.seeds: dict[int, str] = dict(bot.stored_seeds(thread.id))
+        # the scene row of the state this process committed at the thread's last event (the
+        # cycle that committed it wrote that row), if that is the state this cycle starts from
+        committed = bot.committed_state(thread)
+        self.scene_stored = scene_values(committed) if committed is not None else None
         campaign, reloaded = self._campaign(watched)
         self.state = bot.state(repo, thread, campaign, self.closed)  # rows written again
         if reloaded:
@@ -119,7 +123,8 @@ class ThreadCycle:
         if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= spacing:
             save_snapshot(self.thread, self.state)
         save_projections(self.repo, self.thread, self.state, self.replies,
-                         closed=self.closed, summaries=self.summaries, now=self.now)
+                         closed=self.closed, summaries=self.summaries, now=self.now,
+                         scene_stored=self.scene_stored)
         self._next_reread()
         self.last_seq = self.thread.last_seq
         return len(planned)

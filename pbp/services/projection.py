@@ -57,16 +57,27 @@ def stored_rounds(repo: Repository, thread_id: int, state: EngineState) -> list[
     return out
 
 
+SceneValues = tuple[str, int | None, datetime | None]  # the scene row: kind, round, deadline
+
+
+def scene_values(state: EngineState) -> SceneValues:
+    """What the scene row holds for ``state``."""
+    rnd = state.round
+    return (state.scene_kind.value, rnd.number if rnd else None, rnd.deadline if rnd else None)
+
+
 def save_projections(repo: Repository, thread: ThreadRow, state: EngineState, replies: Replies,
                      *, closed: Iterable[SummaryContent], now: datetime,
-                     summaries: Mapping[int, str] | None = None) -> None:
-    """Write the scene row and the due time; for each round ``closed`` in this poll, its
-    ledger entry with its rejected tags and posts, and then the characters that changed
-    (``summaries``: the texts of those rounds, when the caller has them; else they are read)."""
-    rnd = state.round
-    repo.save_scene(thread.id, kind=state.scene_kind.value,
-                    round_number=rnd.number if rnd else None,
-                    deadline=rnd.deadline if rnd else None)
+                     summaries: Mapping[int, str] | None = None,
+                     scene_stored: SceneValues | None = None) -> None:
+    """Write the scene row (unless it holds ``scene_stored``, the same values already) and
+    the due time; for each round ``closed`` in this poll, its ledger entry with its rejected
+    tags and posts, and then the characters that changed (``summaries``: the texts of those
+    rounds, when the caller has them; else they are read)."""
+    scene = scene_values(state)
+    if scene != scene_stored:
+        kind, number, deadline = scene
+        repo.save_scene(thread.id, kind=kind, round_number=number, deadline=deadline)
     thread.next_due_at = next_due(state, now=now)
     contents = list(closed)
     if not contents:
