@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -53,6 +54,10 @@ class MemoryLocalStorage:
         self._order: dict[str, int] = {}
         self._last_seq = 0
         self._last_order = 0
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Nothing to group: every call is kept at once."""
+        return nullcontext()
 
     def add_post(self, post: ForumPost) -> ForumPost:
         """Store a new post; an empty id gets ``p<n>`` (a bot reply ``pbp-<n>``)."""
@@ -264,6 +269,10 @@ class FlakyForum:
         """The inner forum's reread, unless told to fail."""
         args = {"thread": thread, "post_ids": list(post_ids)}
         return self._call("reread", args, lambda: self.inner.reread(thread, post_ids))
+
+    def sending(self) -> AbstractContextManager[None]:
+        """The inner forum's (never failed: it asks the forum nothing)."""
+        return self.inner.sending()
 
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
         """The inner forum's reply, unless told to fail (before or after committing)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -128,6 +129,13 @@ class Forum(Protocol):
     def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
         """The current version of each post (a post that no longer exists comes back
         deleted)."""
+        ...
+
+    def sending(self) -> AbstractContextManager[None]:
+        """One delivery's replies, edits and private messages, taken in one go where the forum
+        can: when the block ends, everything sent inside it is on the forum. If the block
+        raises, what was sent inside it may or may not be (the outbox looks each one up by its
+        key before sending it again)."""
         ...
 
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:

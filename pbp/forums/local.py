@@ -8,6 +8,7 @@ object the bot polls, so what a user types from the shell is what the bot reads.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
@@ -22,6 +23,11 @@ SUBJECT_LIMIT = 100  # characters of a private message's subject, like Reddit's
 
 class LocalStorage(Protocol):
     """Where the local forum keeps its posts."""
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Every call inside the block at once when it ends (none of them if it raises, where
+        the storage can undo them)."""
+        ...
 
     def add_post(self, post: ForumPost) -> ForumPost:
         """Store a new post; an empty ``id`` asks the storage to choose one. An id already
@@ -152,6 +158,10 @@ class LocalForum:
         """The current version of each post."""
         del thread
         return tuple(p for p in (self._storage.get_post(i) for i in post_ids) if p is not None)
+
+    def sending(self) -> AbstractContextManager[None]:
+        """A delivery in one transaction of the storage (none of it kept if it raises)."""
+        return self._storage.batch()
 
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
         """Post the bot's reply, now."""

@@ -27,7 +27,7 @@ import json
 import logging
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
@@ -277,6 +277,10 @@ class RedditForum:
         finally:
             for core, strategy in zip(cores, saved, strict=True):
                 core._retry_strategy_class = strategy
+
+    def sending(self) -> AbstractContextManager[None]:
+        """Nothing to group: each comment is on Reddit once its request returns."""
+        return nullcontext()
 
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
         """A comment on the post it answers (or on the submission); sent once, no retry."""

@@ -8,6 +8,11 @@ the thread was read whole with a store that had no record of it) is edited to th
 instead of posted again. So every reply is posted, and none twice. A private message (a row
 with a recipient) is sent the same way: looked for under its key before any retry, never
 edited.
+
+A delivery sends inside the forum's ``sending()`` block (the local forum takes all of it in one
+transaction). Only what the forum took in a block that ended is recorded as posted: a block
+that raised may have taken its replies with it, and the attempts counted make the next
+delivery look each one up first.
 """
 
 from __future__ import annotations
@@ -105,32 +110,43 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
     done: list[tuple[Owed, str]] = []  # (reply, its id on the forum)
     failed: list[tuple[Owed, ForumError]] = []
     try:
-        for reply in owed:
-            try:
-                forum_id = _send_one(forum, reply, thread=thread)
-            except ForumError as exc:
-                failed.append((reply, exc))
-                if exc.temporary:
-                    log.warning("thread %s: the forum failed (%s); retrying next poll",
-                                thread, exc)
-                    delivery.waiting = f"reply {reply.key} waits for the next poll: {exc}"
-                    break
-                if _gives_up(reply):
-                    log.error("thread %s: reply %s refused for good: %s", thread, reply.key,
-                              exc)
-                    delivery.refused.append(f"reply {reply.key} refused for good: {exc}")
-                else:
-                    log.warning("thread %s: reply %s goes in the thread instead: %s", thread,
-                                reply.key, exc)
-                continue
-            done.append((reply, forum_id))
-            delivery.sent.append(Delivered(
-                key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
-                edited=reply.status == "edit-pending", private_to=reply.to_user))
-    finally:  # what the forum took is recorded even if something else went wrong
+        with forum.sending():  # on the forum when the block ends; if it raises, maybe not
+            _send_all(forum, owed, thread=thread, delivery=delivery, done=done, failed=failed)
+    except BaseException:
+        # what the forum took inside the block may be gone with it: not recorded as posted,
+        # its attempt is counted, so the next delivery looks it up by key before posting
+        done.clear()
+        raise
+    finally:  # what the forum refused is recorded even then
         if done or failed:
             _record(store, done, failed, thread_id=thread_id, now=now)
     return delivery
+
+
+def _send_all(forum: Forum, owed: list[Owed], *, thread: str, delivery: Delivery,
+              done: list[tuple[Owed, str]], failed: list[tuple[Owed, ForumError]]) -> None:
+    """Send each reply in order, noting what the forum took (``done``) and refused
+    (``failed``), up to the first temporary error."""
+    for reply in owed:
+        try:
+            forum_id = _send_one(forum, reply, thread=thread)
+        except ForumError as exc:
+            failed.append((reply, exc))
+            if exc.temporary:
+                log.warning("thread %s: the forum failed (%s); retrying next poll", thread, exc)
+                delivery.waiting = f"reply {reply.key} waits for the next poll: {exc}"
+                return
+            if _gives_up(reply):
+                log.error("thread %s: reply %s refused for good: %s", thread, reply.key, exc)
+                delivery.refused.append(f"reply {reply.key} refused for good: {exc}")
+            else:
+                log.warning("thread %s: reply %s goes in the thread instead: %s", thread,
+                            reply.key, exc)
+            continue
+        done.append((reply, forum_id))
+        delivery.sent.append(Delivered(
+            key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
+            edited=reply.status == "edit-pending", private_to=reply.to_user))
 
 
 def _send_one(forum: Forum, reply: Owed, *, thread: str) -> str:

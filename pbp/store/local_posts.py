@@ -9,9 +9,8 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, String, Table, bindparam, cast, func, insert, select, update
+from sqlalchemy import Connection, String, Table, bindparam, cast, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
@@ -53,8 +52,9 @@ class SqlLocalStorage:
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Every call inside the block in one transaction, committed when it ends (a replay
-        puts the posts made between two polls at once)."""
+        """Every call inside the block in one transaction, committed when it ends, none of
+        them kept if it raises (a replay puts the posts made between two polls at once; a
+        delivery posts its replies at once)."""
         if self._batch is not None:
             yield
             return
@@ -140,14 +140,14 @@ class SqlLocalStorage:
         values: dict[str, Any] = {"seq": seq}
         if threads is not None:
             values["threads"] = list(threads)
-        with self._store.read_transaction() as conn:
+        with self._reading() as conn:
             rows = conn.execute(_changed(every=threads is None), values).all()
             last = conn.scalar(_last_change()) or 0
             return [_post(r) for r in rows], max(last, seq)
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
         """Every post of a thread in the order they were made."""
-        with self._store.read_transaction() as conn:
+        with self._reading() as conn:
             rows = conn.execute(
                 select(POSTS).where(POSTS.c.thread == thread).order_by(POSTS.c.order)
             ).all()
@@ -155,7 +155,7 @@ class SqlLocalStorage:
 
     def find_key(self, thread: str, key: str) -> ForumPost | None:
         """The reply with ``key`` in a thread."""
-        with self._store.read_transaction() as conn:
+        with self._reading() as conn:
             row = conn.execute(
                 select(POSTS).where(POSTS.c.thread == thread, POSTS.c.reply_key == key)
             ).first()
@@ -165,7 +165,7 @@ class SqlLocalStorage:
         """The number of posts not deleted of each of these threads that has any."""
         wanted = list(dict.fromkeys(threads))
         counts: dict[str, int] = {}
-        with self._store.read_transaction() as conn:
+        with self._reading() as conn:
             for i in range(0, len(wanted), 500):  # under every database's parameter limit
                 rows = conn.execute(
                     select(POSTS.c.thread, func.count())
@@ -178,7 +178,7 @@ class SqlLocalStorage:
 
     def thread_names(self) -> list[tuple[str, int]]:
         """Every thread with its number of posts, in the order they were started."""
-        with self._store.read_transaction() as conn:
+        with self._reading() as conn:
             rows = conn.execute(
                 select(POSTS.c.thread, func.count(), func.min(POSTS.c.order))
                 .group_by(POSTS.c.thread)
@@ -193,17 +193,16 @@ class SqlLocalStorage:
         values = {"thread": message.thread, "recipient": message.to,
                   "subject": message.subject, "body": message.body, "key": message.key,
                   "sent_at": message.sent_at}
-        try:
-            with self._store.transaction() as conn:
-                made = conn.execute(insert(MESSAGES).values(values).returning(MESSAGES)).one()
-        except IntegrityError:
+        with self._writing() as conn:  # a key sent before is no error of the transaction
+            made = conn.execute(_message_insert(conn.dialect.name), values).first()
+        if made is None:
             raise ForumError(f"a message {message.key} was already sent to {message.to}",
-                             temporary=False) from None
+                             temporary=False)
         return _message(made)
 
     def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
         """The message sent ``to`` about ``thread`` under ``key``."""
-        with self._store.read_transaction() as conn:
+        with self._reading() as conn:
             row = conn.execute(select(MESSAGES).where(
                 MESSAGES.c.thread == thread, MESSAGES.c.recipient == to,
                 MESSAGES.c.key == key)).first()
@@ -214,7 +213,7 @@ class SqlLocalStorage:
         query = select(MESSAGES).where(func.lower(MESSAGES.c.recipient) == to.casefold())
         if thread is not None:
             query = query.where(MESSAGES.c.thread == thread)
-        with self._store.read_transaction() as conn:
+        with self._reading() as conn:
             return [_message(r) for r in conn.execute(query.order_by(MESSAGES.c.id))]
 
 
@@ -244,6 +243,15 @@ def _statement(dialect: str, kind: str) -> Any:
         **{name: bindparam(name, type_=times)
            for name in ("created_at", "edited_at", "deleted_at")},
     ).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)
+
+
+@cache
+def _message_insert(dialect: str) -> Any:
+    """A private message, unless its key was sent to that user about that thread before;
+    returning its row."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return (insert(MESSAGES).on_conflict_do_nothing(index_elements=["thread", "recipient", "key"])
+            .returning(MESSAGES))
 
 
 @cache

@@ -159,6 +159,23 @@ def test_find_reply_finds_each_reply_by_its_key(harness: ForumHarness) -> None:
     assert harness.forum.find_reply(thread=a, key="k3") is None
 
 
+def test_what_a_sending_block_sent_is_on_the_forum_when_it_ends(harness: ForumHarness) -> None:
+    a = harness.new_thread("keep-a")
+    a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
+    with harness.forum.sending():
+        first = harness.forum.reply(thread=a, to=a1, text="one", key="k1")
+        assert harness.forum.find_reply(thread=a, key="k1") == first  # seen inside the block
+        second = harness.forum.reply(thread=a, to=None, text="two", key="k2")
+        harness.forum.edit_reply(thread=a, reply_id=first, text="one, fixed", key="k1")
+        harness.forum.send_private(thread=a, to="alice", subject="Your sheet", text="Aria",
+                                   key="sheet-1")
+
+    posts = by_id(harness.forum.listing(cursor=None).posts)
+    assert posts[first].body == "one, fixed" and posts[second].body == "two"
+    assert harness.forum.find_private(thread=a, to="alice", key="sheet-1") is not None
+    assert harness.inbox("alice") == [("Your sheet", "Aria")]
+
+
 def test_find_reply_looks_only_in_the_given_thread(harness: ForumHarness) -> None:
     a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
     a1 = harness.post(thread=a, author="alice", body="in a")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes import MemoryLocalStorage
-from forum_harness import START, LocalHarness, local_harness
+from forum_harness import START, LocalHarness, local_harness, sql_storage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -285,3 +286,37 @@ def test_threads_are_listed_in_the_order_they_started_with_their_post_counts(
     post = local.post(thread="tower", author="cara", body="three")
     local.local.reply(thread="tower", to=post, text="noted", key="k")
     assert local.local.threads() == [("tower", 3), ("keep", 1)]
+
+
+# -- a delivery in one transaction ------------------------------------------------------------
+
+
+def test_a_sending_block_that_raises_leaves_nothing_on_the_sql_forum(tmp_path: Path) -> None:
+    with sql_storage(tmp_path) as storage:
+        local = local_harness(storage)
+        first = post(local, body="[physical: attack Goblin]")
+        with pytest.raises(RuntimeError), local.local.sending():
+            local.local.reply(thread="keep", to=first, text="noted", key="k1")
+            local.local.send_private(thread="keep", to="alice", subject="Sheet", text="Aria",
+                                     key="sheet-1")
+            raise RuntimeError("the process died here")
+
+        assert [p.body for p in local.local.thread("keep")] == ["[physical: attack Goblin]"]
+        assert local.local.find_reply(thread="keep", key="k1") is None
+        assert local.local.inbox("alice") == []
+
+
+def test_a_message_refused_inside_a_sending_block_keeps_the_rest(tmp_path: Path) -> None:
+    with sql_storage(tmp_path) as storage:
+        local = local_harness(storage)
+        first = post(local, body="[physical: attack Goblin]")
+        local.local.send_private(thread="keep", to="alice", subject="Sheet", text="Aria",
+                                 key="sheet-1")
+        with local.local.sending():
+            refusal(lambda: local.local.send_private(thread="keep", to="alice",
+                                                     subject="Sheet", text="again",
+                                                     key="sheet-1"))
+            reply = local.local.reply(thread="keep", to=first, text="noted", key="k1")
+
+        assert local.local.find_reply(thread="keep", key="k1") == reply
+        assert [m.body for m in local.local.inbox("alice")] == ["Aria"]

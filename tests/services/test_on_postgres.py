@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from service_table import SETUP, Table, at
 
+from pbp.errors import ForumError
+
 
 @pytest.fixture
 def pg_table(tmp_path: Path, postgres_database: Any) -> Iterator[Table]:
@@ -52,3 +54,19 @@ def test_two_workers_on_postgresql_never_handle_a_thread_twice(pg_table: Table) 
     second.poll_once(at(200))
     summaries = [r for r in table.replies() if "Round 1: results" in r.body]
     assert len(summaries) == 1
+
+
+def test_a_refused_message_inside_a_delivery_keeps_the_rest_on_postgresql(
+    pg_table: Table,
+) -> None:
+    # PostgreSQL ends a transaction at its first error: the repeated key is no error there
+    forum = pg_table.forum
+    first = pg_table.post("alice", "[physical: attack Goblin]", 0)
+    forum.send_private(thread="keep-1", to="alice", subject="Sheet", text="Aria", key="s-1")
+    with forum.sending():
+        with pytest.raises(ForumError, match="already sent"):
+            forum.send_private(thread="keep-1", to="alice", subject="Sheet", text="again",
+                               key="s-1")
+        reply = forum.reply(thread="keep-1", to=first, text="noted", key="k1")
+    assert forum.find_reply(thread="keep-1", key="k1") == reply
+    assert [m.body for m in forum.inbox("alice")] == ["Aria"]
