@@ -510,29 +510,28 @@ class Repository:
         """Make the thread's character rows these: only the rows that changed are written
         (updated, added or deleted); return how many."""
         wanted = {c.name: c for c in characters}
-        stored = {r.name: r for r in self.s.scalars(_characters(), {"thread_id": thread_id})}
-        changed = 0
-        for name, row in stored.items():
-            new = wanted.get(name)
-            if new is None:
-                continue
-            if (row.side, row.group, row.status, row.data) != (new.side, new.group,
-                                                               new.status, new.data):
-                row.side, row.group, row.status, row.data = (new.side, new.group, new.status,
-                                                             new.data)
-                changed += 1
+        # rows of the table, compared as values (characters are written only here, by
+        # statements: no object of one is ever pending)
+        stored = {r.name: r for r in run(self.s, _characters(), {"thread_id": thread_id})}
+        changed = [
+            {"id_": row.id, "side": new.side, "group": new.group, "status": new.status,
+             "data": new.data}
+            for name, row in stored.items()
+            if (new := wanted.get(name)) is not None
+            and (row.side, row.group, row.status, row.data) != (new.side, new.group,
+                                                               new.status, new.data)
+        ]
+        if changed:
+            run(self.s, _character_update(), changed)
         gone = [row.id for name, row in stored.items() if name not in wanted]
         if gone:
-            self.s.execute(delete(CharacterRow).where(CharacterRow.id.in_(gone))
-                           .execution_options(synchronize_session=False))
-            for name in [n for n in stored if n not in wanted]:
-                self.s.expunge(stored[name])
+            run(self.s, delete(_table(CharacterRow)).where(_table(CharacterRow).c.id.in_(gone)))
         added = [{"thread_id": thread_id, "name": c.name, "side": c.side, "group": c.group,
                   "status": c.status, "data": c.data}
                  for name, c in wanted.items() if name not in stored]
         if added:
-            self.s.execute(insert(CharacterRow), added)
-        return changed + len(gone) + len(added)
+            run(self.s, _insert(CharacterRow.__table__), added)
+        return len(changed) + len(gone) + len(added)
 
     def characters(self, thread_id: int) -> Sequence[CharacterRow]:
         """The thread's character rows."""
@@ -652,4 +651,12 @@ def _table(model: Any) -> Table:
 
 @cache
 def _characters() -> Any:
-    return select(CharacterRow).where(CharacterRow.thread_id == bindparam("thread_id"))
+    table = _table(CharacterRow)
+    return select(table).where(table.c.thread_id == bindparam("thread_id"))
+
+
+@cache
+def _character_update() -> Any:
+    table = _table(CharacterRow)
+    return (update(table).where(table.c.id == bindparam("id_"))
+            .values({name: bindparam(name) for name in ("side", "group", "status", "data")}))
