@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import String, Table, bindparam, cast, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -18,6 +18,7 @@ from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
+from pbp.store.upsert import postgresql
 
 
 def _post(row: Any) -> ForumPost:
