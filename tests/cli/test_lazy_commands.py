@@ -84,6 +84,24 @@ def test_a_replay_on_sqlite_does_not_load_the_postgresql_dialect() -> None:
     assert '"rounds"' in output
 
 
+def test_a_distat_replay_loads_no_other_rulesets_checks_or_resolution() -> None:
+    campaign, events = EXAMPLES / "sunken-keep.toml", EXAMPLES / "sunken-keep-thread.jsonl"
+    # the modules that read, fill and resolve the other rulesets' tags (their rulesets load)
+    others = tuple(
+        f"pbp.engine.rulesets.{ruleset}.{part}"
+        for ruleset, parts in (("d20", ("tags", "resolve", "refusals", "sheets")),
+                               ("abstract", ("tags", "resolve", "refusals", "sheets")),
+                               ("markhor", ("tags", "resolve", "refusals")))
+        for part in parts
+    )  # fmt: skip
+    heavy, output = imported(
+        "replay", str(campaign), str(events), "--json", "--seed", "1",
+        heavy=(*others, "pbp.engine.rulesets.distat.tags", "pbp.engine.rulesets.d20.ruleset"),
+    )  # fmt: skip
+    assert heavy == ["pbp.engine.rulesets.d20.ruleset", "pbp.engine.rulesets.distat.tags"]
+    assert '"rounds"' in output
+
+
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_each_summary_in_the_help_is_the_commands_own_first_line(name: str) -> None:
     group = LazyGroup(name="probe", lazy=SUBCOMMANDS)
