@@ -102,6 +102,18 @@ def test_a_distat_replay_loads_no_other_rulesets_checks_or_resolution() -> None:
     assert '"rounds"' in output
 
 
+def test_a_replay_without_dice_notation_does_not_load_its_parser() -> None:
+    campaign, events = EXAMPLES / "sunken-keep.toml", EXAMPLES / "sunken-keep-thread.jsonl"
+    assert "[roll:" not in events.read_text()
+    heavy, _ = imported(
+        "replay", str(campaign), str(events), "--seed", "1",
+        heavy=("pbp.rules.dice.notation", "pbp.tags.dice"),
+    )  # fmt: skip
+    assert heavy == ["pbp.tags.dice"]
+    heavy, output = imported("parse", "[roll: 2D6 + 3]", heavy=("pbp.rules.dice.notation",))
+    assert heavy == ["pbp.rules.dice.notation"] and "2d6+3" in output
+
+
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_each_summary_in_the_help_is_the_commands_own_first_line(name: str) -> None:
     group = LazyGroup(name="probe", lazy=SUBCOMMANDS)
