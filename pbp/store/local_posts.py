@@ -10,12 +10,13 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, String, Table, bindparam, cast, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
+from pbp.store.upsert import postgresql
 
 POSTS = typing.cast(Table, LocalPostRow.__table__)
 MESSAGES = typing.cast(Table, LocalMessageRow.__table__)

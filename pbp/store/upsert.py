@@ -1,19 +1,35 @@
 """INSERT … ON CONFLICT in the dialect of the session's database (SQLite and PostgreSQL both
 have it): rows several workers may write at the same moment are written without a race and
-without an IntegrityError."""
+without an IntegrityError.
+
+SQLAlchemy's PostgreSQL dialect is imported only for a PostgreSQL database: it brings in the
+asyncpg driver's dialect and asyncio, which a SQLite database never needs."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 
 from pbp.store.execute import run
 
 Row = Mapping[str, Any]
+
+
+class _Postgresql:
+    """``sqlalchemy.dialects.postgresql`` as this package reads it (its ``insert``), imported
+    when first read."""
+
+    @property
+    def insert(self) -> Any:
+        return importlib.import_module("sqlalchemy.dialects.postgresql").insert
+
+
+postgresql = _Postgresql()
 
 
 def insert_new(session: Session, table: Any, values: Row | Sequence[Row], *,

@@ -1,10 +1,12 @@
-"""`pbp` loads a subcommand's module only when it runs: the help and `pbp parse` stay light."""
+"""`pbp` loads a subcommand's module only when it runs: the help and `pbp parse` stay light,
+and a replay on SQLite never loads what only PostgreSQL needs."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -13,9 +15,11 @@ from click.testing import CliRunner
 from pbp.cli import app
 from pbp.cli.app import SUBCOMMANDS, LazyGroup
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEAVY = ("sqlalchemy", "alembic", "praw", "prawcore", "apscheduler", "jinja2", "markdown_it")
 
-# Runs `pbp ARGS...` in a fresh interpreter and prints which heavy libraries it imported.
+# Runs `pbp ARGS...` in a fresh interpreter and prints which of the modules HEAVY names it
+# imported (a module counts as imported when it or any module inside it is).
 CHILD = """
 import json, sys
 from pbp.cli import main
@@ -24,15 +28,16 @@ try:
     main()
 except SystemExit:
     pass
-heavy = sorted({name.split(".")[0] for name in sys.modules} & set(json.loads(HEAVY)))
+heavy = sorted(n for n in json.loads(HEAVY)
+               if any(m == n or m.startswith(n + ".") for m in sys.modules))
 print("\\nIMPORTED " + json.dumps(heavy), file=sys.stderr)
 """
 
 
-def imported(*args: str) -> tuple[list[str], str]:
-    """The heavy libraries `pbp ARGS` imports, and what it printed."""
+def imported(*args: str, heavy: tuple[str, ...] = HEAVY) -> tuple[list[str], str]:
+    """The modules of ``heavy`` that `pbp ARGS` imports, and what it printed."""
     done = subprocess.run(
-        [sys.executable, "-c", CHILD.replace("HEAVY", repr(json.dumps(HEAVY))), *args],
+        [sys.executable, "-c", CHILD.replace("HEAVY", repr(json.dumps(heavy))), *args],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     line = done.stderr.rsplit("IMPORTED ", 1)[-1]
@@ -67,6 +72,46 @@ def test_parse_loads_markdown_it_only_for_a_post_with_markdown() -> None:
 def test_a_command_that_needs_the_database_still_loads_it() -> None:
     heavy, _ = imported("db", "status", "--config", "/nonexistent/config.toml")
     assert "sqlalchemy" in heavy
+
+
+def test_a_replay_on_sqlite_does_not_load_the_postgresql_dialect() -> None:
+    campaign, events = EXAMPLES / "sunken-keep.toml", EXAMPLES / "sunken-keep-thread.jsonl"
+    heavy, output = imported(
+        "replay", str(campaign), str(events), "--json", "--seed", "1",
+        heavy=("sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.postgresql"),
+    )  # fmt: skip
+    assert heavy == ["sqlalchemy.dialects.sqlite"]
+    assert '"rounds"' in output
+
+
+def test_a_distat_replay_loads_no_other_rulesets_checks_or_resolution() -> None:
+    campaign, events = EXAMPLES / "sunken-keep.toml", EXAMPLES / "sunken-keep-thread.jsonl"
+    # the modules that read, fill and resolve the other rulesets' tags (their rulesets load)
+    others = tuple(
+        f"pbp.engine.rulesets.{ruleset}.{part}"
+        for ruleset, parts in (("d20", ("tags", "resolve", "refusals", "sheets")),
+                               ("abstract", ("tags", "resolve", "refusals", "sheets")),
+                               ("markhor", ("tags", "resolve", "refusals")))
+        for part in parts
+    )  # fmt: skip
+    heavy, output = imported(
+        "replay", str(campaign), str(events), "--json", "--seed", "1",
+        heavy=(*others, "pbp.engine.rulesets.distat.tags", "pbp.engine.rulesets.d20.ruleset"),
+    )  # fmt: skip
+    assert heavy == ["pbp.engine.rulesets.d20.ruleset", "pbp.engine.rulesets.distat.tags"]
+    assert '"rounds"' in output
+
+
+def test_a_replay_without_dice_notation_does_not_load_its_parser() -> None:
+    campaign, events = EXAMPLES / "sunken-keep.toml", EXAMPLES / "sunken-keep-thread.jsonl"
+    assert "[roll:" not in events.read_text()
+    heavy, _ = imported(
+        "replay", str(campaign), str(events), "--seed", "1",
+        heavy=("pbp.rules.dice.notation", "pbp.tags.dice"),
+    )  # fmt: skip
+    assert heavy == ["pbp.tags.dice"]
+    heavy, output = imported("parse", "[roll: 2D6 + 3]", heavy=("pbp.rules.dice.notation",))
+    assert heavy == ["pbp.rules.dice.notation"] and "2d6+3" in output
 
 
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))

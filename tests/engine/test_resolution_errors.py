@@ -12,7 +12,7 @@ from engine_helpers import ledger, make_campaign, thread
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.rulesets.abstract import resolve as abstract_resolve
-from pbp.engine.rulesets.d20 import ruleset as d20_ruleset
+from pbp.engine.rulesets.d20 import resolve as d20_resolve
 from pbp.engine.rulesets.markhor import resolve as markhor_resolve
 from pbp.rules import distat
 
@@ -105,8 +105,8 @@ player = "alice"
 def test_a_d20_check_that_fails_to_resolve_is_void_and_the_round_closes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    failing = failing_once(d20_ruleset.resolve_d20, on_call=1)
-    monkeypatch.setattr(d20_ruleset, "resolve_d20", failing)
+    failing = failing_once(d20_resolve.resolve_d20, on_call=1)
+    monkeypatch.setattr(d20_resolve, "resolve_d20", failing)
     run = thread([
         ("post", "p1", "alice", 1, "[check: Climb +4 vs 14] [roll: 1d6]"),
         ("post", "p2", "gm_sam", 2, "!close"),

@@ -1,9 +1,16 @@
 """The Epic Path abstract-encounter ruleset behind the engine's interface (SPEC §2.2,
-RULES §2): ``!task`` and ``!oppose`` are its commands."""
+RULES §2): ``!task`` and ``!oppose`` are its commands.
+
+Every scene asks each ruleset for its part (a new scene, the close, ``!undo``), so this module
+is loaded with the engine; the modules that read, fill and resolve abstract tags and say why a
+command is refused load when first needed (a campaign that never runs an abstract encounter
+seldom needs them).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
@@ -11,10 +18,6 @@ from pbp.engine.problems import BadName
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.abstract.model import ABSTRACT_INTENTS, AbstractState, Task
-from pbp.engine.rulesets.abstract.refusals import NotAbstract, OpposeWithEncounter
-from pbp.engine.rulesets.abstract.resolve import AbstractItem, resolve_abstract, undo_abstract
-from pbp.engine.rulesets.abstract.sheets import from_sheets
-from pbp.engine.rulesets.abstract.tags import ABSTRACT_TAGS, check_abstract_tag
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
@@ -22,6 +25,12 @@ from pbp.tags import resolve_name
 from pbp.tags.commands import Command, EncounterCommand, OpposeCommand, TaskCommand
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
+from pbp.tags.rulesets.abstract import AbstractTag, ReactionTag
+
+if TYPE_CHECKING:
+    from pbp.engine.rulesets.abstract.resolve import AbstractItem
+
+ABSTRACT_TAGS = (AbstractTag, ReactionTag)
 
 
 def _located(problem: Problem, command: Command) -> Problem:
@@ -30,6 +39,8 @@ def _located(problem: Problem, command: Command) -> Problem:
 
 
 def _not_abstract(command: Command, state: EngineState) -> Problem:
+    from pbp.engine.rulesets.abstract.refusals import NotAbstract
+
     return _located(NotAbstract(tag="", scene=state.scene_kind.value), command)
 
 
@@ -79,12 +90,16 @@ class _AbstractCloser(Closer):
         self.opposes += _opposes(post)
 
     def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
+        from pbp.engine.rulesets.abstract.resolve import AbstractItem
+
         self.items.append(AbstractItem(post=post, accepted=accepted))
         return scene
 
     def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
         if not self.items and not self.opposes:
             return Closed()
+        from pbp.engine.rulesets.abstract.resolve import resolve_abstract
+
         abstract, report = resolve_abstract(
             self.items, opposes=self.opposes, abstract=self.abstract, dice=self.dice
         )
@@ -100,9 +115,13 @@ class AbstractRuleset(Ruleset):
     commands = (TaskCommand, OpposeCommand)
 
     def fill(self, tag: Tag, actor: str, campaign: Campaign) -> Tag | Problem:
+        from pbp.engine.rulesets.abstract.sheets import from_sheets
+
         return from_sheets(tag, actor=actor, campaign=campaign)
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
+        from pbp.engine.rulesets.abstract.tags import check_abstract_tag
+
         return check_abstract_tag(tag=tag, actor=actor, abstract=ctx.slot(AbstractState),
                                   pending=ctx.pending)
 
@@ -115,6 +134,8 @@ class AbstractRuleset(Ruleset):
         return state.with_slot(state.slot(AbstractState).fresh_encounter(interval))
 
     def undo(self, state: EngineState, closed: ClosedRound) -> EngineState:
+        from pbp.engine.rulesets.abstract.resolve import undo_abstract
+
         before = closed.before.get(AbstractState) or AbstractState()
         return state.with_slot(undo_abstract(before, now=state.slot(AbstractState)))
 
@@ -130,6 +151,8 @@ class AbstractRuleset(Ruleset):
         """RULES E9: opposition counts for an interval of the encounter, which a post with
         ``!encounter`` above the ``!oppose`` only starts."""
         if isinstance(command, OpposeCommand):
+            from pbp.engine.rulesets.abstract.refusals import OpposeWithEncounter
+
             return _located(OpposeWithEncounter(tag=""), command)
         return None
 

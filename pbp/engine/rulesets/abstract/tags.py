@@ -30,7 +30,6 @@ from pbp.rules.abstract import MAX_MODIFIER
 from pbp.tags.registry import Tag
 from pbp.tags.rulesets.abstract import AbstractTag, ReactionTag
 
-ABSTRACT_TAGS = (AbstractTag, ReactionTag)
 # RULES §2.1 [SRC Bailiwick]: the six bailiwick skills
 BAILIWICK_SKILLS = ("Divinity", "Naturalism", "Reason", "Spellcraft", "Spycraft", "Warfare")
 ABSTRACT_SLOT = "abstract"

@@ -8,12 +8,14 @@ read, is resolved at the close in post order with the round's keyed dice, and le
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pbp.rules.d20.actions import ActionCost, Activity
-from pbp.rules.d20.checks import Take
 from pbp.rules.d20.conditions import Conditions, Track
 from pbp.rules.dice.seeded import RollRecord
+
+if TYPE_CHECKING:  # the checks load with the first d20 tag (engine.rulesets.d20.ruleset)
+    from pbp.rules.d20.checks import Take
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,4 +1,9 @@
-"""The d20 Advanced ruleset behind the engine's interface (SPEC §2.3, RULES §3)."""
+"""The d20 Advanced ruleset behind the engine's interface (SPEC §2.3, RULES §3).
+
+Every scene asks each ruleset for its part (a new scene, the close, ``!undo``), so this module
+is loaded with the engine; the modules that read, fill and resolve d20 tags load when the first
+d20 tag does (a campaign whose posts hold none never loads them).
+"""
 
 from __future__ import annotations
 
@@ -18,16 +23,16 @@ from pbp.engine.rulesets.d20.model import (
     D20State,
     intent_verb,
 )
-from pbp.engine.rulesets.d20.resolve import D20Context, resolve_d20
-from pbp.engine.rulesets.d20.sheets import from_sheets
-from pbp.engine.rulesets.d20.tags import D20_TAGS, check_d20_tag, count, pool_size
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.d20.conditions import Conditions
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import EncounterCommand
-from pbp.tags.model import SceneKind
+from pbp.tags.model import RollTag, SceneKind
 from pbp.tags.registry import Tag
+from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
+
+D20_TAGS = (CheckTag, AttackRollTag, AidTag, CompareTag, EffectTag, RollTag)
 
 
 @dataclass(slots=True)
@@ -40,6 +45,9 @@ class _D20Closer(Closer):
     entries: list[D20Entry] = field(default_factory=list)
 
     def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
+        from pbp.engine.rulesets.d20.resolve import D20Context, resolve_d20
+        from pbp.engine.rulesets.d20.tags import pool_size
+
         intent = accepted.intent
         assert isinstance(intent, D20_INTENTS)
         index = accepted.tag.source.index
@@ -76,13 +84,19 @@ class D20Ruleset(Ruleset):
     intents = D20_INTENTS
 
     def fill(self, tag: Tag, actor: str, campaign: Campaign) -> Tag | Problem:
+        from pbp.engine.rulesets.d20.sheets import from_sheets
+
         return from_sheets(tag, actor=actor, campaign=campaign)
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
+        from pbp.engine.rulesets.d20.tags import check_d20_tag
+
         return check_d20_tag(tag=tag, actor=actor, campaign=ctx.campaign,
                              d20=ctx.slot(D20State), pending=ctx.pending)
 
     def count(self, pending: Pending, accepted: Accepted) -> None:
+        from pbp.engine.rulesets.d20.tags import count
+
         count(pending, accepted)
 
     def fresh(

@@ -46,8 +46,6 @@ from pbp.tags.model import RollTag
 from pbp.tags.registry import Tag
 from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
 
-D20_TAGS = (CheckTag, AttackRollTag, AidTag, CompareTag, EffectTag, RollTag)
-
 # RULES A10: the tracks as `| inflict` writes them
 TRACK_WORDS = {"injury": Track.INJURY, "advantage": Track.COMBAT_ADVANTAGE,
                "action": Track.ACTION, "check": Track.CHECK, "movement": Track.MOVEMENT}

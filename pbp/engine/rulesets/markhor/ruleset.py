@@ -1,25 +1,21 @@
 """The Markhorspire ruleset behind the engine's interface (SPEC §2.4, RULES §4): skirmishes
-and battles, ``!difficulty`` and the GM's HP and WP corrections are its own."""
+and battles, ``!difficulty`` and the GM's HP and WP corrections are its own.
+
+Every scene asks each ruleset for its part (a new scene, the close, ``!undo``), so this module
+is loaded with the engine; the modules that read and resolve Markhorspire tags and say why a
+command is refused load when first needed (a campaign that never fights seldom needs them).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from pbp.engine.actors import Actor
 from pbp.engine.report import Rejection
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.rulesets.markhor.model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
-from pbp.engine.rulesets.markhor.refusals import NoSuchCourse, NotFight
-from pbp.engine.rulesets.markhor.resolve import (
-    MarkhorItem,
-    PoolFix,
-    correct_pools,
-    resolve_markhor,
-    skirmish_formula,
-    with_pools,
-)
-from pbp.engine.rulesets.markhor.tags import MARKHOR_TAGS, check_markhor_tag
 from pbp.engine.setup import no_such_post
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
@@ -35,7 +31,12 @@ from pbp.tags.commands import (
 )
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
+from pbp.tags.rulesets.markhor import ActTag, CastTag, SkirmishAttackTag
 
+if TYPE_CHECKING:
+    from pbp.engine.rulesets.markhor.resolve import MarkhorItem, PoolFix
+
+MARKHOR_TAGS = (SkirmishAttackTag, CastTag, ActTag)
 FIGHTS = (SceneKind.SKIRMISH, SceneKind.BATTLE)
 
 
@@ -46,6 +47,8 @@ def _located(problem: Problem, command: Command) -> Problem:
 
 def _not_fight(state: EngineState, command: Command) -> Problem:
     """HP and WP, and called rolls, belong to a skirmish or battle."""
+    from pbp.engine.rulesets.markhor.refusals import NotFight
+
     return _located(NotFight(tag="", scene=state.scene_kind.value), command)
 
 
@@ -63,6 +66,8 @@ def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState |
         actors = tuple(dict.fromkeys(a.actor for a in post.accepted))
         found = resolve_name(command.character, candidates=actors)
         if not isinstance(found, str):
+            from pbp.engine.rulesets.markhor.refusals import NoSuchCourse
+
             return _located(NoSuchCourse(tag="", post=command.post,
                                          character=command.character, actors=actors), command)
         name = found
@@ -83,6 +88,8 @@ class _MarkhorCloser(Closer):
     fixes: list[PoolFix] = field(default_factory=list)
 
     def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
+        from pbp.engine.rulesets.markhor.resolve import MarkhorItem
+
         self.items.append(MarkhorItem(post=post, accepted=accepted))
         return scene
 
@@ -99,6 +106,13 @@ class _MarkhorCloser(Closer):
                           problem=_not_fight(state, command))
                 for post, command in self.fixes
             ))  # fmt: skip
+        from pbp.engine.rulesets.markhor.resolve import (
+            correct_pools,
+            resolve_markhor,
+            skirmish_formula,
+            with_pools,
+        )
+
         entities = [(n, scene.side(n)) for n in scene.names()]
         formula = skirmish_formula(state.campaign)
         markhor = with_pools(self.markhor, entities, state.scores, formula=formula)
@@ -121,6 +135,8 @@ class MarkhorRuleset(Ruleset):
     commands = (DifficultyCommand,)
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
+        from pbp.engine.rulesets.markhor.tags import check_markhor_tag
+
         stamina = ctx.scores(actor.name).get("stamina") or 0
         return check_markhor_tag(tag=tag, actor=actor, markhor=ctx.slot(MarkhorState),
                                  pending=ctx.pending, stamina=stamina)

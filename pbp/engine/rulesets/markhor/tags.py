@@ -35,7 +35,6 @@ from pbp.rules.markhor import action_points
 from pbp.tags.registry import Tag
 from pbp.tags.rulesets.markhor import ActTag, CastTag, SkirmishAttackTag
 
-MARKHOR_TAGS = (SkirmishAttackTag, CastTag, ActTag)
 MAX_TURN_AP = 6  # the Actions page: AP on one's own turn cap out at 6
 
 

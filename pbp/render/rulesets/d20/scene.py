@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pbp.campaign.sheets.d20 import D20Sheet
 from pbp.engine.rulesets.d20.model import D20State
-from pbp.engine.rulesets.d20.tags import pool_size
 from pbp.engine.state import EngineState
 from pbp.render.environment import md_escape as md
 from pbp.render.tables import SheetLines, Shown, Table, scene_names, side_of
@@ -18,6 +17,8 @@ def _d20_aid(state: EngineState, name: str) -> str:
 
 
 def _d20_pool(state: EngineState, name: str) -> str:
+    from pbp.engine.rulesets.d20.tags import pool_size
+
     sheet = state.campaign.character(name)
     size = sheet.part(D20Sheet).dice_pool if sheet is not None else 0
     return f"{pool_size(state.campaign, state.slot(D20State), name)} of {size}" if size else "–"

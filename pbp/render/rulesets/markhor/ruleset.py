@@ -9,7 +9,6 @@ from jinja2 import Environment
 
 from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.markhor.model import MarkhorEntry, MarkhorReport, MarkhorState
-from pbp.engine.rulesets.markhor.resolve import skirmish_formula, with_pools
 from pbp.engine.state import EngineState
 from pbp.render.disclosure import Disclosure
 from pbp.render.plain import plain
@@ -83,6 +82,8 @@ class MarkhorViews(RulesetViews):
         fight = state.slot(MarkhorState)
         if state.scene_kind in FIGHTS:
             # RULES M1: every entity has its pools from the start, before the first close
+            from pbp.engine.rulesets.markhor.resolve import skirmish_formula, with_pools
+
             entities = [(n, entry["side"]) for n, entry in characters.items()]
             formula = skirmish_formula(state.campaign)
             fight = with_pools(fight, entities, state.scores, formula=formula)

@@ -4,7 +4,6 @@ a battle's action points a turn, the turn order."""
 from __future__ import annotations
 
 from pbp.engine.rulesets.markhor.model import MarkhorState
-from pbp.engine.rulesets.markhor.resolve import skirmish_formula, with_pools
 from pbp.engine.state import EngineState
 from pbp.render.environment import md_escape as md
 from pbp.render.tables import SheetLines, Shown, Table, scene_names, side_of
@@ -17,6 +16,8 @@ TURN_AP_CAP = 6  # the Actions page: at most 6 AP on one's own turn
 def _fight(state: EngineState) -> tuple[list[str], dict[str, tuple[int, int, bool]]]:
     """The fight's entities in turn order (roster order before initiative) and their pools
     (full, from the sheet or the skirmish formula, before the first close)."""
+    from pbp.engine.rulesets.markhor.resolve import skirmish_formula, with_pools
+
     names = scene_names(state)
     entities = [(n, side_of(state, n)) for n in names]
     markhor = with_pools(state.slot(MarkhorState), entities, state.scores,
