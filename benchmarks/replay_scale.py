@@ -8,6 +8,10 @@ replays it with `pbp replay --json` in a subprocess, and prints the wall time, p
 second and peak memory (the child's maximum resident set) of each run, and the ratios between
 the last and the first. ``--before DIR`` also runs each size on the pbp source in DIR (another
 checkout, e.g. the main branch), in the same run, for a before/after comparison.
+
+pbp's modules are compiled to bytecode first and the child may use it, as an installed pbp
+does (with ``PYTHONDONTWRITEBYTECODE`` set, an editable checkout compiles every module anew at
+each start: about 0.35 s more).
 """
 
 from __future__ import annotations
@@ -105,7 +109,7 @@ def run(posts: int, folder: Path, source: str | None = None) -> tuple[float, flo
     path.write_text("\n".join(json.dumps(e) for e in events(posts)) + "\n")
     out = folder / f"out{posts}.json"
     began = time.perf_counter()
-    env = {**os.environ, "PYTHONPATH": source} if source else None
+    env = _child_env(source)
     with out.open("w") as sink, (folder / "err.txt").open("w") as err:
         child = subprocess.Popen(
             [
@@ -140,9 +144,28 @@ def run(posts: int, folder: Path, source: str | None = None) -> tuple[float, flo
     return took, peak
 
 
+def _child_env(source: str | None) -> dict[str, str]:
+    """The child's environment: pbp from ``source`` (else the installed one), bytecode used."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if source:
+        env["PYTHONPATH"] = source
+    return env
+
+
+def _compile(source: str | None) -> None:
+    """Compile the pbp that ``source`` runs to bytecode, as installing it does."""
+    where = subprocess.run(
+        [sys.executable, "-c", "import os, pbp; print(os.path.dirname(pbp.__file__))"],
+        env=_child_env(source), cwd=tempfile.gettempdir(), check=True, capture_output=True,
+        text=True).stdout.strip()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", where], check=True,
+                   env=_child_env(source), stdout=subprocess.DEVNULL)
+
+
 def main(sizes: list[int], before: str | None) -> None:
     """Time each size and print the ratios of the last to the first."""
     for source in ([before] if before else []) + [None]:
+        _compile(source)
         with tempfile.TemporaryDirectory() as tmp:
             results = [run(n, Path(tmp), source) for n in sizes]
         if len(results) > 1:
