@@ -166,7 +166,6 @@ def _arrive(
         order=state.posts_seen,
         body=event.body,
     )
-    state = replace(state, posts_seen=state.posts_seen + 1)
     reading = parse_for(state, body=event.body, gm=gm, parse=parse)
     done: list[Done] = []
     state, post, closing = read_commands(state, post, reading.parsed, effects, done)
@@ -177,12 +176,13 @@ def _arrive(
     accepted, problems = read_post(
         state, post=post, reading=reading, pending=pending_before(rnd.posts, stop=None)
     )
-    post = replace(post, accepted=accepted, problems=problems, reading=reading)
     shown = (*post.command_problems, *problems)
-    if shown and state.ack != "none":
+    replied = bool(shown) and state.ack != "none"
+    if replied:
         effects.append(_problem_effect(post, shown))
-        post = replace(post, error_replied=True)
-    elif accepted and state.confirms(post.author):  # SPEC §3: "all" or the player's `!ack on`
+    post = replace(post, accepted=accepted, problems=problems, reading=reading,
+                   error_replied=post.error_replied or replied)
+    if not replied and accepted and state.confirms(post.author):  # SPEC §3: "all" or `!ack on`
         tags = tuple(a.tag.source.text for a in accepted)
         effects.append(
             Reply(
@@ -191,7 +191,9 @@ def _arrive(
                 content=AckContent(post_id=post.post_id, actions=tags),
             )
         )
-    state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
+    # the post counted in the order of posts seen (``order`` above) with the round's posts
+    state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)),
+                    posts_seen=state.posts_seen + 1)
     state = _tell_all_acted(state, post, effects)
     state = after_tags(
         state, post, closing, at=event.at, effects=effects, dice=dice, parse=parse, acks=done
