@@ -29,7 +29,14 @@ from pbp.engine.effects import (
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.private import gm_copies
-from pbp.engine.reading import Parse, parse_for, pending_before, read_post
+from pbp.engine.reading import (
+    Parse,
+    checked_against,
+    live_before,
+    parse_for,
+    pending_of,
+    read_post,
+)
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round, problems_key
 from pbp.engine.state import EngineState, OpenRound, PostRecord
@@ -173,14 +180,14 @@ def _arrive(
     rnd = state.round
     # the tags are read against the scene the set-up commands left
     reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
-    accepted, problems = read_post(
-        state, post=post, reading=reading, pending=pending_before(rnd.posts, stop=None)
-    )
+    before = live_before(rnd.posts, stop=None)
+    accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
     shown = (*post.command_problems, *problems)
     replied = bool(shown) and state.ack != "none"
     if replied:
         effects.append(_problem_effect(post, shown))
     post = replace(post, accepted=accepted, problems=problems, reading=reading,
+                   checked=checked_against(state, reading=reading, before=before),
                    error_replied=post.error_replied or replied)
     if not replied and accepted and state.confirms(post.author):  # SPEC §3: "all" or `!ack on`
         tags = tuple(a.tag.source.text for a in accepted)
@@ -243,11 +250,10 @@ def _edit(
     if post.deleted:
         return state
     reading = parse_for(state, body=event.body, gm=post.gm, parse=parse)
-    accepted, problems = read_post(
-        state, post=post, reading=reading, pending=pending_before(rnd.posts, stop=post.post_id)
-    )
+    before = live_before(rnd.posts, stop=post.post_id)
+    accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
     new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems,
-                  reading=reading)
+                  reading=reading, checked=checked_against(state, reading=reading, before=before))
     shown = (*new.command_problems, *problems)
     if shown and state.ack != "none" and shown != (*post.command_problems, *post.problems):
         effects.append(_problem_effect(new, shown))
@@ -266,5 +272,6 @@ def _delete(state: EngineState, event: PostDeleted) -> EngineState:
     if rnd is None or post is None:
         return _flag_late(state, event.post_id)
     # text purged
-    gone = replace(post, deleted=True, body="", accepted=(), problems=(), reading=None)
+    gone = replace(post, deleted=True, body="", accepted=(), problems=(), reading=None,
+                   checked=None)
     return replace(state, round=_replace_post(rnd, gone))
