@@ -154,7 +154,14 @@ def parse_for(
     """A post version read against the open round's scene as it stands: ``reuse`` (an earlier
     reading of the same text) when the names it was read against are still the same, else
     the text parsed again (a set-up command added or removed a name since)."""
-    context = read_context(state, gm=gm)
+    return reading_in(read_context(state, gm=gm), body=body, parse=parse, reuse=reuse)
+
+
+def reading_in(
+    context: ReadContext, *, body: str, parse: Parse = parse_post, reuse: Reading | None = None
+) -> Reading:
+    """A post version read against ``context``: ``reuse`` when it was read against the same
+    names, else the text parsed again."""
     if reuse is not None and reuse.context == context:
         return reuse
     return Reading(context=context, parsed=parse(body, context=context))

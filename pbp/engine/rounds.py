@@ -18,7 +18,7 @@ from pbp.engine.effects import (
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.pending import Pending
 from pbp.engine.problems import RuleBroken
-from pbp.engine.reading import Parse, checked_against, parse_for, read_post
+from pbp.engine.reading import Parse, checked_against, read_context, read_post, reading_in
 from pbp.engine.report import CorrectionEntry, Rejection, RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
@@ -60,11 +60,12 @@ def recheck(
     before: list[tuple[str, tuple[Accepted, ...]]] = []
     posts: list[PostRecord] = []
     effects: list[Effect] = []
+    contexts = {gm: read_context(state, gm=gm) for gm in (False, True)}  # the same for every post
     for post in rnd.posts:
         if not post.live:
             posts.append(post)
             continue
-        reading = parse_for(state, body=post.body, gm=post.gm, parse=parse, reuse=post.reading)
+        reading = reading_in(contexts[post.gm], body=post.body, parse=parse, reuse=post.reading)
         now = checked_against(state, reading=reading, before=tuple(before))
         if post.checked is not None and post.checked.holds(now):
             for accepted in post.accepted:  # what the check would count again

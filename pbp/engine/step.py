@@ -175,11 +175,12 @@ def _arrive(
     )
     reading = parse_for(state, body=event.body, gm=gm, parse=parse)
     done: list[Done] = []
+    read_against = state
     state, post, closing = read_commands(state, post, reading.parsed, effects, done)
     assert state.round is not None
     rnd = state.round
-    # the tags are read against the scene the set-up commands left
-    reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
+    if state is not read_against:  # the tags are read against the scene the set-up commands left
+        reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
     before = live_before(rnd.posts, stop=None)
     accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
     shown = (*post.command_problems, *problems)
