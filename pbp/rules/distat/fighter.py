@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from pbp.rules.distat.intents import STATS, Stat
+from pbp.rules.distat.intents import Stat
 from pbp.rules.distat.talents import Talent, always_on, count
 
 Status = Literal["active", "zeroed", "out"]
@@ -95,7 +95,7 @@ def epv(f: Fighter, stat: Stat, *, per_check: int = 0) -> int:
 
 def status(f: Fighter) -> Status:
     """``out`` if a stat's EV is below 0 (D6), ``zeroed`` if one is exactly 0 (D5)."""
-    lowest = min(ev(f, s) for s in STATS)
+    lowest = min(ev(f, "body"), ev(f, "mind"))  # the lower of the two EVs
     if lowest < 0:
         return "out"
     return "zeroed" if lowest == 0 else "active"
