@@ -201,7 +201,9 @@ def read_commands(
                 if problem is not None:
                     problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
-    return state, replace(post, commands=parsed.commands, command_problems=tuple(problems)), closing
+    if parsed.commands or problems or post.commands or post.command_problems:
+        post = replace(post, commands=parsed.commands, command_problems=tuple(problems))
+    return state, post, closing
 
 
 def _record(acks: list[Done] | None, state: EngineState, command: Command,

@@ -15,7 +15,7 @@ from pbp.engine.registry import ruleset_for
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import TagContext
 from pbp.engine.slots import Slots
-from pbp.engine.state import Accepted, EngineState, PostRecord, Reading
+from pbp.engine.state import Accepted, Before, Checked, EngineState, PostRecord, Reading
 from pbp.errors import Problem
 from pbp.tags import ParsedPost, ReadContext, parse_post
 from pbp.tags.model import SceneKind
@@ -54,16 +54,32 @@ def is_command_problem(problem: Problem) -> bool:
     return problem.tag.lstrip().startswith("!")
 
 
-def pending_before(posts: Iterable[PostRecord], *, stop: str | None) -> Pending:
-    """What the round's live posts before ``stop`` (all of them when None) already use."""
-    pending = Pending()
+def live_before(posts: Iterable[PostRecord], *, stop: str | None) -> Before:
+    """The round's live posts before ``stop`` (all of them when None): id and accepted tags."""
+    before: list[tuple[str, tuple[Accepted, ...]]] = []
     for post in posts:
         if post.post_id == stop:
             break
         if post.live:
-            for accepted in post.accepted:
-                registry.count(pending, accepted, post.post_id)
+            before.append((post.post_id, post.accepted))
+    return tuple(before)
+
+
+def pending_of(before: Before) -> Pending:
+    """What these posts' accepted tags already use."""
+    pending = Pending()
+    for post_id, accepted in before:
+        for one in accepted:
+            registry.count(pending, one, post_id)
     return pending
+
+
+def checked_against(state: EngineState, *, reading: Reading, before: Before) -> Checked:
+    """What a post's tags are checked against in the open round as it stands (``read_post``)."""
+    assert state.round is not None
+    return Checked(reading=reading, scene=state.round.base, kind=state.scene_kind,
+                   rulesets=state.rulesets, campaign=state.campaign,
+                   npc_scores=state.npc_scores, before=before)
 
 
 def check_tags(
@@ -138,7 +154,14 @@ def parse_for(
     """A post version read against the open round's scene as it stands: ``reuse`` (an earlier
     reading of the same text) when the names it was read against are still the same, else
     the text parsed again (a set-up command added or removed a name since)."""
-    context = read_context(state, gm=gm)
+    return reading_in(read_context(state, gm=gm), body=body, parse=parse, reuse=reuse)
+
+
+def reading_in(
+    context: ReadContext, *, body: str, parse: Parse = parse_post, reuse: Reading | None = None
+) -> Reading:
+    """A post version read against ``context``: ``reuse`` when it was read against the same
+    names, else the text parsed again."""
     if reuse is not None and reuse.context == context:
         return reuse
     return Reading(context=context, parsed=parse(body, context=context))

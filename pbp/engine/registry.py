@@ -46,9 +46,16 @@ def ruleset_for(tag: Tag, kind: SceneKind) -> Ruleset | None:
     return own if isinstance(tag, own.tags) else None
 
 
+_OWNERS: dict[type, Ruleset] = {}  # intent type -> its ruleset, as ``owner`` finds them
+
+
 def owner(accepted: Accepted) -> Ruleset:
     """The ruleset an accepted tag belongs to."""
-    return next(r for r in ALL if isinstance(accepted.intent, r.intents))
+    kind = type(accepted.intent)
+    found = _OWNERS.get(kind)
+    if found is None:  # the first of its type: the rulesets never change, nor does the answer
+        found = _OWNERS[kind] = next(r for r in ALL if isinstance(accepted.intent, r.intents))
+    return found
 
 
 def count(pending: Pending, accepted: Accepted, post_id: str) -> None:

@@ -18,7 +18,7 @@ from pbp.engine.effects import (
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.pending import Pending
 from pbp.engine.problems import RuleBroken
-from pbp.engine.reading import Parse, parse_for, read_post
+from pbp.engine.reading import Parse, checked_against, read_context, read_post, reading_in
 from pbp.engine.report import CorrectionEntry, Rejection, RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
@@ -53,24 +53,35 @@ def recheck(
     state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post
 ) -> tuple[OpenRound, list[Effect]]:
     """Every live post of the round checked again in post order, as it reads now (SPEC §4.3).
-    Each post's parse is reused unless the scene's names changed since it was read."""
+    Each post's parse is reused unless the scene's names changed since it was read, and its
+    verdicts unless something they were read against changed since (``Checked.holds``)."""
     state = replace(state, round=rnd)
     pending = Pending()
+    before: list[tuple[str, tuple[Accepted, ...]]] = []
     posts: list[PostRecord] = []
     effects: list[Effect] = []
+    contexts = {gm: read_context(state, gm=gm) for gm in (False, True)}  # the same for every post
     for post in rnd.posts:
         if not post.live:
             posts.append(post)
             continue
-        reading = parse_for(state, body=post.body, gm=post.gm, parse=parse, reuse=post.reading)
-        accepted, problems = read_post(state, post=post, reading=reading, pending=pending)
-        if post.error_replied and not problems and post.problems:
-            effects.append(
-                EditReply(
-                    key=problems_key(post.post_id), content=FixedContent(post_id=post.post_id)
+        reading = reading_in(contexts[post.gm], body=post.body, parse=parse, reuse=post.reading)
+        now = checked_against(state, reading=reading, before=tuple(before))
+        if post.checked is not None and post.checked.holds(now):
+            for accepted in post.accepted:  # what the check would count again
+                registry.count(pending, accepted, post.post_id)
+        else:
+            accepted_now, problems = read_post(state, post=post, reading=reading, pending=pending)
+            if post.error_replied and not problems and post.problems:
+                effects.append(
+                    EditReply(
+                        key=problems_key(post.post_id), content=FixedContent(post_id=post.post_id)
+                    )
                 )
-            )
-        posts.append(replace(post, accepted=accepted, problems=problems, reading=reading))
+            post = replace(post, accepted=accepted_now, problems=problems, reading=reading,
+                           checked=now)
+        posts.append(post)
+        before.append((post.post_id, post.accepted))
     return replace(rnd, posts=tuple(posts)), effects
 
 

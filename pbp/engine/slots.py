@@ -17,7 +17,10 @@ class Slots:
 
     def get(self, kind: type[T]) -> T | None:
         """The value of that type, or None."""
-        return next((v for v in self.items if isinstance(v, kind) and type(v) is kind), None)
+        for v in self.items:
+            if type(v) is kind:
+                return v  # of that type exactly
+        return None
 
     def put(self, value: object) -> Slots:
         """These values with ``value`` in place of the one of its type."""

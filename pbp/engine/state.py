@@ -41,6 +41,41 @@ class Reading:
     parsed: ParsedPost
 
 
+Before = tuple[tuple[str, tuple["Accepted", ...]], ...]
+"""The live posts of a round before one post, in order: each one's id and accepted tags (what
+the round's tags already use when that post is checked)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Checked:
+    """What a post's verdicts were read against: every input of the check beyond the post
+    itself (``engine.reading.check_tags``). A verdict depends on nothing else, so the close
+    keeps it while each of these is still the very same value (``holds``)."""
+
+    reading: Reading
+    scene: Roster
+    kind: SceneKind
+    rulesets: Slots
+    campaign: Campaign
+    npc_scores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+    before: Before
+
+    def holds(self, now: Checked) -> bool:
+        """Whether ``now`` is what this check read: the same objects (never changed in place,
+        each change is a new one) and the same earlier posts with the same accepted tags."""
+        return (
+            self.reading is now.reading
+            and self.scene is now.scene
+            and self.kind is now.kind
+            and self.rulesets is now.rulesets
+            and self.campaign is now.campaign
+            and self.npc_scores is now.npc_scores
+            and len(self.before) == len(now.before)
+            and all(a == b and ours is theirs
+                    for (a, ours), (b, theirs) in zip(self.before, now.before, strict=True))
+        )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PostRecord:
     """A post of the open round (or of a closed one, kept for ``!undo``).
@@ -48,7 +83,8 @@ class PostRecord:
     ``body`` is the version current now; ``commands`` were read from the first version (a
     command acts once). ``accepted`` and ``problems`` are the verdicts of the last check of its
     tags; ``command_problems`` those of its command lines, read once. ``reading`` is the
-    current version's parse (None once the post is deleted).
+    current version's parse (None once the post is deleted), ``checked`` what its tags were
+    last checked against.
     """
 
     post_id: str
@@ -66,6 +102,7 @@ class PostRecord:
     edited: bool = False
     error_replied: bool = False
     voided_by: str | None = None
+    checked: Checked | None = field(default=None, compare=False)
 
     @property
     def live(self) -> bool:

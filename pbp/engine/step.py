@@ -29,7 +29,14 @@ from pbp.engine.effects import (
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.private import gm_copies
-from pbp.engine.reading import Parse, parse_for, pending_before, read_post
+from pbp.engine.reading import (
+    Parse,
+    checked_against,
+    live_before,
+    parse_for,
+    pending_of,
+    read_post,
+)
 from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round, problems_key
 from pbp.engine.state import EngineState, OpenRound, PostRecord
@@ -166,23 +173,24 @@ def _arrive(
         order=state.posts_seen,
         body=event.body,
     )
-    state = replace(state, posts_seen=state.posts_seen + 1)
     reading = parse_for(state, body=event.body, gm=gm, parse=parse)
     done: list[Done] = []
+    read_against = state
     state, post, closing = read_commands(state, post, reading.parsed, effects, done)
     assert state.round is not None
     rnd = state.round
-    # the tags are read against the scene the set-up commands left
-    reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
-    accepted, problems = read_post(
-        state, post=post, reading=reading, pending=pending_before(rnd.posts, stop=None)
-    )
-    post = replace(post, accepted=accepted, problems=problems, reading=reading)
+    if state is not read_against:  # the tags are read against the scene the set-up commands left
+        reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
+    before = live_before(rnd.posts, stop=None)
+    accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
     shown = (*post.command_problems, *problems)
-    if shown and state.ack != "none":
+    replied = bool(shown) and state.ack != "none"
+    if replied:
         effects.append(_problem_effect(post, shown))
-        post = replace(post, error_replied=True)
-    elif accepted and state.confirms(post.author):  # SPEC §3: "all" or the player's `!ack on`
+    post = replace(post, accepted=accepted, problems=problems, reading=reading,
+                   checked=checked_against(state, reading=reading, before=before),
+                   error_replied=post.error_replied or replied)
+    if not replied and accepted and state.confirms(post.author):  # SPEC §3: "all" or `!ack on`
         tags = tuple(a.tag.source.text for a in accepted)
         effects.append(
             Reply(
@@ -191,7 +199,9 @@ def _arrive(
                 content=AckContent(post_id=post.post_id, actions=tags),
             )
         )
-    state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)))
+    # the post counted in the order of posts seen (``order`` above) with the round's posts
+    state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)),
+                    posts_seen=state.posts_seen + 1)
     state = _tell_all_acted(state, post, effects)
     state = after_tags(
         state, post, closing, at=event.at, effects=effects, dice=dice, parse=parse, acks=done
@@ -241,11 +251,10 @@ def _edit(
     if post.deleted:
         return state
     reading = parse_for(state, body=event.body, gm=post.gm, parse=parse)
-    accepted, problems = read_post(
-        state, post=post, reading=reading, pending=pending_before(rnd.posts, stop=post.post_id)
-    )
+    before = live_before(rnd.posts, stop=post.post_id)
+    accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
     new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems,
-                  reading=reading)
+                  reading=reading, checked=checked_against(state, reading=reading, before=before))
     shown = (*new.command_problems, *problems)
     if shown and state.ack != "none" and shown != (*post.command_problems, *post.problems):
         effects.append(_problem_effect(new, shown))
@@ -264,5 +273,6 @@ def _delete(state: EngineState, event: PostDeleted) -> EngineState:
     if rnd is None or post is None:
         return _flag_late(state, event.post_id)
     # text purged
-    gone = replace(post, deleted=True, body="", accepted=(), problems=(), reading=None)
+    gone = replace(post, deleted=True, body="", accepted=(), problems=(), reading=None,
+                   checked=None)
     return replace(state, round=_replace_post(rnd, gone))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -33,17 +34,42 @@ def md_escape(value: object) -> str:
     bare URLs are broken, and line breaks fold to spaces so the text cannot start a quote, a
     list or a heading.
     """
-    text = " ".join(str(value).split())
-    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _escaped(str(value))
+
+
+@functools.lru_cache(maxsize=2048)
+def _escaped(value: str) -> str:
+    """``md_escape`` of a string (a pure function of it: a thread repeats its names)."""
+    text = _MD_SPECIAL.sub(r"\\\1", " ".join(value.split()))
+    if "/" not in text:  # no mention and no URL without a slash
+        return text
     text = _MENTION.sub(lambda m: f"{m.group(1)}\\/", text)
     return _URL_SCHEME.sub(lambda m: f"{m.group(1)}\\:\\/\\/", text)
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment, quicker at ``view.key`` on the plain dicts the views are: Jinja
+    tries the attribute first and falls back to the key; a dict has no attribute beyond
+    dict's own, so for any other name the key is what Jinja would find, and is looked up
+    first."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass  # Jinja's own lookup says what is undefined
+        return super().getattr(obj, attribute)
 
 
 def make_environment(override: Path | None = None) -> jinja2.Environment:
     """An environment that loads ``override`` first (a campaign's folder), then the built-ins."""
     folders = [str(override)] if override is not None else []
     folders.append(str(builtin_templates_dir()))
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader(folders),
         autoescape=False,  # replies are Markdown, not HTML: user text goes through |md
         undefined=jinja2.StrictUndefined,

@@ -30,6 +30,7 @@ from pbp.engine.effects import (
     UndoneContent,
     VoidedContent,
 )
+from pbp.engine.report import Rejection
 from pbp.engine.state import EngineState
 from pbp.errors import Problem
 from pbp.render.disclosure import Disclosure, disclosure_for
@@ -102,10 +103,11 @@ class Replies:
                 return "problems", {}
             case SummaryContent() | UndoneContent():
                 report = content.report
+                disclosure = self._disclosure(state)
                 view = summary_view(
                     report,
                     campaign=state.campaign,
-                    disclosure=self._disclosure(state),
+                    disclosure=disclosure,
                     seed=self.seed_for(report.number),
                     next_seal=self._seal(report.number + 1),
                     roster=state.scene,
@@ -113,8 +115,8 @@ class Replies:
                 # a d20 scene shows its own table; a fight and an interval their sections
                 own = VIEWS[SceneKind(report.scene)]
                 view["scene_table"] = self._scene_table(state) if own.summary_table else None
-                view["refusals"] = [self._refusal(r.problem, state) for r in report.rejected]
-                view["done"], view["hide"] = report.done, self._disclosure(state).hide
+                view["refusals"] = self._refusals(report.rejected, state)
+                view["done"], view["hide"] = report.done, disclosure.hide
                 if isinstance(content, UndoneContent):
                     return "undone", {**view, "undone_by": content.undone_by}
                 return "summary", view
@@ -162,10 +164,18 @@ class Replies:
                 return "ack_mode", {"author": content.author, "on": content.on,
                                     "table": content.table}
 
-    def _refusal(self, problem: Problem, state: EngineState) -> str:
+    def _refusals(self, rejected: tuple[Rejection, ...], state: EngineState) -> list[str]:
+        """Why each rejected tag of a summary was not accepted (its examples are the scene's,
+        the same for all of them)."""
+        if not rejected:
+            return []
+        examples = examples_for(state, author=None)
+        return [self._refusal(r.problem, examples) for r in rejected]
+
+    def _refusal(self, problem: Problem, examples: Examples) -> str:
         """Why a tag was not accepted, in the words of its own reply, on one line (no quote of
         the tag, no example): what players read in the summary, never an internal code."""
-        text = render_problem(problem, env=self.env, examples=examples_for(state, author=None))
+        text = render_problem(problem, env=self.env, examples=examples)
         lines = [line for line in text.splitlines()
                  if line.strip() and not line.startswith(">")
                  and not line.startswith("For example")]

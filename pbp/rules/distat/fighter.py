@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from pbp.rules.distat.intents import STATS, Stat
+from pbp.rules.distat.intents import Stat
 from pbp.rules.distat.talents import Talent, always_on, count
 
 Status = Literal["active", "zeroed", "out"]
@@ -66,7 +66,8 @@ def damage(f: Fighter, stat: Stat) -> int:
 
 def ev(f: Fighter, stat: Stat) -> int:
     """Effective value: invested minus damage (RULES D1, D2: damage lowers EAV and EPV alike)."""
-    return invested(f, stat) - damage(f, stat)
+    # ``invested`` minus ``damage``, written out: the rules ask for it more than anything
+    return f.body - f.damage_body if stat == "body" else f.mind - f.damage_mind
 
 
 def _mods(f: Fighter, stat: Stat) -> tuple[int, int]:
@@ -94,10 +95,10 @@ def epv(f: Fighter, stat: Stat, *, per_check: int = 0) -> int:
 
 def status(f: Fighter) -> Status:
     """``out`` if a stat's EV is below 0 (D6), ``zeroed`` if one is exactly 0 (D5)."""
-    values = [ev(f, s) for s in STATS]
-    if min(values) < 0:
+    lowest = min(ev(f, "body"), ev(f, "mind"))  # the lower of the two EVs
+    if lowest < 0:
         return "out"
-    return "zeroed" if min(values) == 0 else "active"
+    return "zeroed" if lowest == 0 else "active"
 
 
 def can_act_with(f: Fighter, stat: Stat) -> bool:

@@ -45,21 +45,39 @@ class DistatScene:
     restrained_this_round: frozenset[str] = frozenset()
     mental_this_round: frozenset[str] = frozenset()
     options: RulesOptions = field(default_factory=RulesOptions)
+    # what follows from the fields above alone, worked out once for each scene (a scene never
+    # changes: every change is a new scene, with its own)
+    _by_name: Mapping[str, Fighter] = field(init=False, repr=False, compare=False)
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _feature_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _talent_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_name: dict[str, Fighter] = {}
+        talents: dict[str, str] = {}
+        for f in self.fighters:
+            by_name.setdefault(f.name, f)  # the first of a name, as a scan in order finds
+            for t in f.talents:
+                talents.setdefault(t.name.casefold(), t.name)
+        object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_names", tuple(f.name for f in self.fighters))
+        object.__setattr__(self, "_feature_names", tuple(f.name for f in self.features))
+        object.__setattr__(self, "_talent_names", tuple(talents.values()))
 
     # What the engine asks of any scene's roster (``pbp.engine.roster.Roster``): the rest of
     # the engine reads the scene through these alone, and never learns it is Distat's.
 
     def names(self) -> tuple[str, ...]:
         """The characters' names in roster order."""
-        return names(self)
+        return self._names
 
     def feature_names(self) -> tuple[str, ...]:
         """The features' names in the order they were added."""
-        return feature_names(self)
+        return self._feature_names
 
     def talent_names(self) -> tuple[str, ...]:
         """Every talent name on a sheet in the scene, once each."""
-        return talent_names(self)
+        return self._talent_names
 
     def side(self, name: str) -> str:
         """The side of the character called ``name``; KeyError if there is none."""
@@ -189,7 +207,7 @@ def same_group(scene: DistatScene, a: str, b: str) -> bool:
 
 def find_fighter(scene: DistatScene, name: str) -> Fighter | None:
     """The fighter called exactly ``name``, or None."""
-    return next((f for f in scene.fighters if f.name == name), None)
+    return scene._by_name.get(name)
 
 
 def find_feature(scene: DistatScene, name: str) -> Feature | None:
@@ -218,21 +236,17 @@ def put(scene: DistatScene, new: Fighter) -> DistatScene:
 
 def names(scene: DistatScene) -> tuple[str, ...]:
     """The characters' names in roster order."""
-    return tuple(f.name for f in scene.fighters)
+    return scene._names
 
 
 def feature_names(scene: DistatScene) -> tuple[str, ...]:
     """The features' names in the order they were added."""
-    return tuple(f.name for f in scene.features)
+    return scene._feature_names
 
 
 def talent_names(scene: DistatScene) -> tuple[str, ...]:
     """Every talent name on a sheet in the scene, once each (first spelling, roster order)."""
-    seen: dict[str, str] = {}
-    for f in scene.fighters:
-        for t in f.talents:
-            seen.setdefault(t.name.casefold(), t.name)
-    return tuple(seen.values())
+    return scene._talent_names
 
 
 def enemies(scene: DistatScene, a: str, b: str) -> bool:
