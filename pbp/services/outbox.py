@@ -107,6 +107,8 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
                 return Delivery(sent=[], refused=[])  # another worker runs the thread now
             owed = owed_replies(Repository(s), Inbox(s), thread_id)
     delivery = Delivery(sent=[], refused=[])
+    if not owed:
+        return delivery  # nothing to send: the forum is not asked (nor opened) at all
     done: list[tuple[Owed, str]] = []  # (reply, its id on the forum)
     failed: list[tuple[Owed, ForumError]] = []
     try:
