@@ -165,7 +165,6 @@ class Store:
             if make_url(url).get_backend_name() == "sqlite" and not memory
             else self.engine  # one in-memory database, or a server that needs no such care
         )
-        self._read_sessions = sessionmaker(self._reader, expire_on_commit=False)
 
     @property
     def shown_url(self) -> str:
@@ -281,13 +280,6 @@ class Store:
         with self._reader.connect() as conn, conn.begin() as tx:
             yield conn
             tx.rollback()
-
-    @contextmanager
-    def read_session(self) -> Iterator[Session]:
-        """A unit of work that only reads (it may run inside another one's write)."""
-        with self._read_sessions() as session, session.begin():
-            yield session
-            session.rollback()
 
     @property
     def engines(self) -> tuple[Engine, ...]:

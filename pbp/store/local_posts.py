@@ -10,13 +10,12 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, String, Table, bindparam, cast, func, select, update
-from sqlalchemy.dialects import sqlite
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
 from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
-from pbp.store.upsert import postgresql
+from pbp.store.upsert import dialect_insert
 
 POSTS = typing.cast(Table, LocalPostRow.__table__)
 MESSAGES = typing.cast(Table, LocalMessageRow.__table__)
@@ -225,7 +224,7 @@ def _statement(dialect: str, kind: str) -> Any:
     is taken, returning the id; ``save`` writes a new version of a post. Each takes a new
     change number; each max() is its own subquery (SQLite answers a lone max() from its
     index)."""
-    table = typing.cast(Table, LocalPostRow.__table__)
+    table = POSTS
     times = LocalPostRow.created_at.type
     seq = select(func.coalesce(func.max(table.c.seq), 0) + 1).scalar_subquery()
     if kind == "save":
@@ -236,8 +235,7 @@ def _statement(dialect: str, kind: str) -> Any:
     order = select(func.coalesce(func.max(table.c.order), 0) + 1).scalar_subquery()
     post_id = (bindparam("id", type_=String()) if kind == "given"
                else bindparam("prefix", type_=String()) + cast(order, String))
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return insert(table).values(
+    return dialect_insert(dialect)(table).values(
         id=post_id, seq=seq, order=order,
         **{name: bindparam(name) for name in ("thread", "author", "body", "reply_to",
                                                "reply_key")},
@@ -250,8 +248,8 @@ def _statement(dialect: str, kind: str) -> Any:
 def _message_insert(dialect: str) -> Any:
     """A private message, unless its key was sent to that user about that thread before;
     returning its row."""
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return (insert(MESSAGES).on_conflict_do_nothing(index_elements=["thread", "recipient", "key"])
+    return (dialect_insert(dialect)(MESSAGES)
+            .on_conflict_do_nothing(index_elements=["thread", "recipient", "key"])
             .returning(MESSAGES))
 
 
@@ -259,7 +257,7 @@ def _message_insert(dialect: str) -> Any:
 def _changed(*, every: bool) -> Any:
     """The posts changed after a change number (``every``: in every thread, else in the
     threads bound in a list), built once."""
-    table = typing.cast(Table, LocalPostRow.__table__)  # rows of the table, not objects:
+    table = POSTS  # rows of the table, not objects:
     query = select(table).where(table.c.seq > bindparam("seq"))  # read once, never changed
     if not every:
         query = query.where(table.c.thread.in_(bindparam("threads", expanding=True)))
@@ -268,8 +266,7 @@ def _changed(*, every: bool) -> Any:
 
 @cache
 def _one_post() -> Any:
-    table = typing.cast(Table, LocalPostRow.__table__)
-    return select(table).where(table.c.id == bindparam("post_id"))
+    return select(POSTS).where(POSTS.c.id == bindparam("post_id"))
 
 
 @cache

@@ -20,18 +20,6 @@ from pbp.store.execute import run
 Row = Mapping[str, Any]
 
 
-class _Postgresql:
-    """``sqlalchemy.dialects.postgresql`` as this package reads it (its ``insert``), imported
-    when first read."""
-
-    @property
-    def insert(self) -> Any:
-        return importlib.import_module("sqlalchemy.dialects.postgresql").insert
-
-
-postgresql = _Postgresql()
-
-
 def insert_new(session: Session, table: Any, values: Row | Sequence[Row], *,
                keys: Sequence[str]) -> None:
     """Insert ``values`` (one row or many), skipping any row whose ``keys`` exist already."""
@@ -54,7 +42,7 @@ def _statement(dialect: str, table: Any, keys: tuple[str, ...],
                update: tuple[str, ...] | None) -> Any:
     """The INSERT … ON CONFLICT, built once per table and shape (building one costs more
     than running it); the values are bound when it runs (``update`` None: do nothing)."""
-    statement = _insert_of(dialect)(table)
+    statement = dialect_insert(dialect)(table)
     if update is None:
         return statement.on_conflict_do_nothing(index_elements=list(keys))
     excluded = statement.excluded
@@ -63,14 +51,10 @@ def _statement(dialect: str, table: Any, keys: tuple[str, ...],
     )
 
 
-def dialect_insert(session: Session) -> Any:
-    """``insert`` of the session's dialect (it has ON CONFLICT and RETURNING)."""
-    return _insert_of(session.get_bind().dialect.name)
-
-
-def _insert_of(name: str) -> Any:
-    if name == "postgresql":
-        return postgresql.insert
+def dialect_insert(name: str) -> Any:
+    """``insert`` of the dialect called ``name`` (it has ON CONFLICT and RETURNING)."""
+    if name == "postgresql":  # imported here, the first time a PostgreSQL database needs it
+        return importlib.import_module("sqlalchemy.dialects.postgresql").insert
     if name == "sqlite":
         return sqlite.insert
     raise NotImplementedError(f"pbp runs on SQLite and PostgreSQL, not on {name}")
