@@ -1,10 +1,11 @@
 """Running a built statement on a unit of work's connection.
 
 ``Session.execute`` puts the ORM's layer around every statement (autoflush, events, the result
-made ORM-aware): on SQLite that costs twice what the statement does. The store's statements
-that read or write plain rows (values in, values out, no objects) run through here instead, on
-the session's own connection and transaction, so they see and commit with everything else of
-the unit of work.
+made ORM-aware), and ``Connection.execute`` an execution context: on SQLite each costs several
+times what the statement does. The store's statements that read or write plain rows (values
+in, values out, no objects) run through here instead, as SQL compiled once
+(``pbp.store.compiled``), on the session's own connection and transaction, so they see and
+commit with everything else of the unit of work.
 
 What ``Session.execute`` would have flushed first is flushed here too, unless ``flush=False``
 says that nothing the session could hold pending changes the statement's answer (its tables
@@ -16,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
+
+from pbp.store.compiled import Rows, execute
 
 Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
 
 
 def run(session: Session, statement: Any, params: Params | None = None, *,
-        flush: bool = True) -> CursorResult[Any]:
+        flush: bool = True) -> Rows:
     """Run ``statement`` with ``params`` (a list of them: once per row, in one go)."""
     if flush:
         session.flush()  # nothing to do (and next to no cost) when nothing is pending
-    result: CursorResult[Any] = session.connection().execute(statement, params)
-    return result
+    return execute(session.connection(), statement, params)

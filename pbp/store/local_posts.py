@@ -13,6 +13,7 @@ from sqlalchemy import Connection, String, Table, bindparam, cast, func, select,
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, PrivateMessage
+from pbp.store.compiled import execute
 from pbp.store.database import Store
 from pbp.store.schema import LocalMessageRow, LocalPostRow
 from pbp.store.upsert import dialect_insert
@@ -92,12 +93,13 @@ class SqlLocalStorage:
         with self._writing() as conn:
             dialect = conn.dialect.name
             if post.id:
-                post_id = conn.scalar(_statement(dialect, "given"), {**values, "id": post.id})
+                post_id = execute(conn, _statement(dialect, "given"),
+                                  {**values, "id": post.id}).scalar()
                 if post_id is None:
                     raise ForumError(f"post {post.id} already exists", temporary=False)
             else:
-                post_id = conn.scalar(_statement(dialect, "numbered"),
-                                      {**values, "prefix": prefix})
+                post_id = execute(conn, _statement(dialect, "numbered"),
+                                  {**values, "prefix": prefix}).scalar()
             if post_id is None:  # p<n> was taken by a post given that id: the next free one
                 n = conn.scalar(select(func.coalesce(func.max(POSTS.c.order), 0) + 1))
                 post_id = conn.scalar(_statement(dialect, "given"),
@@ -112,14 +114,14 @@ class SqlLocalStorage:
     @staticmethod
     def _free_id(conn: Connection, prefix: str, order: int) -> str:
         n = order
-        while conn.execute(_one_post(), {"post_id": f"{prefix}{n}"}).first() is not None:
+        while execute(conn, _one_post(), {"post_id": f"{prefix}{n}"}).first() is not None:
             n += 1
         return f"{prefix}{n}"
 
     def save_post(self, post: ForumPost) -> None:
         """A new version of a post: its text, edit and delete times, and a new change number."""
         with self._writing() as conn:
-            done = conn.execute(_statement(conn.dialect.name, "save"), {
+            done = execute(conn, _statement(conn.dialect.name, "save"), {
                 "post_id": post.id, "body": post.body, "edited_at": post.edited_at,
                 "deleted_at": post.deleted_at,
             })
@@ -129,7 +131,7 @@ class SqlLocalStorage:
     def get_post(self, post_id: str) -> ForumPost | None:
         """One post by id."""
         with self._reading() as conn:
-            row = conn.execute(_one_post(), {"post_id": post_id}).first()
+            row = execute(conn, _one_post(), {"post_id": post_id}).first()
             return None if row is None else _post(row)
 
     def changed_since(
@@ -141,8 +143,8 @@ class SqlLocalStorage:
         if threads is not None:
             values["threads"] = list(threads)
         with self._reading() as conn:
-            rows = conn.execute(_changed(every=threads is None), values).all()
-            last = conn.scalar(_last_change()) or 0
+            rows = execute(conn, _changed(every=threads is None), values).all()
+            last = execute(conn, _last_change()).scalar() or 0
             return [_post(r) for r in rows], max(last, seq)
 
     def thread_posts(self, thread: str) -> list[ForumPost]:
@@ -194,7 +196,7 @@ class SqlLocalStorage:
                   "subject": message.subject, "body": message.body, "key": message.key,
                   "sent_at": message.sent_at}
         with self._writing() as conn:  # a key sent before is no error of the transaction
-            made = conn.execute(_message_insert(conn.dialect.name), values).first()
+            made = execute(conn, _message_insert(conn.dialect.name), values).first()
         if made is None:
             raise ForumError(f"a message {message.key} was already sent to {message.to}",
                              temporary=False)

@@ -1,0 +1,145 @@
+"""The store's statements run as compiled SQL (``pbp.store.compiled``) answer exactly what
+``Connection.execute`` answers, on SQLite and on PostgreSQL: the same rows, the same Python
+types, the same row counts, the same errors; and the engine's listeners see each statement."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import bindparam, event, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, StatementError
+
+from pbp.store import Store
+from pbp.store.compiled import _plan_for, execute
+from pbp.store.schema import InboxRow, PostVersionRow, ThreadRow
+from pbp.store.upsert import dialect_insert
+
+T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+
+VERSIONS = PostVersionRow.__table__
+INBOX = InboxRow.__table__
+
+
+def _version(thread_id: int, post_id: str, version: int = 1, **more: Any) -> dict[str, Any]:
+    row = {"thread_id": thread_id, "post_id": post_id, "version": version, "author": "alice",
+           "body": f"text of {post_id}", "body_hash": "h", "written_at": T0, "seen_at": T0}
+    return {**row, **more}
+
+
+def _both(store: Store, statement: Any, params: Any) -> tuple[list[Any], list[Any]]:
+    """The rows of ``statement`` through its plan and through ``Connection.execute``."""
+    with store.transaction() as conn:
+        planned = [tuple(r) for r in execute(conn, statement, params)]
+        plain = [tuple(r) for r in conn.execute(statement, params)]
+    return planned, plain
+
+
+def test_a_select_answers_the_same_rows_and_types(store: Store,
+                                                  new_thread: Any) -> None:
+    thread = new_thread()
+    with store.transaction() as conn:
+        execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
+        execute(conn, insert(VERSIONS), [_version(thread, "p3", deleted=True)])
+    statement = (select(VERSIONS.c.post_id, VERSIONS.c.written_at, VERSIONS.c.deleted)
+                 .where(VERSIONS.c.thread_id == bindparam("thread"))
+                 .order_by(VERSIONS.c.post_id))
+    planned, plain = _both(store, statement, {"thread": thread})
+    assert planned == plain
+    assert planned == [("p1", T0, False), ("p2", T0, False), ("p3", T0, True)]
+    assert planned[0][1].tzinfo is UTC  # aware, as UtcDateTime reads it
+    with store.transaction() as conn:
+        row = execute(conn, statement, {"thread": thread}).first()
+    assert (row.post_id, row.deleted) == ("p1", False)  # by name, as a Row is read
+
+
+def test_a_left_out_column_takes_its_default(store: Store, new_thread: Any) -> None:
+    thread = new_thread()
+    with store.transaction() as conn:
+        execute(conn, insert(VERSIONS), _version(thread, "p1"))  # deleted, purged left out
+        flags = execute(conn, select(VERSIONS.c.deleted, VERSIONS.c.purged)).one()
+    assert tuple(flags) == (False, False)
+
+
+def test_lists_given_and_fixed_are_spread_over_placeholders(store: Store,
+                                                           new_thread: Any) -> None:
+    thread = new_thread()
+    with store.transaction() as conn:
+        execute(conn, insert(VERSIONS), [_version(thread, f"p{n}") for n in range(1, 6)])
+    statement = (select(VERSIONS.c.post_id)
+                 .where(VERSIONS.c.post_id.in_(bindparam("ids", expanding=True)),
+                        VERSIONS.c.author.in_(["alice", "bob"]))
+                 .order_by(VERSIONS.c.post_id))
+    for ids in (["p2"], ["p1", "p4", "p9"], []):
+        planned, plain = _both(store, statement, {"ids": ids})
+        assert planned == plain == [(i,) for i in sorted(ids) if i != "p9"]
+    with store.transaction() as conn:
+        assert _plan_for(statement, conn.dialect, ("ids",), False) is not None
+
+
+def test_an_update_counts_the_rows_it_changed(store: Store, new_thread: Any) -> None:
+    thread = new_thread()
+    with store.transaction() as conn:
+        execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
+        change = (update(VERSIONS).where(VERSIONS.c.post_id == bindparam("pid"))
+                  .values(body=bindparam("text")))
+        assert execute(conn, change, {"pid": "p1", "text": "new"}).rowcount == 1
+        assert execute(conn, change, {"pid": "p9", "text": "new"}).rowcount == 0
+        assert execute(conn, change, [{"pid": "p1", "text": "a"},
+                                      {"pid": "p2", "text": "b"}]).rowcount == 2
+        bodies = execute(conn, select(VERSIONS.c.body).order_by(VERSIONS.c.post_id)).scalars()
+    assert bodies == ["a", "b"]
+
+
+def test_an_upsert_and_a_returning_insert(store: Store, new_thread: Any) -> None:
+    thread = new_thread()
+    with store.transaction() as conn:
+        made = insert(INBOX).returning(INBOX.c.id, INBOX.c.ingested_at)
+        row = {"thread_id": thread, "post_id": "p1", "author": "a", "body": "b",
+               "created_at": T0, "edited_at": None, "deleted_at": None, "reply_to": None,
+               "ingested_at": T0 + timedelta(seconds=1)}
+        first = execute(conn, made, row).one()
+        assert first.id > 0 and first.ingested_at == T0 + timedelta(seconds=1)
+        keep = dialect_insert(conn.dialect.name)(ThreadRow.__table__)
+        keep = keep.on_conflict_do_update(index_elements=["forum", "key"],
+                                          set_={"last_seq": keep.excluded.last_seq})
+        existing = conn.execute(select(ThreadRow.__table__).where(ThreadRow.id == thread)).one()
+        again = {c: getattr(existing, c) for c in ("forum", "key", "campaign_id",
+                                                   "campaign_hash", "created_at")}
+        execute(conn, keep, {**again, "last_seq": 41})
+        assert execute(conn, select(func.max(ThreadRow.last_seq))).scalar() == 41
+
+
+def test_a_refused_row_is_sqlalchemys_integrity_error(store: Store, new_thread: Any) -> None:
+    thread = new_thread()
+    with pytest.raises(IntegrityError), store.transaction() as conn:
+        execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p1")])
+    with store.transaction() as conn:  # nothing of the failed transaction stayed
+        assert execute(conn, select(func.count()).select_from(VERSIONS)).scalar() == 0
+
+
+def test_a_value_its_type_refuses_is_a_statement_error(store: Store, new_thread: Any) -> None:
+    thread = new_thread()
+    naive = _version(thread, "p1", written_at=datetime(2026, 11, 29, 10, 0))
+    with pytest.raises(StatementError, match="aware datetimes only"), \
+            store.transaction() as conn:
+        execute(conn, insert(VERSIONS), naive)
+
+
+def test_the_engines_listeners_see_each_statement(store: Store, new_thread: Any) -> None:
+    thread = new_thread()
+    seen: list[tuple[str, bool]] = []
+
+    def before(_conn: Any, _cursor: Any, sql: str, _params: Any, _context: Any,
+               many: bool) -> None:
+        seen.append((sql.split()[0], many))
+
+    event.listen(store.engine, "before_cursor_execute", before)
+    try:
+        with store.transaction() as conn:
+            execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
+            execute(conn, select(VERSIONS.c.id), None)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", before)
+    assert [s for s in seen if s[0] != "BEGIN"] == [("INSERT", True), ("SELECT", False)]
