@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from pbp.errors import ForumError
 from pbp.forums.base import Forum
@@ -27,7 +28,6 @@ from pbp.store.database import Store
 from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases
 from pbp.store.repository import Repository, Sent
-from pbp.store.schema import ReplyRow
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,16 @@ class Delivered:
     private_to: str | None = None
 
 
-def forum_key(row: ReplyRow) -> str:
+class KeyedReply(Protocol):
+    """A reply's key and revision (its row, as an object or as values)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def revision(self) -> int: ...
+
+
+def forum_key(row: KeyedReply) -> str:
     """The key a reply carries on the forum (unique within its thread)."""
     return row.key if row.revision == 1 else f"{row.key}~{row.revision}"
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 from pbp.store.execute import run
 from pbp.store.schema import (
@@ -121,37 +122,53 @@ class Repository:
 
     def _write_owed(self) -> None:
         """The replies and edits owed, as ``queue_reply`` and ``queue_edit`` would write them
-        one by one: one read of the keys' stored revisions, one INSERT of the new ones."""
+        one by one: one read of the keys' stored revisions, one INSERT of the new ones, one
+        UPDATE of the stored ones edited."""
         owed, self._owed = self._owed, []
         if not owed:
             return
-        latest: dict[tuple[int, str], ReplyRow | dict[str, Any]] = {}
+        # the newest revision of each key: a row stored (read as values), or one owed here
+        latest: dict[tuple[int, str], dict[str, Any]] = {}
         for thread_id in dict.fromkeys(o.thread_id for o in owed):
             keys = list(dict.fromkeys(o.key for o in owed if o.thread_id == thread_id))
             for i in range(0, len(keys), 500):  # under every database's parameter limit
-                for stored in self.s.scalars(_replies_keyed(),
-                                             {"thread_id": thread_id, "keys": keys[i : i + 500]}):
-                    latest[(thread_id, stored.key)] = stored
+                for stored in run(self.s, _replies_keyed(),
+                                  {"thread_id": thread_id, "keys": keys[i : i + 500]}):
+                    latest[(thread_id, stored.key)] = stored._asdict()
         new: list[dict[str, Any]] = []
+        edited: dict[int, dict[str, Any]] = {}  # stored rows by id
         for o in owed:
             old = latest.get((o.thread_id, o.key))
             if o.edit and old is not None:
-                if isinstance(old, dict):  # owed in this block, not posted yet
-                    old["text"], old["edits"] = o.text, old["edits"] + 1
-                else:
-                    old.text, old.edits = o.text, old.edits + 1
-                    if old.status == "posted":
-                        old.status = "edit-pending"
+                old["text"], old["edits"] = o.text, old["edits"] + 1
+                if old["status"] == "posted":
+                    old["status"] = "edit-pending"
+                if "id" in old:
+                    edited[old["id"]] = old
                 continue
-            revision = 1 if old is None else (
-                old["revision"] if isinstance(old, dict) else old.revision) + 1
+            revision = 1 if old is None else old["revision"] + 1
             row = {"thread_id": o.thread_id, "key": o.key, "revision": revision,
                    "to_post": None if o.edit else o.to, "text": o.text, "status": "pending",
                    "attempts": 0, "edits": 0, "created_at": o.at}
             latest[(o.thread_id, o.key)] = row
             new.append(row)
+        self._edit_stored(list(edited.values()))
         if new:  # into the table: no objects to make
             run(self.s, _insert(ReplyRow.__table__), new)
+
+    def _edit_stored(self, rows: list[dict[str, Any]]) -> None:
+        """New text, edit count and status of stored replies: on the session's object of the
+        row where it holds one (a statement would leave the object stale), else by one UPDATE."""
+        statements = []
+        for row in rows:
+            held = self.s.identity_map.get(identity_key(ReplyRow, row["id"]))
+            if isinstance(held, ReplyRow):
+                held.text, held.edits, held.status = row["text"], row["edits"], row["status"]
+            else:
+                statements.append({"id_": row["id"], "text": row["text"], "edits": row["edits"],
+                                   "status": row["status"]})
+        if statements:
+            run(self.s, _reply_edit(), statements)
 
     def owe_reply(self, *, thread_id: int, key: str, to: str | None, text: str,
                   at: datetime) -> None:
@@ -454,10 +471,11 @@ class Repository:
             row.status = "edit-pending"
         return row
 
-    def undelivered(self, thread_id: int) -> Sequence[ReplyRow]:
-        """Replies still to post or edit, oldest first."""
+    def undelivered(self, thread_id: int) -> list[Any]:
+        """Replies still to post or edit, oldest first: rows of the table (read as values,
+        their columns named as ``ReplyRow``'s attributes)."""
         self._write_deferred()
-        return self.s.scalars(_undelivered(), {"thread_id": thread_id}).all()
+        return run(self.s, _undelivered(), {"thread_id": thread_id}).all()
 
     def replies(self, thread_id: int) -> Sequence[ReplyRow]:
         """Every reply of a thread, in the order they were queued."""
@@ -577,10 +595,19 @@ def _insert(table: Any) -> Any:
 
 @cache
 def _replies_keyed() -> Any:
-    return (select(ReplyRow)
-            .where(ReplyRow.thread_id == bindparam("thread_id"),
-                   ReplyRow.key.in_(bindparam("keys", expanding=True)))
-            .order_by(ReplyRow.revision))
+    table = _table(ReplyRow)
+    return (select(table.c.id, table.c.key, table.c.revision, table.c.status, table.c.text,
+                   table.c.edits)
+            .where(table.c.thread_id == bindparam("thread_id"),
+                   table.c.key.in_(bindparam("keys", expanding=True)))
+            .order_by(table.c.revision))
+
+
+@cache
+def _reply_edit() -> Any:
+    table = _table(ReplyRow)
+    return (update(table).where(table.c.id == bindparam("id_"))
+            .values({name: bindparam(name) for name in ("text", "edits", "status")}))
 
 
 @cache
@@ -615,11 +642,11 @@ def _cursor() -> Any:
 
 @cache
 def _undelivered() -> Any:
-    return (select(ReplyRow)
+    table = _table(ReplyRow)
+    return (select(table)
             # every status but "posted", by name: read through the index of the few still owed
-            .where(ReplyRow.thread_id == bindparam("thread_id"),
-                   ReplyRow.status.in_(UNPOSTED))
-            .order_by(ReplyRow.id))
+            .where(table.c.thread_id == bindparam("thread_id"), table.c.status.in_(UNPOSTED))
+            .order_by(table.c.id))
 
 
 @cache

@@ -198,3 +198,30 @@ def test_mark_sent_of_an_outdated_text_leaves_the_new_text_to_edit(
         assert (row.status, row.forum_reply_id, row.text, row.posted_at) == (
             "edit-pending", "pbp-3", "new", minutes(2),
         )
+
+
+def test_an_edit_owed_in_a_block_changes_the_stored_row_and_its_object(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    mark_posted(store, queue(store, tid, "a", "first"))
+    queue(store, tid, "b", "other")
+    with store.session() as s:
+        repo = Repository(s)
+        held = {r.key: r for r in repo.replies(tid)}  # objects of the unit of work
+        with repo.deferred():
+            repo.owe_edit(thread_id=tid, key="a", text="second", at=T0)
+            repo.owe_edit(thread_id=tid, key="a", text="third", at=T0)
+            repo.owe_edit(thread_id=tid, key="b", text="other, edited", at=T0)
+        assert (held["a"].text, held["a"].edits, held["a"].status) == ("third", 2,
+                                                                       "edit-pending")
+        del held  # not held now: the next edit goes by statement
+    with store.session() as s:
+        repo = Repository(s)
+        with repo.deferred():
+            repo.owe_edit(thread_id=tid, key="a", text="fourth", at=T0)
+    with store.session() as s:
+        rows = {r.key: (r.text, r.edits, r.status, r.revision)
+                for r in Repository(s).replies(tid)}
+    assert rows == {"a": ("fourth", 3, "edit-pending", 1),
+                    "b": ("other, edited", 1, "pending", 1)}
