@@ -244,12 +244,14 @@ class Bot:
                                 campaign=self._configured.get(work.key, Path(work.campaign_path)))
         try:
             with self._store.session() as s:
-                thread = Leases(s).hold(work.id, owner=self.options.owner)
+                leases = Leases(s)
+                thread = leases.hold(work.id, owner=self.options.owner)
                 if thread is None:  # another worker took it meanwhile
                     report.skipped.append(f"{work.key} (taken over)")
                     return
                 repo, inbox = Repository(s), Inbox(s)
                 cycle = self._cycle(repo, inbox, thread, watched, now, report)
+                leases.keep(thread)
                 # what to deliver, read in the same unit of work (it holds the lease)
                 owed = owed_replies(repo, inbox, work.id)
             self._owed[work.id] = owed  # committed: the attempts are counted

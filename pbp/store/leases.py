@@ -41,6 +41,7 @@ class Leases:
 
     def __init__(self, session: Session) -> None:
         self.s = session
+        self._held: dict[int, dict[str, Any]] = {}  # the threads held: their values as read
 
     # -- workers --------------------------------------------------------------------------------
 
@@ -117,9 +118,28 @@ class Leases:
         ))
 
     def hold(self, thread_id: int, *, owner: str) -> ThreadRow | None:
-        """The thread's row, locked for this unit of work, if ``owner`` still holds it."""
-        row = self.s.scalars(_hold(), {"id": thread_id}).first()
-        return row if row is not None and row.lease_owner == owner else None
+        """The thread's row, locked for this unit of work, if ``owner`` still holds it.
+
+        It is an object outside the session: what the unit of work changes of it goes in by
+        ``keep``, one UPDATE of the columns that changed (the session would flush the whole
+        object at each statement that may need it, at many times the cost)."""
+        row = run(self.s, _hold(), {"id": thread_id}, flush=False).first()
+        if row is None or row.lease_owner != owner:
+            return None
+        values = row._asdict()
+        thread = ThreadRow(**values)
+        self._held[thread.id] = values
+        return thread
+
+    def keep(self, thread: ThreadRow) -> None:
+        """Write what changed of a thread ``hold`` gave (nothing when nothing did)."""
+        loaded = self._held[thread.id]
+        changed = {name: value for name, old in loaded.items()
+                   if (value := getattr(thread, name)) != old}
+        if changed:
+            run(self.s, _thread_update(tuple(sorted(changed))), {**changed, "id_": thread.id},
+                flush=False)
+            loaded.update(changed)
 
 
 # The statements of every poll, built once (building one costs more than running it); the
@@ -172,4 +192,12 @@ def _with_work() -> Any:
 
 @cache
 def _hold() -> Any:
-    return select(ThreadRow).where(ThreadRow.id == bindparam("id")).with_for_update()
+    table = cast(Table, ThreadRow.__table__)
+    return select(table).where(table.c.id == bindparam("id")).with_for_update()
+
+
+@cache
+def _thread_update(columns: tuple[str, ...]) -> Any:
+    table = cast(Table, ThreadRow.__table__)
+    return (update(table).where(table.c.id == bindparam("id_"))
+            .values({name: bindparam(name, type_=table.c[name].type) for name in columns}))
