@@ -4,7 +4,7 @@ types, the same row counts, the same errors; and the engine's listeners see each
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -143,3 +143,17 @@ def test_the_engines_listeners_see_each_statement(store: Store, new_thread: Any)
     finally:
         event.remove(store.engine, "before_cursor_execute", before)
     assert [s for s in seen if s[0] != "BEGIN"] == [("INSERT", True), ("SELECT", False)]
+
+
+def test_a_time_is_kept_as_utc_and_read_back_aware(store: Store, new_thread: Any) -> None:
+    thread = new_thread()
+    at = datetime(2026, 11, 29, 12, 30, 5, 7, tzinfo=timezone(timedelta(hours=2)))
+    with store.transaction() as conn:
+        execute(conn, insert(VERSIONS), _version(thread, "p1", written_at=at))
+        kept = conn.exec_driver_sql("SELECT written_at FROM post_versions").scalar()
+        read = execute(conn, select(VERSIONS.c.written_at)).scalar()
+    assert read == at and read.tzinfo is UTC
+    if store.engine.dialect.name == "sqlite":  # SQLAlchemy's text, so older rows read the same
+        assert kept == "2026-11-29 10:30:05.000007"
+    else:
+        assert kept == datetime(2026, 11, 29, 10, 30, 5, 7)  # naive UTC
