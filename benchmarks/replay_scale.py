@@ -1,9 +1,11 @@
 """How `pbp replay` scales with the length of a thread.
 
-    python benchmarks/replay_scale.py [POSTS ...] [--before DIR]    (default: 2000 8000)
+    python benchmarks/replay_scale.py [POSTS ...] [--before DIR] [--heroes N]
+                                                                  (default: 2000 8000)
 
 Writes a generated Distat thread of each size (four players and a GM who closes a round
-every ten posts; a mix of attacks, moves, typos, quotes and edits) to a temporary folder,
+every ten posts; a mix of attacks, moves, typos, quotes and edits; ``--heroes 12``: twelve
+players' heroes against twelve orcs, the issue's own measure) to a temporary folder,
 replays it with `pbp replay --json` in a subprocess, and prints the wall time, posts per
 second and peak memory (the child's maximum resident set) of each run, and the ratios between
 the last and the first. ``--before DIR`` also runs each size on the pbp source in DIR (another
@@ -68,8 +70,28 @@ START = datetime(2026, 11, 1, tzinfo=UTC)
 CLOSE = "[physical: attack Aria | as Goblin]\n!close"
 
 
-def events(posts: int) -> list[dict[str, object]]:
-    """A thread of ``posts`` posts."""
+def big_table(heroes: int) -> tuple[str, list[tuple[str, str]]]:
+    """A campaign of ``heroes`` heroes (each a player's) and as many orcs, and its players:
+    the issue's measure is 12 and 12."""
+    lines = ['[campaign]', 'name = "Scale"', 'gms = ["gm"]', 'visibility = "open"']
+    players = []
+    for n in range(1, heroes + 1):
+        players.append((f"player{n}", f"Hero{n}"))
+        lines += ["[[characters]]", f'name = "Hero{n}"', f'player = "player{n}"',
+                  f"body = {20 + 5 * (n % 8)}", f"mind = {60 - 5 * (n % 8)}"]
+    for n in range(1, heroes + 1):
+        lines += ["[[characters]]", f'name = "Orc{n}"', "body = 120", "mind = 60"]
+    return "\n".join(lines) + "\n", players
+
+
+def events(posts: int, *, players: list[tuple[str, str]] | None = None,
+           foe: str = "Goblin") -> list[dict[str, object]]:
+    """A thread of ``posts`` posts (``players``: who plays, else the four of ``CAMPAIGN``;
+    ``foe``: whom they attack, and who acts at each close)."""
+    players = players or PLAYERS
+    close = CLOSE.replace("Goblin", foe).replace("Aria", players[0][1])
+    names = ", ".join([n for _, n in players] + ([foe] if foe == "Goblin" else
+                                                 [f"Orc{i}" for i in range(1, len(players) + 1)]))
     start = START
     out: list[dict[str, object]] = [
         {
@@ -77,7 +99,7 @@ def events(posts: int) -> list[dict[str, object]]:
             "id": "g0",
             "author": "gm",
             "at": start.isoformat(),
-            "body": "!group Aria, Bram, Cora, Dax, Goblin",
+            "body": f"!group {names}",
         }
     ]
     for i in range(1, posts):
@@ -89,24 +111,31 @@ def events(posts: int) -> list[dict[str, object]]:
                     "id": f"g{i}",
                     "author": "gm",
                     "at": at,
-                    "body": CLOSE,
+                    "body": close,
                 }
             )
             continue
-        player, name = PLAYERS[i % 4]
-        body = BODIES[(i // 4) % len(BODIES)].format(name=name)
+        player, name = players[i % len(players)]
+        body = BODIES[(i // len(players)) % len(BODIES)].format(name=name).replace(
+            "Goblin", foe)
         out.append({"type": "post", "id": f"p{i}", "author": player, "at": at, "body": body})
         if i % 7 == 0:
             out.append({"type": "edit", "id": f"p{i}", "at": at, "body": body + " (edited)"})
     return out
 
 
-def run(posts: int, folder: Path, source: str | None = None) -> tuple[float, float]:
+def run(posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
+        ) -> tuple[float, float]:
     """Seconds `pbp replay --json` takes on a thread of ``posts`` posts, and its peak memory
-    in MiB (the maximum resident set of that one process)."""
-    (folder / "c.toml").write_text(CAMPAIGN)
+    in MiB (the maximum resident set of that one process). ``heroes``: on ``big_table``."""
+    if heroes:
+        campaign, players = big_table(heroes)
+        thread = events(posts, players=players, foe="Orc1")
+    else:
+        campaign, thread = CAMPAIGN, events(posts)
+    (folder / "c.toml").write_text(campaign)
     path = folder / f"e{posts}.jsonl"
-    path.write_text("\n".join(json.dumps(e) for e in events(posts)) + "\n")
+    path.write_text("\n".join(json.dumps(e) for e in thread) + "\n")
     out = folder / f"out{posts}.json"
     began = time.perf_counter()
     env = _child_env(source)
@@ -162,12 +191,12 @@ def _compile(source: str | None) -> None:
                    env=_child_env(source), stdout=subprocess.DEVNULL)
 
 
-def main(sizes: list[int], before: str | None) -> None:
+def main(sizes: list[int], before: str | None, heroes: int = 0) -> None:
     """Time each size and print the ratios of the last to the first."""
     for source in ([before] if before else []) + [None]:
         _compile(source)
         with tempfile.TemporaryDirectory() as tmp:
-            results = [run(n, Path(tmp), source) for n in sizes]
+            results = [run(n, Path(tmp), source, heroes=heroes) for n in sizes]
         if len(results) > 1:
             (t0, m0), (t1, m1) = results[0], results[-1]
             print(
@@ -182,4 +211,8 @@ if __name__ == "__main__":
     old = args[where + 1] if where is not None else None
     if where is not None:
         del args[where : where + 2]
-    main([int(a) for a in args] or [2000, 8000], old)
+    many = args.index("--heroes") if "--heroes" in args else None
+    heroes = int(args[many + 1]) if many is not None else 0
+    if many is not None:
+        del args[many : many + 2]
+    main([int(a) for a in args] or [2000, 8000], old, heroes)
