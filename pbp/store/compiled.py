@@ -233,16 +233,18 @@ def _send(conn: Connection, found: Plan, sql: str, driver_params: Any, many: boo
     fairy: Any = conn.connection  # in the caller's transaction (begun if need be)
     cursor = fairy.cursor()
     events = conn._has_events or conn.engine._has_events
+    before = events and conn.dispatch.before_cursor_execute  # (empty but for counting tests)
+    after = events and conn.dispatch.after_cursor_execute
     try:
-        if events:
-            for listener in conn.dispatch.before_cursor_execute:
+        if before:
+            for listener in before:
                 sql, driver_params = listener(conn, cursor, sql, driver_params, None, many)
         if many:
             cursor.executemany(sql, driver_params)
         else:
             cursor.execute(sql, driver_params)
-        if events:
-            for listener in conn.dispatch.after_cursor_execute:
+        if after:
+            for listener in after:
                 listener(conn, cursor, sql, driver_params, None, many)
         description = cursor.description
         raw = cursor.fetchall() if description is not None else []
