@@ -9,7 +9,9 @@ by themselves, and markdown-it undoes backslash escapes (``\\[move: Door\\]``).
 Most posts hold no Markdown at all: a post with no character and no line start that could open
 a Markdown construct (code, quote, escape, entity, emphasis, strike-through, link, image,
 heading, list, table, rule) is read line by line without markdown-it, with the same lines as
-markdown-it would give (``plain_lines``; a differential test holds the two paths together).
+markdown-it would give (``plain_lines``; a differential test holds the two paths together). So
+is a post whose only Markdown is quotes of their own (``without_quotes``): a reply that quotes
+the post it answers.
 """
 
 from __future__ import annotations
@@ -111,9 +113,42 @@ def text_lines(text: str, *, full: bool = False) -> list[TextLine]:
 
     ``full`` sends even a plain text through markdown-it (the reference path, for comparison).
     """
-    if not full and is_plain(text):
-        return plain_lines(text)
+    if not full:
+        if is_plain(text):
+            return plain_lines(text)
+        unquoted = without_quotes(text)
+        if unquoted is not None:
+            return plain_lines(unquoted)
     return markdown_lines(text)
+
+
+def without_quotes(text: str) -> str | None:
+    """``text`` with its quotes' lines made blank, when quotes are its only Markdown: each a
+    block of lines that all start with ``>``, with a blank line (or the post's edge) either
+    side. markdown-it reads nothing inside a quote and the rest as plain paragraphs then, so
+    the plain text's lines are the post's (``None``: anything else, left to markdown-it).
+
+    A quote's inside cannot reach outside it, but for a link reference definition (its label
+    ends ``]:``): a quote holding one is left to markdown-it.
+    """
+    if ">" not in text:
+        return None
+    lines = text.split("\n")
+    in_quote, after_blank = False, True
+    for number, line in enumerate(lines):
+        if not line.strip(" "):
+            in_quote, after_blank = False, True
+        elif line.startswith(">") and (in_quote or after_blank):
+            if "]:" in line:
+                return None
+            lines[number] = ""
+            in_quote, after_blank = True, False
+        elif in_quote:  # a lazy line would go on the quote's paragraph
+            return None
+        else:
+            after_blank = False
+    unquoted = "\n".join(lines)
+    return unquoted if is_plain(unquoted) else None
 
 
 def markdown_lines(text: str) -> list[TextLine]:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tags_roster import context
 
 from pbp.tags import ReadContext, parse_post
-from pbp.tags.markdown import is_plain, markdown_lines, text_lines
+from pbp.tags.markdown import is_plain, markdown_lines, text_lines, without_quotes
 from pbp.tags.model import SceneKind
 from pbp.tags.normalize import normalise, protect_spoilers
 
@@ -117,3 +117,34 @@ def test_plain_posts_take_the_fast_path(text: str) -> None:
 )  # fmt: skip
 def test_posts_with_markdown_go_through_markdown_it(text: str) -> None:
     assert not is_plain(protect_spoilers(normalise(text)))
+
+
+QUOTES_ONLY = [
+    "> [physical: attack Goblin]\n\nAria quotes and thinks. [mental: attack Goblin]",
+    "Aria answers.\n\n> Bram said [move: Door]\n> and more\n\n[pass]",
+    "> > a quote in a quote [pass]\n>\n> *its* `code` # and ~~all~~\n\n[move: Door]  ",
+    "> the quote ends the post [pass]",
+]
+
+
+@pytest.mark.parametrize("text", QUOTES_ONLY)
+def test_posts_whose_only_markdown_is_quotes_take_the_quick_path(text: str) -> None:
+    prepared = protect_spoilers(normalise(text))
+    assert not is_plain(prepared) and without_quotes(prepared) is not None
+    assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> a quote\nits lazy line [pass]",  # the quote's paragraph goes on
+        "Prose\n> interrupted by a quote [pass]",
+        "> [label]: https://example.com\n\n[label] [pass]",  # a definition reaches outside
+        "> a quote\n>\nafter its blank line [pass]",
+        "> a quote\n\n*emphasis* outside [pass]",
+        " > an indented quote\n\n[pass]",
+    ],
+)
+def test_other_quoted_posts_go_through_markdown_it(text: str) -> None:
+    assert without_quotes(protect_spoilers(normalise(text))) is None
+    assert_same(text)
