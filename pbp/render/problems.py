@@ -43,10 +43,15 @@ class Examples:
         def safe(name: str) -> str:
             return name.replace("`", "'")
 
-        verbs = tuple(sorted(SCENE_VERBS[SceneKind(scene)] | COMMON_VERBS))
-        return Examples(scene=scene, verbs=verbs, target=safe(target), other=safe(other),
-                        ally=safe(ally), own=safe(own), task=safe(task),
+        return Examples(scene=scene, verbs=scene_verbs(scene), target=safe(target),
+                        other=safe(other), ally=safe(ally), own=safe(own), task=safe(task),
                         feature=safe(feature), talent=safe(talent))
+
+
+@functools.cache  # one entry per scene kind
+def scene_verbs(scene: str) -> tuple[str, ...]:
+    """The tag words of a scene kind, in order: those of its own rules and the common ones."""
+    return tuple(sorted(SCENE_VERBS[SceneKind(scene)] | COMMON_VERBS))
 
 
 def render_problem(problem: Problem, *, env: jinja2.Environment,
