@@ -33,16 +33,14 @@ from sqlalchemy.exc import NoResultFound
 Params = Mapping[str, Any]
 Processor = Callable[[Any], Any] | None
 
-_GIVEN = object()  # a slot's value comes from the parameters
-
-
 @dataclass(slots=True)
 class Plan:
     """One statement compiled for one dialect and one set of parameter names."""
 
     sql: str
-    #: each parameter the SQL takes, in its order: (name sent, key in the given params or
-    #: _GIVEN-less fixed value, conversion to the driver's type)
+    #: each parameter the SQL takes, in its order: (its name in the SQL, its key in the
+    #: parameters given or None, its value fixed in the statement when the key is None, the
+    #: conversion to the driver's type or None)
     slots: tuple[tuple[str, str | None, Any, Processor], ...]
     positional: bool
     #: the result's column names and types (empty: the statement returns no rows)
@@ -195,7 +193,7 @@ _plans: dict[tuple[int, str, tuple[str, ...], bool], tuple[Any, Plan | None]] = 
 
 def _plan_for(statement: Any, dialect: Dialect, keys: tuple[str, ...], many: bool
               ) -> Plan | None:
-    key = (id(statement), dialect.name, keys, many)
+    key = (id(statement), f"{dialect.name}+{dialect.driver}", keys, many)
     found = _plans.get(key)
     if found is None or found[0] is not statement:  # (the statement kept: its id stays its)
         if len(_plans) >= MOST_PLANS:  # a statement built anew at each call: planned anew
