@@ -262,3 +262,24 @@ def test_a_thread_is_held_for_a_unit_of_work_only_by_its_owner(
         assert Leases(s).hold(tid, owner="B") is None
         row = Leases(s).hold(tid, owner="A")
         assert row is not None and row.key == "t1"
+
+
+def test_what_a_unit_of_work_changes_of_a_held_thread_is_kept(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread("t1")
+    claim(store, tid, "A", T0)
+    with store.session() as s:
+        leases = Leases(s)
+        row = leases.hold(tid, owner="A")
+        assert row is not None and row not in s  # outside the session: not flushed by it
+        row.last_seq, row.needs_read, row.next_due_at = 7, True, minutes(5)
+        leases.keep(row)
+        leases.keep(row)  # nothing changed since: nothing written again
+    with store.session() as s:
+        again = Leases(s).hold(tid, owner="A")
+        assert again is not None
+        assert (again.last_seq, again.needs_read, again.next_due_at) == (7, True, minutes(5))
+        again.last_seq = 8  # not kept: the unit of work ends without ``keep``
+    with store.session() as s:
+        assert Repository(s).thread("local", "t1").last_seq == 7  # type: ignore[union-attr]
