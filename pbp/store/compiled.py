@@ -15,8 +15,9 @@ connection and its transaction are the caller's; the engine's ``before_cursor_ex
 driver error is SQLAlchemy's error (``IntegrityError``, ``OperationalError``), raised through
 the connection's own handler, which also marks a lost connection invalid.
 
-A statement this cannot plan (an expanding IN list, a default computed in Python, a parameter
-that is neither given nor fixed in the statement) runs through ``Connection.execute`` as before.
+A statement this cannot plan (a default computed in Python, a parameter that is neither given
+nor fixed in the statement, an IN list given to an executemany or left empty) runs through
+``Connection.execute`` as before.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class Plan:
     #: parameters given or None, its value fixed in the statement when the key is None, the
     #: conversion to the driver's type or None)
     slots: tuple[tuple[str, str | None, Any, Processor], ...]
+    names: tuple[str, ...]  # the slots' names in the SQL
     positional: bool
     #: the result's column names and types (empty: the statement returns no rows)
     columns: tuple[str, ...] = ()
@@ -64,36 +66,39 @@ class Plan:
         """The SQL and the driver's parameters for ``given``, each list parameter spread over
         as many placeholders as it has items."""
         sql, flat, named = self.sql, [], {}
-        for name, key, value, convert in self.slots:
-            value = given[key] if key is not None else value
+        for (name, *_), value in zip(self.slots, self._values(given), strict=True):
             if name not in self.expanding:
-                value = value if convert is None else convert(value)
                 flat.append(value)
                 named[name] = value
                 continue
-            items = [v if convert is None else convert(v) for v in value]
-            flat.extend(items)
+            flat.extend(value)
             if self.positional:
-                marks = ", ".join("?" * len(items))
+                marks = ", ".join("?" * len(value))
             else:
-                marks = ", ".join(f"%({name}_{i})s" for i in range(1, len(items) + 1))
-                named.update((f"{name}_{i}", v) for i, v in enumerate(items, 1))
+                marks = ", ".join(f"%({name}_{i})s" for i in range(1, len(value) + 1))
+                named.update((f"{name}_{i}", v) for i, v in enumerate(value, 1))
             sql = sql.replace(f"__[POSTCOMPILE_{name}]", marks)
         return sql, tuple(flat) if self.positional else named
 
     def parameters(self, given: Params) -> Any:
         """The driver's parameters for one row of ``given``."""
+        values = self._values(given)
         if self.positional:
-            return tuple(
-                (given[key] if key is not None else value) if convert is None
-                else convert(given[key] if key is not None else value)
-                for _name, key, value, convert in self.slots
-            )
-        return {
-            name: (given[key] if key is not None else value) if convert is None
-            else convert(given[key] if key is not None else value)
-            for name, key, value, convert in self.slots
-        }
+            return tuple(values)
+        return dict(zip(self.names, values, strict=True))
+
+    def _values(self, given: Params) -> list[Any]:
+        """Each slot's value for ``given``, converted to the driver's type (a list parameter's
+        items each)."""
+        values = []
+        for name, key, value, convert in self.slots:
+            if key is not None:
+                value = given[key]
+            if convert is not None:
+                value = ([convert(v) for v in value] if name in self.expanding
+                         else convert(value))
+            values.append(value)
+        return values
 
     def rows(self, raw: list[Any], description: Any) -> list[Any]:
         """The driver's rows as named tuples of Python values."""
@@ -180,7 +185,8 @@ def plan(statement: Any, dialect: Dialect, keys: Sequence[str], *, many: bool) -
     result = compiled._result_columns
     names = tuple(c[0] for c in result)
     return Plan(
-        sql=compiled.string, slots=slots, positional=bool(compiled.positional),
+        sql=compiled.string, slots=slots, names=tuple(slot[0] for slot in slots),
+        positional=bool(compiled.positional),
         columns=names, column_types=tuple(c[3] for c in result),
         row_type=namedtuple("Row", names, rename=True) if names else None,
         dialect=dialect, expanding=expanding,

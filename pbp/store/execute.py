@@ -36,12 +36,11 @@ def run(session: Session, statement: Any, params: Params | None = None, *,
 def connection_of(session: Session) -> Connection:
     """The connection of the session's transaction (``Session.connection()``, asked once per
     transaction: it costs a tenth of a statement each time)."""
-    transaction = session.get_transaction()
     held = session.info.get(_CONNECTION)
-    if held is not None and transaction is not None and held[0] is transaction:
+    if held is not None and held[0] is session.get_transaction():
         conn: Connection = held[1]
         return conn
-    conn = session.connection()
+    conn = session.connection()  # (begins the session's transaction if need be)
     session.info[_CONNECTION] = (session.get_transaction(), conn)
     return conn
 
