@@ -65,8 +65,11 @@ class _Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
-def make_environment(override: Path | None = None) -> jinja2.Environment:
-    """An environment that loads ``override`` first (a campaign's folder), then the built-ins."""
+def make_environment(override: Path | None = None, *, reload: bool = True
+                     ) -> jinja2.Environment:
+    """An environment that loads ``override`` first (a campaign's folder), then the built-ins.
+    ``reload``: a template file changed since it was compiled is compiled again (Jinja looks at
+    the file's time at each use); without it each template is compiled once."""
     folders = [str(override)] if override is not None else []
     folders.append(str(builtin_templates_dir()))
     env = _Environment(
@@ -76,13 +79,16 @@ def make_environment(override: Path | None = None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        auto_reload=reload,
     )
     env.filters["md"] = md_escape
     return env
 
 
 @functools.lru_cache(maxsize=32)
-def shared_environment(overrides: Path | None = None) -> jinja2.Environment:
-    """One environment per override folder, kept for the life of the process (the bot renders
-    every reply of a thread with it; compiling the templates once is enough)."""
-    return make_environment(overrides)
+def shared_environment(overrides: Path | None = None, *, reload: bool = True
+                       ) -> jinja2.Environment:
+    """One environment per override folder (and ``reload``), kept for the life of the process
+    (the bot renders every reply of a thread with it; compiling the templates once is
+    enough)."""
+    return make_environment(overrides, reload=reload)

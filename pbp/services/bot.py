@@ -389,4 +389,5 @@ class Bot:
     def replies_for(self, campaign: Campaign, seed_for: Callable[[int], str | None]) -> Replies:
         """The renderer of a campaign's replies (its template overrides included)."""
         templates = Path(campaign.templates) if campaign.templates else None
-        return Replies(env=shared_environment(templates), seed_for=seed_for)
+        return Replies(env=shared_environment(templates, reload=self.options.reload_templates),
+                       seed_for=seed_for)

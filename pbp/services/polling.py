@@ -31,6 +31,9 @@ class BotOptions:
     reread_after: timedelta = timedelta(minutes=5)
     # whether the worker holding a lease is alive; a dead one's threads are taken at once
     owner_alive: Callable[[str], bool] = lambda _owner: True
+    # whether a template file edited while the bot runs is read again (a campaign's overrides);
+    # a replay, over before anybody could edit one, does without the check
+    reload_templates: bool = True
 
 
 @dataclass(slots=True)

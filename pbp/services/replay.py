@@ -137,7 +137,7 @@ def replay_run(
     runner = Bot(
         store=store, forum=forum,
         threads=[WatchedThread(key=THREAD, campaign=campaign)],
-        options=BotOptions(username=bot, ack=ack, owner="replay"),
+        options=BotOptions(username=bot, ack=ack, owner="replay", reload_templates=False),
         seed_maker=lambda _thread, number: seeds(number),
     )
     run = ReplayRun(bot=runner, forum=forum, clock=clock, storage=storage)

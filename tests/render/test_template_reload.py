@@ -1,0 +1,39 @@
+"""A campaign's template edited while the bot runs shows in the next reply; a replay, over
+before anybody could edit one, compiles each template once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pbp.render.environment import make_environment
+
+
+def _edit(path: Path, text: str) -> None:
+    before = path.stat().st_mtime
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, (before + 5, before + 5))  # a later time, whatever the clock's resolution
+
+
+@pytest.mark.parametrize(("reload", "after"), [(True, "edited"), (False, "first")])
+def test_an_edited_override_is_read_again_only_when_reloading(
+        tmp_path: Path, reload: bool, after: str) -> None:
+    override = tmp_path / "about.md.j2"
+    override.write_text("first", encoding="utf-8")
+    env = make_environment(tmp_path, reload=reload)
+    assert env.get_template("about.md.j2").render() == "first"
+    _edit(override, "edited")
+    assert env.get_template("about.md.j2").render() == after
+
+
+def test_the_bot_reloads_by_default_and_a_replay_does_not(tmp_path: Path) -> None:
+    from pbp.services.polling import BotOptions
+    from pbp.services.replay import replay_run
+
+    assert BotOptions(username="pbp_bot").reload_templates
+    campaign = tmp_path / "c.toml"
+    campaign.write_text('[campaign]\nname = "T"\ngms = ["gm"]\n', encoding="utf-8")
+    with replay_run(campaign, seed="s") as run:
+        assert not run.bot.options.reload_templates
