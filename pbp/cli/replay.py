@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -44,9 +45,34 @@ def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
         base = seed_from_int(seed) if seed is not None else new_seed()
         with replay_run(campaign, seed=base, bot=bot, ack=ack) as run:
             feed_all(run, loaded)
-            output = (json.dumps(run.ledger(), indent=1, ensure_ascii=False) if as_json
-                      else run.transcript())
+            if as_json:  # a long thread's ledger goes out a round at a time
+                with _chunks() as write:
+                    run.write_ledger(write)
+            else:
+                click.echo(run.transcript())
     except PbpError as exc:
         click.echo(f"pbp replay: {exc}", err=True)
         sys.exit(1)
-    click.echo(output)
+
+
+CHUNK = 1 << 20  # characters written to standard output at a time
+
+
+@contextmanager
+def _chunks() -> Iterator[Callable[[str], object]]:
+    """A writer to standard output, in chunks of about ``CHUNK`` characters, and a newline at
+    the end."""
+    pieces: list[str] = []
+    size = 0
+
+    def write(piece: str) -> None:
+        nonlocal size
+        pieces.append(piece)
+        size += len(piece)
+        if size >= CHUNK:
+            click.echo("".join(pieces), nl=False)
+            pieces.clear()
+            size = 0
+
+    yield write
+    click.echo("".join(pieces))

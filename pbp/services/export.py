@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -10,7 +11,8 @@ from pbp.engine.state import EngineState
 from pbp.errors import InputError
 from pbp.services.bot import Bot
 from pbp.services.ledger import LedgerBuilder
-from pbp.services.projection import post_entry, stored_rounds
+from pbp.services.projection import StoredRound, post_entry, stored_rounds
+from pbp.services.streamed_json import write_streamed
 from pbp.services.verify import published_seals
 from pbp.store.repository import Repository
 
@@ -18,13 +20,17 @@ CHEAT_SHEET_KEY = "cheatsheet"  # the bot's first reply in a thread: it seals ro
 
 
 @dataclass(frozen=True, slots=True)
-class _Thread:
+class _Stored:
+    """What the store holds of a thread, read in one unit of work: its state, its closed
+    rounds (each made a ledger entry only when it is read) and what renders them."""
+
     state: EngineState
-    ledger: dict[str, Any]
-    posts: dict[int, list[dict[str, Any]]]  # each closed round's posts, by round number
+    builder: LedgerBuilder
+    closed: Iterator[StoredRound]
+    cheat_sheet: str | None  # the bot's first reply: it seals round 1's dice
 
 
-def _load(bot: Bot, thread: str) -> _Thread:
+def _stored(bot: Bot, thread: str) -> _Stored:
     with bot.store.session() as s:
         repo = Repository(s)
         row = repo.thread(bot.forum.kind, thread)
@@ -35,30 +41,50 @@ def _load(bot: Bot, thread: str) -> _Thread:
             )
         state = bot.state(repo, row, bot.campaign_of(repo, row))
         replies = bot.replies_for(state.campaign, repo.seeds(row.id).get)
-        closed = stored_rounds(repo, row.id, state)
-        ledger = LedgerBuilder(replies=replies, summaries={}).build(
-            state, (r.entry for r in closed)
-        )
-        posts = {r.entry.round["number"]: r.posts for r in closed}
         sheet = repo.latest_reply(row.id, CHEAT_SHEET_KEY)
-        cheat_sheet = sheet.text if sheet is not None else None
-        return _Thread(state=state, ledger=_with_first_seal(ledger, cheat_sheet), posts=posts)
+        return _Stored(state=state, builder=LedgerBuilder(replies=replies, summaries={}),
+                       closed=stored_rounds(repo, row.id, state),
+                       cheat_sheet=sheet.text if sheet is not None else None)
 
 
-def _with_first_seal(ledger: dict[str, Any], cheat_sheet: str | None) -> dict[str, Any]:
-    """The ledger with round 1's ``seal`` as the cheat sheet published it (SPEC §6), so
-    ``pbp verify`` checks round 1's seed against it as it does later rounds' against the
-    summary before them."""
-    seals = published_seals(cheat_sheet or "").get(1, ())
-    rounds = ledger["rounds"]
-    if seals and rounds and rounds[0]["number"] == 1:
-        rounds[0]["seal"] = seals[0]
+def _streamed_ledger(stored: _Stored, closed: Iterable[StoredRound]) -> dict[str, Any]:
+    """The ledger with its rounds and rejected tags as iterators (``LedgerBuilder.streamed``),
+    round 1 with its ``seal`` as the cheat sheet published it (SPEC §6), so ``pbp verify``
+    checks round 1's seed against it as it does later rounds' against the summary before
+    them."""
+    ledger = stored.builder.streamed(stored.state, (r.entry for r in closed))
+    seals = published_seals(stored.cheat_sheet or "").get(1, ())
+    if seals:
+        ledger["rounds"] = _sealed_first(ledger["rounds"], seals[0])
     return ledger
+
+
+def _sealed_first(rounds: Iterator[dict[str, Any]], seal: str) -> Iterator[dict[str, Any]]:
+    first = next(rounds, None)
+    if first is None:
+        return
+    if first["number"] == 1:
+        first["seal"] = seal
+    yield first
+    yield from rounds
 
 
 def thread_ledger(bot: Bot, thread: str) -> dict[str, Any]:
     """The ledger of a thread as the bot holds it now."""
-    return _load(bot, thread).ledger
+    stored = _stored(bot, thread)
+    return _materialized(_streamed_ledger(stored, stored.closed))
+
+
+def write_ledger(bot: Bot, thread: str, write: Callable[[str], object]) -> None:
+    """Write the ledger of ``thread_ledger`` as ``json.dumps(indent=1, ensure_ascii=False)``
+    would, a round at a time: a long thread's ledger is never held whole."""
+    stored = _stored(bot, thread)
+    write_streamed(_streamed_ledger(stored, stored.closed), write)
+
+
+def _materialized(ledger: dict[str, Any]) -> dict[str, Any]:
+    return {key: list(value) if isinstance(value, Iterator) else value
+            for key, value in ledger.items()}
 
 
 def _post_lines(posts: list[dict[str, Any]]) -> list[str]:
@@ -83,9 +109,10 @@ def _one_line(error: str) -> str:
 
 def thread_markdown(bot: Bot, thread: str) -> str:
     """A readable transcript: every round with its posts and its results."""
-    loaded = _load(bot, thread)
-    ledger, state = loaded.ledger, loaded.state
-    posts = dict(loaded.posts)
+    stored = _stored(bot, thread)
+    closed = list(stored.closed)
+    ledger, state = _materialized(_streamed_ledger(stored, closed)), stored.state
+    posts = {r.entry.round["number"]: r.posts for r in closed}
     if state.round is not None:
         posts[state.round.number] = [post_entry(p) for p in state.round.posts]
     out = [f"# {ledger['campaign']}: thread {thread}", ""]

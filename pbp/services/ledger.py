@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,26 +86,44 @@ class LedgerBuilder:
     def build(self, state: EngineState, closed: Iterable[ClosedEntry]) -> dict[str, Any]:
         """The whole ledger: the ``closed`` rounds (in round order, as the store keeps them)
         and the state's open round and characters."""
-        rounds: list[dict[str, Any]] = []
+        return {key: list(value) if isinstance(value, Iterator) else value
+                for key, value in self.streamed(state, closed).items()}
+
+    def streamed(self, state: EngineState, closed: Iterable[ClosedEntry]) -> dict[str, Any]:
+        """The whole ledger as ``build`` makes it, with its ``rounds`` and ``rejected`` lists as
+        iterators, to be read in the order of the keys: ``rounds`` takes each of the ``closed``
+        rounds as it comes (a long thread's rounds are never all held at once), and
+        ``rejected`` lists the rejected tags of the rounds ``rounds`` went through."""
         rejected: list[dict[str, Any]] = []
-        for entry in closed:
-            rounds.append(entry.round)
-            rejected += entry.rejected
-        if state.round is not None:
-            rounds.append(self._open(state.round))
-            rejected += [
-                self._rejected(
-                    Rejection(post_id=p.post_id, tag=pr.tag, problem=pr), state.round.number
+        rounds_read = False
+
+        def rounds() -> Iterator[dict[str, Any]]:
+            nonlocal rounds_read
+            for entry in closed:
+                rejected.extend(entry.rejected)
+                yield entry.round
+            if state.round is not None:
+                yield self._open(state.round)
+            rounds_read = True
+
+        def rejections() -> Iterator[dict[str, Any]]:
+            assert rounds_read, "the ledger's rounds are read before its rejected tags"
+            yield from rejected
+            if state.round is not None:
+                yield from (
+                    self._rejected(
+                        Rejection(post_id=p.post_id, tag=pr.tag, problem=pr), state.round.number
+                    )
+                    for p in state.round.posts
+                    if p.live
+                    for pr in (*p.command_problems, *p.problems)
                 )
-                for p in state.round.posts
-                if p.live
-                for pr in (*p.command_problems, *p.problems)
-            ]
+
         return {
             "campaign": state.campaign.name,
             "scene": state.scene_kind.value,
-            "rounds": rounds,
+            "rounds": rounds(),
             "characters": self.characters(state),
-            "rejected": rejected,
+            "rejected": rejections(),
             "edited_after_resolution": list(state.late_edits),
         }

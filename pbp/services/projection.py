@@ -8,7 +8,7 @@ read them back from the store."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -45,16 +45,18 @@ class StoredRound:
     posts: list[dict[str, Any]]
 
 
-def stored_rounds(repo: Repository, thread_id: int, state: EngineState) -> list[StoredRound]:
+def stored_rounds(repo: Repository, thread_id: int, state: EngineState) -> Iterator[StoredRound]:
     """The thread's closed rounds, in order: those before its open round (a round re-opened by
-    ``!undo`` keeps its old row until it closes again)."""
+    ``!undo`` keeps its old row until it closes again). The rows are read at once; each is
+    made a round only when its turn comes."""
     before = state.round.number if state.round is not None else 1
-    out: list[StoredRound] = []
-    for data in repo.round_ledgers(thread_id, before=before):
-        entry = json.loads(data)
-        rejected, posts = entry.pop("rejected", []), entry.pop("posts", [])
-        out.append(StoredRound(entry=ClosedEntry(round=entry, rejected=rejected), posts=posts))
-    return out
+    return map(_stored_round, repo.round_ledgers(thread_id, before=before))
+
+
+def _stored_round(data: str) -> StoredRound:
+    entry = json.loads(data)
+    rejected, posts = entry.pop("rejected", []), entry.pop("posts", [])
+    return StoredRound(entry=ClosedEntry(round=entry, rejected=rejected), posts=posts)
 
 
 SceneValues = tuple[str, int | None, datetime | None]  # the scene row: kind, round, deadline

@@ -4,7 +4,7 @@ it prints is what the bot would post."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -14,7 +14,7 @@ from typing import Any
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, WatchedThread
-from pbp.services.export import thread_ledger
+from pbp.services.export import thread_ledger, write_ledger
 from pbp.services.files import load_campaign
 from pbp.services.outbox import Delivered, forum_key
 from pbp.services.seeds import round_seeds
@@ -97,6 +97,10 @@ class ReplayRun:
     def ledger(self) -> dict[str, Any]:
         """The ledger of SPEC §5."""
         return thread_ledger(self.bot, THREAD)
+
+    def write_ledger(self, write: Callable[[str], object]) -> None:
+        """The ledger of SPEC §5 written as JSON, a round at a time (``export.write_ledger``)."""
+        write_ledger(self.bot, THREAD, write)
 
     def transcript(self) -> str:
         """Every reply the bot posted, in order, each under a line saying what it answers."""
