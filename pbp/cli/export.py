@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -11,7 +10,7 @@ from pbp.bootstrap import make_bot
 from pbp.cli.printable import for_terminal, json_for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
-from pbp.services.export import thread_ledger, thread_markdown
+from pbp.services.export import thread_markdown, write_ledger
 
 
 @click.command("export")
@@ -30,9 +29,12 @@ def export(config_path: Path, thread: str, as_json: bool, as_md: bool,
     try:
         bot = make_bot(config)
         # other people's text, for a terminal or a file read on one: no control characters
-        text = (json_for_terminal(json.dumps(thread_ledger(bot, thread), indent=1,
-                                             ensure_ascii=False)) + "\n"
-                if as_json else for_terminal(thread_markdown(bot, thread)))
+        if as_json:  # its rounds made entries one at a time, never held as one tree
+            pieces: list[str] = []
+            write_ledger(bot, thread, lambda piece: pieces.append(json_for_terminal(piece)))
+            text = "".join([*pieces, "\n"])
+        else:
+            text = for_terminal(thread_markdown(bot, thread))
     except PbpError as exc:
         fail("export", str(exc))
     if output is None:
