@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from pbp.campaign.model import Campaign
+from pbp.engine.post_ids import PostIds
 from pbp.engine.report import Done, RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
@@ -160,7 +161,7 @@ class EngineState:
     # the closed rounds `!undo` can still reach: the last one, and the ones before it while
     # every later one had no action (older rounds live in the store, SPEC §5 ledger)
     closed: tuple[ClosedRound, ...] = ()
-    closed_posts: frozenset[str] = frozenset()
+    closed_posts: PostIds = field(default_factory=PostIds)  # every closed round's posts
     deadline_after: timedelta | None = None
     late_edits: tuple[str, ...] = ()
     posts_seen: int = 0
