@@ -23,7 +23,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -137,40 +136,48 @@ def run(posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
     path = folder / f"e{posts}.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in thread) + "\n")
     out = folder / f"out{posts}.json"
-    began = time.perf_counter()
+    measured = folder / "measured.txt"
     env = _child_env(source)
     with out.open("w") as sink, (folder / "err.txt").open("w") as err:
-        child = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pbp",
-                "replay",
-                str(folder / "c.toml"),
-                str(path),
-                "--json",
-                "--seed",
-                "1",
-            ],
+        subprocess.run(
+            [sys.executable, "-c", LAUNCHER, str(measured),
+             sys.executable, "-m", "pbp", "replay", str(folder / "c.toml"), str(path),
+             "--json", "--seed", "1"],
             stdout=sink,
             stderr=err,
             env=env,
             # not the caller's folder: `python -m` puts it before PYTHONPATH, so run from a
             # checkout it would import that checkout's pbp instead of ``source``'s
             cwd=folder,
+            check=False,
         )
-        _, status, usage = os.wait4(child.pid, 0)
-    took = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status) != 0:
+    code, took_text, maxrss = measured.read_text().split()
+    took = float(took_text)
+    if int(code) != 0:
         sys.exit(f"replay failed: {(folder / 'err.txt').read_text()[-2000:]}")
     rounds = len(json.loads(out.read_text())["rounds"])
-    peak = usage.ru_maxrss / 1024  # KiB on Linux
+    peak = int(maxrss) / 1024  # KiB on Linux
     label = f"[{source}] " if source else ""
     print(
         f"{label}{posts:6d} posts, {rounds:4d} rounds: {took:6.2f} s, "
         f"{posts / took:6.0f} posts/s, peak {peak:6.1f} MiB"
     )
     return took, peak
+
+
+# Runs the replay and writes its exit code, seconds and peak resident set (KiB) to a file. A
+# process's peak counts what it inherited at its fork (Linux keeps it across exec): started
+# from this small launcher, not from the benchmark (grown by the threads it made and the
+# ledgers it read), the replay's peak is its own.
+LAUNCHER = """
+import os, subprocess, sys, time
+began = time.perf_counter()
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+took = time.perf_counter() - began
+with open(sys.argv[1], "w") as out:
+    out.write(f"{os.waitstatus_to_exitcode(status)} {took} {usage.ru_maxrss}")
+"""
 
 
 def _child_env(source: str | None) -> dict[str, str]:
