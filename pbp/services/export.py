@@ -10,7 +10,7 @@ from typing import Any
 from pbp.engine.state import EngineState
 from pbp.errors import InputError
 from pbp.services.bot import Bot
-from pbp.services.ledger import LedgerBuilder
+from pbp.services.ledger import LedgerBuilder, materialized
 from pbp.services.projection import StoredRound, post_entry, stored_rounds
 from pbp.services.streamed_json import write_streamed
 from pbp.services.verify import published_seals
@@ -72,19 +72,15 @@ def _sealed_first(rounds: Iterator[dict[str, Any]], seal: str) -> Iterator[dict[
 def thread_ledger(bot: Bot, thread: str) -> dict[str, Any]:
     """The ledger of a thread as the bot holds it now."""
     stored = _stored(bot, thread)
-    return _materialized(_streamed_ledger(stored, stored.closed))
+    return materialized(_streamed_ledger(stored, stored.closed))
 
 
 def write_ledger(bot: Bot, thread: str, write: Callable[[str], object]) -> None:
     """Write the ledger of ``thread_ledger`` as ``json.dumps(indent=1, ensure_ascii=False)``
-    would, a round at a time: a long thread's ledger is never held whole."""
+    would, a round at a time: each stored round is made an entry only when it is written, so
+    a long thread's ledger is never held as one tree, nor as one text."""
     stored = _stored(bot, thread)
     write_streamed(_streamed_ledger(stored, stored.closed), write)
-
-
-def _materialized(ledger: dict[str, Any]) -> dict[str, Any]:
-    return {key: list(value) if isinstance(value, Iterator) else value
-            for key, value in ledger.items()}
 
 
 def _post_lines(posts: list[dict[str, Any]]) -> list[str]:
@@ -111,7 +107,7 @@ def thread_markdown(bot: Bot, thread: str) -> str:
     """A readable transcript: every round with its posts and its results."""
     stored = _stored(bot, thread)
     closed = list(stored.closed)
-    ledger, state = _materialized(_streamed_ledger(stored, closed)), stored.state
+    ledger, state = materialized(_streamed_ledger(stored, closed)), stored.state
     posts = {r.entry.round["number"]: r.posts for r in closed}
     if state.round is not None:
         posts[state.round.number] = [post_entry(p) for p in state.round.posts]

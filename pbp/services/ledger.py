@@ -14,6 +14,13 @@ from pbp.render.registry import ALL
 from pbp.render.replies import Replies
 
 
+def materialized(ledger: dict[str, Any]) -> dict[str, Any]:
+    """A ledger of ``LedgerBuilder.streamed`` with its iterators read into lists, in the
+    order of its keys."""
+    return {key: list(value) if isinstance(value, Iterator) else value
+            for key, value in ledger.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class ClosedEntry:
     """A closed round as the ledger lists it: its entry in ``rounds`` and its rejected tags."""
@@ -86,8 +93,7 @@ class LedgerBuilder:
     def build(self, state: EngineState, closed: Iterable[ClosedEntry]) -> dict[str, Any]:
         """The whole ledger: the ``closed`` rounds (in round order, as the store keeps them)
         and the state's open round and characters."""
-        return {key: list(value) if isinstance(value, Iterator) else value
-                for key, value in self.streamed(state, closed).items()}
+        return materialized(self.streamed(state, closed))
 
     def streamed(self, state: EngineState, closed: Iterable[ClosedEntry]) -> dict[str, Any]:
         """The whole ledger as ``build`` makes it, with its ``rounds`` and ``rejected`` lists as
