@@ -43,12 +43,8 @@ def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
         bot = bot_name or (config.bot.username if config else BOT)
         ack = config.bot.ack if config else "errors"
         loaded = read_events(events)
-        # what the start-up built (modules, classes) and the events live to the end: the
-        # collector's full passes need not walk them again (0.16 s → 0.06 s of an 8,000-post
-        # replay)
-        gc.freeze()
         base = seed_from_int(seed) if seed is not None else new_seed()
-        with replay_run(campaign, seed=base, bot=bot, ack=ack) as run:
+        with _start_kept(), replay_run(campaign, seed=base, bot=bot, ack=ack) as run:
             feed_all(run, loaded)
             if as_json:  # a long thread's ledger goes out a round at a time
                 with _chunks() as write:
@@ -61,6 +57,19 @@ def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
 
 
 CHUNK = 1 << 20  # characters written to standard output at a time
+
+
+@contextmanager
+def _start_kept() -> Iterator[None]:
+    """What the start-up built (modules, classes) lives to the end of the replay: the
+    collector's full passes leave it out until the block ends (0.16 s → 0.06 s of an
+    8,000-post replay). Given back after, so a process that runs more (a test's) collects
+    it as before."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 @contextmanager
