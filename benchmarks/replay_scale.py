@@ -137,9 +137,10 @@ def run(posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
     path.write_text("\n".join(json.dumps(e) for e in thread) + "\n")
     out = folder / f"out{posts}.json"
     measured = folder / "measured.txt"
+    measured.unlink(missing_ok=True)  # never the figures of the size before
     env = _child_env(source)
     with out.open("w") as sink, (folder / "err.txt").open("w") as err:
-        subprocess.run(
+        launched = subprocess.run(
             [sys.executable, "-c", LAUNCHER, str(measured),
              sys.executable, "-m", "pbp", "replay", str(folder / "c.toml"), str(path),
              "--json", "--seed", "1"],
@@ -151,6 +152,8 @@ def run(posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
             cwd=folder,
             check=False,
         )
+    if launched.returncode != 0 or not measured.exists():
+        sys.exit(f"the launcher failed: {(folder / 'err.txt').read_text()[-2000:]}")
     code, took_text, maxrss = measured.read_text().split()
     took = float(took_text)
     if int(code) != 0:

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True, eq=False)
 class PostIds:
-    """A set of post ids. Each part is at least twice the size of the next, so a thread of
-    ``n`` closed posts holds at most about log2(n) parts, and each id is copied about as
-    often as it is looked up through (``|`` merges the newest parts, as a binary counter
-    carries)."""
+    """A set of post ids, in disjoint parts, each at least twice the size of the next: a
+    thread of ``n`` closed posts holds at most about log2(n) + 1 parts (a lookup tries each),
+    and each id is copied about log2(n) times in the thread's life (``|`` merges the newest
+    parts, as a binary counter carries). Made by ``PostIds()`` and ``|``; the parts given
+    to the constructor must already be disjoint."""
 
     parts: tuple[frozenset[str], ...] = ()
 
