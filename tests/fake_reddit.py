@@ -5,7 +5,8 @@ Import it as ``from fake_reddit import ...`` (``tests`` is on the import path th
 
 ``FakeReddit`` is the model and the server: ``with FakeReddit() as fake:`` serves on
 ``fake.url``. Tests act as users through its methods (``add_submission``, ``add_comment``,
-``edit_comment``, ``delete_comment``, ``remove_comment``, ``lock``, ``archive``) and inspect it
+``add_message``, ``edit_comment``, ``delete_comment``, ``remove_comment``, ``lock``,
+``archive``) and inspect it
 (``comments_in``, ``comments_by``, ``requests``, ``requests_to``). praw acts as the logged-in
 account (``pbp_bot``/``pw`` by default) through the endpoints praw uses:
 
@@ -352,6 +353,16 @@ class FakeReddit:
             self._comments[cid] = comment
             self._kids.setdefault(parent_fullname, []).append(comment)
             return cid
+
+    def add_message(self, author: str, dest: str, subject: str, body: str) -> str:
+        """A private message from ``author`` to ``dest`` (the bot's account from another
+        client, say: it shows among the account's sent messages)."""
+        with self._lock:
+            seq = self._next_seq()
+            message = FakeMessage(id=to_base36(50_000 + seq), author=author, dest=dest,
+                                  subject=subject, body=body, created_utc=self.now(), seq=seq)
+            self._messages.append(message)
+            return message.id
 
     def edit_comment(self, comment_id: str, body: str) -> None:
         with self._lock:

@@ -185,9 +185,9 @@ class Call:
     """One call made to a ``FlakyForum``.
 
     ``args`` holds the arguments by name (``cursor``, ``threads``, ``thread``, ``post_ids``,
-    ``to``, ``text``, ``key``, ``reply_id``). ``reached`` says whether the inner forum was
-    asked; ``error`` is the ``ForumError`` the caller got, if any. A reply that was committed
-    and then failed has ``reached=True``, ``error`` set and ``result`` the id it got.
+    ``to``, ``text``, ``key``, ``reply_id``, ``since``). ``reached`` says whether the inner
+    forum was asked; ``error`` is the ``ForumError`` the caller got, if any. A reply that was
+    committed and then failed has ``reached=True``, ``error`` set and ``result`` the id it got.
     """
 
     method: str
@@ -289,11 +289,13 @@ class FlakyForum:
                    lambda: self.inner.edit_reply(thread=thread, reply_id=reply_id, text=text,
                                                  key=key))
 
-    def find_reply(self, *, thread: str, key: str) -> str | None:
+    def find_reply(self, *, thread: str, key: str, to: str | None,
+                   since: datetime) -> str | None:
         """The inner forum's find_reply, unless told to fail."""
-        args = {"thread": thread, "key": key}
+        args = {"thread": thread, "key": key, "to": to, "since": since}
         return self._call("find_reply", args,
-                          lambda: self.inner.find_reply(thread=thread, key=key))
+                          lambda: self.inner.find_reply(thread=thread, key=key, to=to,
+                                                        since=since))
 
     def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
         """The inner forum's send_private, unless told to fail (before or after sending)."""
@@ -305,11 +307,12 @@ class FlakyForum:
                                                           text=text, key=key),
                           then_fail=then_fail)
 
-    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
+    def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The inner forum's find_private, unless told to fail."""
-        args = {"thread": thread, "to": to, "key": key}
+        args = {"thread": thread, "to": to, "key": key, "since": since}
         return self._call("find_private", args,
-                          lambda: self.inner.find_private(thread=thread, to=to, key=key))
+                          lambda: self.inner.find_private(thread=thread, to=to, key=key,
+                                                          since=since))
 
     def _call(self, method: str, args: dict[str, Any], action: Callable[[], T], *,
               then_fail: bool = False) -> T:

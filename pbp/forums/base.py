@@ -147,8 +147,12 @@ class Forum(Protocol):
         with, for forums that keep it in the text)."""
         ...
 
-    def find_reply(self, *, thread: str, key: str) -> str | None:
-        """The id of the bot's reply carrying ``key``, if the forum holds one."""
+    def find_reply(self, *, thread: str, key: str, to: str | None,
+                   since: datetime) -> str | None:
+        """The id of the bot's reply carrying ``key``, if the forum holds one, looked for where
+        it would be: among the answers to post ``to`` (None: in the thread itself), posted no
+        earlier than ``since`` (its first attempt). However busy the bot was since then, it is
+        found: never only among a fixed number of recent items."""
         ...
 
     def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
@@ -156,7 +160,8 @@ class Forum(Protocol):
         unique within the thread and recipient, as a reply's is within the thread)."""
         ...
 
-    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
+    def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The id of the private message the bot sent ``to`` about ``thread`` under ``key``,
-        if the forum holds one."""
+        if the forum holds one, sent no earlier than ``since`` (its first attempt), however
+        many messages the bot sent after it."""
         ...

@@ -178,8 +178,10 @@ class LocalForum:
         old = self._existing(reply_id)
         self._storage.save_post(replace(old, body=_checked_text(text), edited_at=self._clock()))
 
-    def find_reply(self, *, thread: str, key: str) -> str | None:
-        """The bot's reply with that key, if any."""
+    def find_reply(self, *, thread: str, key: str, to: str | None,
+                   since: datetime) -> str | None:
+        """The bot's reply with that key in the thread, if any (by key: wherever it is)."""
+        del to, since
         found = self._storage.find_key(thread, key)
         return found.id if found is not None else None
 
@@ -191,8 +193,9 @@ class LocalForum:
                              body=_checked_text(text), key=key, sent_at=self._clock())
         return self._storage.add_message(new).id
 
-    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
-        """The private message sent ``to`` under ``key``, if any."""
+    def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
+        """The private message sent ``to`` under ``key``, if any (by key: whenever sent)."""
+        del since
         found = self._storage.find_message(thread, to, key)
         return found.id if found is not None else None
 

@@ -12,11 +12,13 @@
 - Text is cleaned on the way in (``clean_text``): no NUL, no lone surrogate.
 - Every reply carries its key in an invisible link, ``[](#pbp:KEY)``; comment POSTs go out
   without prawcore's own retry (a comment that committed but answered 502 would be posted
-  twice), and ``find_reply`` looks for the key among the bot's comments before a retry,
-  deleting any duplicate it finds.
+  twice), and before a retry ``find_reply`` looks for the key where the reply would be: among
+  the answers to the post it answers (one request), or for a reply in the thread among the
+  bot's comments back to the first attempt (page by page, however many came since; past the
+  1,000 Reddit lists, among the thread's newest top-level comments), deleting any duplicate.
 - Private messages go through ``/api/compose`` with the thread and key in the same invisible
   link (``[](#pbp:THREAD/KEY)``), sent once without retry; ``find_private`` looks for that
-  marker among the bot's newest 100 sent messages (``/message/sent``).
+  marker among the bot's sent messages (``/message/sent``) back to the first attempt.
 - praw and prawcore errors become ``ForumError`` in one table: temporary ones are tried again
   on a later poll, permanent ones are reported.
 """
@@ -53,7 +55,8 @@ _PERMANENT_API_ERRORS = frozenset({
     "COMMENT_UNREPLIABLE", "INVALID_PARENT",
     "USER_DOESNT_EXIST", "NOT_WHITELISTED_BY_USER_MESSAGE", "NO_SUBJECT", "NO_TEXT",
 })
-SENT_REACH = 100  # the bot's sent messages looked through for a key
+SINCE_SLACK = 600.0  # seconds: Reddit's clock and the bot's may differ a little
+TREE_LIMIT = 500  # comments asked for in one request of a comment tree (Reddit's most)
 
 
 class _NoRetry(RetryStrategy):
@@ -298,14 +301,20 @@ class RedditForum:
         with _reddit_errors(), self._without_retry():
             self._reddit.comment(reply_id).edit(marked(text, key))
 
-    def find_reply(self, *, thread: str, key: str) -> str | None:
-        """The bot's comment in ``thread`` carrying ``key`` (among its newest 100); any
-        duplicate is deleted, the oldest kept."""
+    def find_reply(self, *, thread: str, key: str, to: str | None,
+                   since: datetime) -> str | None:
+        """The bot's comment carrying ``key`` where it would be: among the answers to comment
+        ``to``, or (``to`` None: a comment on the submission) among the bot's comments back to
+        ``since``, the time of the first attempt, however many came after it. Any duplicate is
+        deleted, the oldest kept."""
         with _reddit_errors():
-            mine = [
-                c for c in self._reddit.redditor(self._bot).comments.new(limit=100)
-                if c.link_id == f"t3_{thread}" and key_of(c.body) == key
-            ]
+            if to and to != thread:
+                candidates = self._answers_to(thread, to)
+            else:
+                candidates = self._thread_replies(thread, since=since.timestamp())
+            mine = [c for c in candidates
+                    if _by(c, self._bot) and c.link_id == f"t3_{thread}"
+                    and key_of(c.body) == key]
             if not mine:
                 return None
             mine.sort(key=lambda c: (c.created_utc, c.id))
@@ -315,6 +324,58 @@ class RedditForum:
                 duplicate.delete()
             return str(mine[0].id)
 
+    def _answers_to(self, thread: str, to: str) -> list[Any]:
+        """Every answer to comment ``to`` (its whole list of replies, one request unless it
+        has more than a page of them)."""
+        submission = self._reddit.submission(thread)
+        submission.comment_sort = "new"
+        _, found = self._reddit.get(f"comments/{thread}/_/{to}",
+                                    params={"limit": TREE_LIMIT, "sort": "new"})
+        parent = next((c for c in found.children
+                       if isinstance(c, praw.models.Comment) and c.id == to), None)
+        if parent is None:
+            return []
+        parent.submission = submission  # its replies' "more" links are read through it
+        replies: Any = parent.replies
+        replies.replace_more(limit=None)
+        return [c for c in replies if isinstance(c, praw.models.Comment)]
+
+    def _thread_replies(self, thread: str, *, since: float) -> list[Any]:
+        """The bot's comments back to ``since`` (minus the clock's slack), newest first; if
+        even Reddit's longest listing of them does not reach back so far, the submission's
+        top-level comments back to then."""
+        oldest = since - SINCE_SLACK
+        found: list[Any] = []
+        seen = 0
+        for comment in self._reddit.redditor(self._bot).comments.new(limit=None):
+            seen += 1
+            if float(comment.created_utc) < oldest:
+                return found
+            found.append(comment)
+        if seen < LISTING_REACH:
+            return found  # the whole history: nothing is older
+        return found + self._top_level_since(thread, oldest=oldest)
+
+    def _top_level_since(self, thread: str, *, oldest: float) -> list[Any]:
+        """The submission's top-level comments, newest first, back to ``oldest``."""
+        submission = self._reddit.submission(thread)
+        submission.comment_sort = "new"
+        submission.comment_limit = TREE_LIMIT
+        out: list[Any] = []
+        comments: Any = submission.comments
+        pending: list[Any] = list(comments)
+        while pending:
+            item = pending.pop(0)
+            if isinstance(item, praw.models.MoreComments):
+                more: Any = item.comments(update=False)
+                pending = [c for c in more
+                           if getattr(c, "parent_id", f"t3_{thread}") == f"t3_{thread}"
+                           ] + pending
+                continue
+            if float(item.created_utc) < oldest:
+                break
+            out.append(item)
+        return out
 
     def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
         """A private message through ``/api/compose`` (sent once, no retry); its id, as the
@@ -322,18 +383,27 @@ class RedditForum:
         with _reddit_errors(), self._without_retry():
             self._reddit.redditor(to).message(subject=subject,
                                               message=marked(text, _private_key(thread, key)))
-        return self.find_private(thread=thread, to=to, key=key) or f"{to}:{key}"
+        return (self.find_private(thread=thread, to=to, key=key, since=datetime.now(UTC))
+                or f"{to}:{key}")
 
-    def find_private(self, *, thread: str, to: str, key: str) -> str | None:
-        """The private message to ``to`` carrying ``thread`` and ``key`` among the bot's
-        newest sent messages."""
+    def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
+        """The private message to ``to`` carrying ``thread`` and ``key`` among the bot's sent
+        messages back to ``since`` (the first attempt), however many came after it."""
         wanted = _private_key(thread, key)
+        oldest = since.timestamp() - SINCE_SLACK
         with _reddit_errors():
-            for message in self._reddit.inbox.sent(limit=SENT_REACH):
+            for message in self._reddit.inbox.sent(limit=None):
+                if float(message.created_utc) < oldest:
+                    return None
                 dest = str(getattr(message, "dest", ""))
                 if dest.casefold() == to.casefold() and key_of(message.body) == wanted:
                     return str(message.id)
         return None
+
+
+def _by(comment: Any, name: str) -> bool:
+    """Whether ``comment`` was written by the user ``name``."""
+    return comment.author is not None and str(comment.author.name).casefold() == name.casefold()
 
 
 def _private_key(thread: str, key: str) -> str:

@@ -253,7 +253,7 @@ class Bot:
                 cycle = self._cycle(repo, inbox, thread, watched, now, report)
                 leases.keep(thread)
                 # what to deliver, read in the same unit of work (it holds the lease)
-                owed = owed_replies(repo, inbox, work.id)
+                owed = owed_replies(repo, inbox, work.id, now=now)
             self._owed[work.id] = owed  # committed: the attempts are counted
             self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
             self._seeds[cycle.thread_id] = cycle.seeds  # committed: the store holds them

@@ -70,6 +70,7 @@ class Owed:
     forum_id: str | None
     tried_before: bool
     found: str | None  # the id of a reply with this key the forum was seen to hold
+    since: datetime  # its first attempt (or, before that was kept, when it was queued)
     to_user: str | None = None  # a private message's recipient
     subject: str = ""
 
@@ -84,19 +85,20 @@ class Delivery:
     waiting: str | None = None
 
 
-def owed_replies(repo: Repository, inbox: Inbox, thread_id: int) -> list[Owed]:
+def owed_replies(repo: Repository, inbox: Inbox, thread_id: int, *, now: datetime) -> list[Owed]:
     """The replies of a thread to post or edit now, oldest first, each with an attempt counted
-    (committed with the unit of work, before the forum is asked)."""
+    (committed with the unit of work, before the forum is asked) at ``now``."""
     rows = [r for r in repo.undelivered(thread_id) if r.status != "failed"]
     found = inbox.found(thread_id) if rows else {}
     owed = [
         Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
              forum_id=r.forum_reply_id, tried_before=r.attempts > 0,
              found=found.get(forum_key(r)) if r.status == "pending" else None,
+             since=(r.tried_at or r.created_at) if r.attempts > 0 else now,
              to_user=r.to_user, subject=r.subject or "")
         for r in rows
     ]
-    repo.count_attempts([o.id for o in owed])
+    repo.count_attempts([o.id for o in owed], at=now)
     return owed
 
 
@@ -114,7 +116,7 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
         with store.session() as s:
             if owner is not None and Leases(s).hold(thread_id, owner=owner) is None:
                 return Delivery(sent=[], refused=[])  # another worker runs the thread now
-            owed = owed_replies(Repository(s), Inbox(s), thread_id)
+            owed = owed_replies(Repository(s), Inbox(s), thread_id, now=now)
     delivery = Delivery(sent=[], refused=[])
     if not owed:
         return delivery  # nothing to send: the forum is not asked (nor opened) at all
@@ -163,8 +165,8 @@ def _send_all(forum: Forum, owed: list[Owed], *, thread: str, delivery: Delivery
 def _send_one(forum: Forum, reply: Owed, *, thread: str) -> str:
     """Post or edit one reply, or send one private message; its id on the forum."""
     if reply.to_user is not None:  # a private message: sent once, never edited
-        sent = forum.find_private(thread=thread, to=reply.to_user, key=reply.key) \
-            if reply.tried_before else None
+        sent = forum.find_private(thread=thread, to=reply.to_user, key=reply.key,
+                                  since=reply.since) if reply.tried_before else None
         return sent or forum.send_private(thread=thread, to=reply.to_user,
                                           subject=reply.subject, text=reply.text, key=reply.key)
     if reply.status == "edit-pending":
@@ -173,7 +175,8 @@ def _send_one(forum: Forum, reply: Owed, *, thread: str) -> str:
                           key=reply.key)
         return reply.forum_id
     found = reply.found or (
-        forum.find_reply(thread=thread, key=reply.key) if reply.tried_before else None
+        forum.find_reply(thread=thread, key=reply.key, to=reply.to, since=reply.since)
+        if reply.tried_before else None
     )
     if found is not None:  # on the forum already, maybe with an older text: make it ours
         forum.edit_reply(thread=thread, reply_id=found, text=reply.text, key=reply.key)

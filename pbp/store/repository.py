@@ -484,10 +484,11 @@ class Repository:
             select(ReplyRow).where(ReplyRow.thread_id == thread_id).order_by(ReplyRow.id)
         ).all()
 
-    def count_attempts(self, reply_ids: Sequence[int]) -> None:
-        """Record that these replies are about to be sent (before the forum is asked)."""
+    def count_attempts(self, reply_ids: Sequence[int], *, at: datetime) -> None:
+        """Record that these replies are about to be sent (before the forum is asked), and
+        when the first attempt of each was."""
         if reply_ids:
-            run(self.s, _count_attempts(), {"ids": list(reply_ids)})
+            run(self.s, _count_attempts(), {"ids": list(reply_ids), "at": at})
 
     def mark_sent(self, reply_id: int, *, forum_id: str, text: str, at: datetime) -> None:
         """The forum holds the reply with ``text``: posted, unless the text changed meanwhile
@@ -652,8 +653,10 @@ def _undelivered() -> Any:
 @cache
 def _count_attempts() -> Any:
     table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
+    at = bindparam("at", type_=table.c.tried_at.type)  # through UtcDateTime
     return (update(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
-            .values(attempts=table.c.attempts + 1))
+            .values(attempts=table.c.attempts + 1,
+                    tried_at=func.coalesce(table.c.tried_at, at)))
 
 
 @cache

@@ -237,6 +237,8 @@ class ReplyRow(Base):
     status: Mapped[str] = mapped_column(String(20))  # pending | posted | edit-pending
     forum_reply_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # when it was first sent: a retry looks for it on the forum from then on
+    tried_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     edits: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())

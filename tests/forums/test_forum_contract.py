@@ -9,7 +9,7 @@ the failures it makes on request.
 from __future__ import annotations
 
 import pytest
-from forum_harness import FlakyLocalHarness, ForumHarness
+from forum_harness import START, FlakyLocalHarness, ForumHarness
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost
@@ -154,9 +154,9 @@ def test_find_reply_finds_each_reply_by_its_key(harness: ForumHarness) -> None:
     second = harness.forum.reply(thread=a, to=None, text="two", key="k2")
 
     assert first != second
-    assert harness.forum.find_reply(thread=a, key="k1") == first
-    assert harness.forum.find_reply(thread=a, key="k2") == second
-    assert harness.forum.find_reply(thread=a, key="k3") is None
+    assert harness.forum.find_reply(thread=a, key="k1", to=a1, since=START) == first
+    assert harness.forum.find_reply(thread=a, key="k2", to=None, since=START) == second
+    assert harness.forum.find_reply(thread=a, key="k3", to=None, since=START) is None
 
 
 def test_what_a_sending_block_sent_is_on_the_forum_when_it_ends(harness: ForumHarness) -> None:
@@ -164,7 +164,8 @@ def test_what_a_sending_block_sent_is_on_the_forum_when_it_ends(harness: ForumHa
     a1 = harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
     with harness.forum.sending():
         first = harness.forum.reply(thread=a, to=a1, text="one", key="k1")
-        assert harness.forum.find_reply(thread=a, key="k1") == first  # seen inside the block
+        # seen inside the block
+        assert harness.forum.find_reply(thread=a, key="k1", to=a1, since=START) == first
         second = harness.forum.reply(thread=a, to=None, text="two", key="k2")
         harness.forum.edit_reply(thread=a, reply_id=first, text="one, fixed", key="k1")
         harness.forum.send_private(thread=a, to="alice", subject="Your sheet", text="Aria",
@@ -172,7 +173,7 @@ def test_what_a_sending_block_sent_is_on_the_forum_when_it_ends(harness: ForumHa
 
     posts = by_id(harness.forum.listing(cursor=None).posts)
     assert posts[first].body == "one, fixed" and posts[second].body == "two"
-    assert harness.forum.find_private(thread=a, to="alice", key="sheet-1") is not None
+    assert harness.forum.find_private(thread=a, to="alice", key="sheet-1", since=START) is not None
     assert harness.inbox("alice") == [("Your sheet", "Aria")]
 
 
@@ -182,7 +183,7 @@ def test_find_reply_looks_only_in_the_given_thread(harness: ForumHarness) -> Non
     harness.post(thread=b, author="bob", body="in b")
     harness.forum.reply(thread=a, to=a1, text="noted", key="k1")
 
-    assert harness.forum.find_reply(thread=b, key="k1") is None
+    assert harness.forum.find_reply(thread=b, key="k1", to=None, since=START) is None
 
 
 def test_edit_reply_changes_the_text_and_keeps_the_reply_found_by_key(
@@ -197,7 +198,7 @@ def test_edit_reply_changes_the_text_and_keeps_the_reply_found_by_key(
 
     assert after.body == "Aria hits."
     assert (after.reply_to, after.reply_key, after.deleted) == (a1, "k1", False)
-    assert harness.forum.find_reply(thread=a, key="k1") == reply
+    assert harness.forum.find_reply(thread=a, key="k1", to=a1, since=START) == reply
 
 
 def test_reread_gives_current_versions_and_flags_deleted_posts(harness: ForumHarness) -> None:
@@ -320,7 +321,7 @@ def test_flaky_forum_can_commit_a_reply_and_still_answer_with_an_error(
 
     with pytest.raises(ForumError) as caught:
         flaky.forum.reply(thread="keep", to=a1, text="noted", key="k1")
-    found = flaky.forum.find_reply(thread="keep", key="k1")
+    found = flaky.forum.find_reply(thread="keep", key="k1", to=a1, since=START)
     again = flaky.forum.reply(thread="keep", to=a1, text="other", key="k2")
 
     assert caught.value.temporary
@@ -384,11 +385,11 @@ def test_find_private_finds_a_message_by_thread_recipient_and_key(harness: Forum
                                        key="k1")
     harness.forum.send_private(thread=a, to="alice", subject="two", text="2", key="k2")
 
-    assert harness.forum.find_private(thread=a, to="gm_sam", key="k1") == first
-    assert harness.forum.find_private(thread=a, to="gm_sam", key="k2") is None
-    assert harness.forum.find_private(thread=b, to="gm_sam", key="k1") is None
-    assert harness.forum.find_private(thread=a, to="alice", key="k1") is None
-    assert harness.forum.find_private(thread=a, to="alice", key="k2") is not None
+    assert harness.forum.find_private(thread=a, to="gm_sam", key="k1", since=START) == first
+    assert harness.forum.find_private(thread=a, to="gm_sam", key="k2", since=START) is None
+    assert harness.forum.find_private(thread=b, to="gm_sam", key="k1", since=START) is None
+    assert harness.forum.find_private(thread=a, to="alice", key="k1", since=START) is None
+    assert harness.forum.find_private(thread=a, to="alice", key="k2", since=START) is not None
 
 
 def test_a_private_message_keeps_its_lines(harness: ForumHarness) -> None:
@@ -407,7 +408,7 @@ def test_flaky_forum_can_send_a_private_message_and_still_answer_with_an_error(
 
     with pytest.raises(ForumError) as caught:
         flaky.forum.send_private(thread="keep", to="gm_sam", subject="s", text="t", key="k1")
-    found = flaky.forum.find_private(thread="keep", to="gm_sam", key="k1")
+    found = flaky.forum.find_private(thread="keep", to="gm_sam", key="k1", since=START)
 
     assert caught.value.temporary
     assert flaky.inbox("gm_sam") == [("s", "t")]

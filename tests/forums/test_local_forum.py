@@ -146,7 +146,7 @@ def test_edits_and_replies_over_the_limit_are_refused(local: LocalHarness) -> No
     refusal(lambda: local.local.reply(thread="keep", to=first, text=long, key="k1"))
 
     assert [p.body for p in local.local.thread("keep")] == ["short"]
-    assert local.local.find_reply(thread="keep", key="k1") is None
+    assert local.local.find_reply(thread="keep", key="k1", to=first, since=START) is None
 
 
 # -- the bot's replies and the thread ---------------------------------------------------------
@@ -255,7 +255,7 @@ def _seen_after(local: LocalHarness) -> object:
         [forum.thread(t) for t in THREADS],
         [forum.listing(cursor=str(seq)) for seq in range(0, 12)],
         forum.survey(THREADS),
-        [forum.find_reply(thread=t, key=k) for t in THREADS for k in KEYS],
+        [forum.find_reply(thread=t, key=k, to=None, since=START) for t in THREADS for k in KEYS],
     )
 
 
@@ -302,7 +302,7 @@ def test_a_sending_block_that_raises_leaves_nothing_on_the_sql_forum(tmp_path: P
             raise RuntimeError("the process died here")
 
         assert [p.body for p in local.local.thread("keep")] == ["[physical: attack Goblin]"]
-        assert local.local.find_reply(thread="keep", key="k1") is None
+        assert local.local.find_reply(thread="keep", key="k1", to=first, since=START) is None
         assert local.local.inbox("alice") == []
 
 
@@ -318,5 +318,5 @@ def test_a_message_refused_inside_a_sending_block_keeps_the_rest(tmp_path: Path)
                                                      key="sheet-1"))
             reply = local.local.reply(thread="keep", to=first, text="noted", key="k1")
 
-        assert local.local.find_reply(thread="keep", key="k1") == reply
+        assert local.local.find_reply(thread="keep", key="k1", to=first, since=START) == reply
         assert [m.body for m in local.local.inbox("alice")] == ["Aria"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import praw
 import pytest
 from fake_reddit import FakeReddit, SleepRecorder
@@ -21,6 +23,11 @@ def forum(reddit: praw.Reddit, fake_reddit: FakeReddit) -> RedditForum:
 
 def _thread(fake: FakeReddit, title: str = "Round one", body: str = "") -> str:
     return fake.add_submission(SUB, "gm_sam", title, body)
+
+
+def _now(fake: FakeReddit) -> datetime:
+    """The fake's clock as the bot's: when a first attempt was made."""
+    return datetime.fromtimestamp(fake.now(), UTC)
 
 
 def test_an_idle_poll_costs_one_listing_per_subreddit_however_many_threads(
@@ -109,12 +116,13 @@ def test_a_reply_carries_its_key_and_is_found_by_it(
 ) -> None:
     thread = _thread(fake_reddit)
     typo = fake_reddit.add_comment("bob", f"t3_{thread}", "[phisical: attack Goblin]")
+    tried = _now(fake_reddit)
     reply = forum.reply(thread=thread, to=typo, text="Did you mean physical?", key="problems-x")
     posted = fake_reddit.comment(reply)
     assert posted.author == "pbp_bot" and posted.parent_id == f"t1_{typo}"
     assert key_of(posted.body) == "problems-x"
-    assert forum.find_reply(thread=thread, key="problems-x") == reply
-    assert forum.find_reply(thread=thread, key="summary-1") is None
+    assert forum.find_reply(thread=thread, key="problems-x", to=typo, since=tried) == reply
+    assert forum.find_reply(thread=thread, key="summary-1", to=None, since=tried) is None
     forum.edit_reply(thread=thread, reply_id=reply, text="Fixed.", key="problems-x")
     assert key_of(fake_reddit.comment(reply).body) == "problems-x"
     in_thread = forum.reply(thread=thread, to=None, text="Round 1 is open", key="cheatsheet")
@@ -126,20 +134,22 @@ def test_a_reply_committed_then_answered_502_is_not_sent_twice_and_is_found(
 ) -> None:
     thread = _thread(fake_reddit)
     fake_reddit.inject("POST", "/api/comment", "commit_then_502")
+    tried = _now(fake_reddit)
     with pytest.raises(ForumError) as failed:
         forum.reply(thread=thread, to=None, text="Summary", key="summary-1")
     assert failed.value.temporary
     assert len(fake_reddit.comments_by("pbp_bot")) == 1  # prawcore did not post it again
-    assert forum.find_reply(thread=thread, key="summary-1") is not None
+    assert forum.find_reply(thread=thread, key="summary-1", to=None, since=tried) is not None
 
 
 def test_a_duplicate_reply_found_by_its_key_is_deleted(
     forum: RedditForum, fake_reddit: FakeReddit
 ) -> None:
     thread = _thread(fake_reddit)
+    tried = _now(fake_reddit)
     first = forum.reply(thread=thread, to=None, text="Summary", key="summary-1")
     fake_reddit.add_comment("pbp_bot", f"t3_{thread}", "Summary\n\n[](#pbp:summary-1)")
-    assert forum.find_reply(thread=thread, key="summary-1") == first
+    assert forum.find_reply(thread=thread, key="summary-1", to=None, since=tried) == first
     live = [c for c in fake_reddit.comments_by("pbp_bot") if not c.gone]
     assert [c.id for c in live] == [first]
 
@@ -208,11 +218,12 @@ def test_a_private_message_committed_then_answered_502_is_not_sent_twice_and_is_
 ) -> None:
     thread = _thread(fake_reddit)
     fake_reddit.inject("POST", "/api/compose", "commit_then_502")
+    tried = _now(fake_reddit)
     with pytest.raises(ForumError) as failed:
         forum.send_private(thread=thread, to="gm_sam", subject="s", text="t", key="k1")
     assert failed.value.temporary
     assert len(fake_reddit.messages_to("gm_sam")) == 1  # prawcore did not send it again
-    assert forum.find_private(thread=thread, to="gm_sam", key="k1") == \
+    assert forum.find_private(thread=thread, to="gm_sam", key="k1", since=tried) == \
         fake_reddit.messages_to("gm_sam")[0].id
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_table import SETUP, Table, at
+from service_table import SETUP, START, Table, at
 
 from pbp.errors import ForumError
 
@@ -68,5 +68,5 @@ def test_a_refused_message_inside_a_delivery_keeps_the_rest_on_postgresql(
             forum.send_private(thread="keep-1", to="alice", subject="Sheet", text="again",
                                key="s-1")
         reply = forum.reply(thread="keep-1", to=first, text="noted", key="k1")
-    assert forum.find_reply(thread="keep-1", key="k1") == reply
+    assert forum.find_reply(thread="keep-1", key="k1", to=first, since=START) == reply
     assert [m.body for m in forum.inbox("alice")] == ["Aria"]

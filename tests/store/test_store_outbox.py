@@ -142,21 +142,23 @@ def test_undelivered_lists_what_is_still_owed_oldest_first(
         ]
 
 
-def test_count_attempts_adds_one_to_each_reply_named(
+def test_count_attempts_adds_one_to_each_reply_named_and_keeps_the_first_attempts_time(
     store: Store, new_thread: NewThread
 ) -> None:
     tid = new_thread()
     first, second = queue(store, tid, "a", "x"), queue(store, tid, "b", "y")
+    later = T0 + timedelta(hours=3)
 
     with store.session() as s:
-        Repository(s).count_attempts([first, second])
+        Repository(s).count_attempts([first], at=T0)
     with store.session() as s:
-        Repository(s).count_attempts([first])
-        Repository(s).count_attempts([])
+        Repository(s).count_attempts([first, second], at=later)
+        Repository(s).count_attempts([], at=later)
 
     with store.session() as s:
-        assert [(r.id, r.attempts) for r in s.scalars(select(ReplyRow).order_by(ReplyRow.id))] == [
-            (first, 2), (second, 1),
+        rows = s.scalars(select(ReplyRow).order_by(ReplyRow.id)).all()
+        assert [(r.id, r.attempts, r.tried_at) for r in rows] == [
+            (first, 2, T0), (second, 1, later),
         ]
 
 
