@@ -45,7 +45,8 @@ account (``pbp_bot``/``pw`` by default) through the endpoints praw uses:
 Every answer carries ``x-ratelimit-remaining``/``-used``/``-reset`` (settable attributes; the
 defaults make prawcore's limiter never sleep). Faults (``inject``, ``chaos``) never touch the
 token endpoint. Fault names: ``"500"``, ``"502"``, any other status code as digits; ``"429"``
-(with ``Retry-After`` and 0 remaining); ``"timeout"`` (hold ``timeout_hold`` seconds, then close
+(with ``Retry-After``: ``retry_after``, or ``ratelimit_reset`` when that is None, and 0
+remaining); ``"timeout"`` (hold ``timeout_hold`` seconds, then close
 without answering; the request is not performed); ``"commit_then_502"`` (or any
 ``commit_then_<status>``: perform, then answer that status); ``"commit_then_timeout"``;
 ``"slow"`` (perform, answer after ``timeout_hold``); ``"ratelimit"`` (200 with a ``RATELIMIT``
@@ -241,6 +242,7 @@ class FakeReddit:
         self.ratelimit_remaining = 996.0
         self.ratelimit_used = 4
         self.ratelimit_reset = 60
+        self.retry_after: int | None = None  # a 429's Retry-After (None: ratelimit_reset)
         self.ratelimit_message = DEFAULT_RATELIMIT_MESSAGE
         self._clock = clock or time.time
         self._frozen: float | None = None
@@ -522,7 +524,9 @@ class FakeReddit:
             return _Answer(
                 429,
                 {"message": "Too Many Requests", "error": 429},
-                {"Retry-After": str(self.ratelimit_reset), "x-ratelimit-remaining": "0"},
+                {"Retry-After": str(self.ratelimit_reset if self.retry_after is None
+                                    else self.retry_after),
+                 "x-ratelimit-remaining": "0"},
             )
         if fault == "ratelimit":
             error = ["RATELIMIT", message or self.ratelimit_message, "ratelimit"]

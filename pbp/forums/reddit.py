@@ -21,6 +21,9 @@
   marker among the bot's sent messages (``/message/sent``) back to the first attempt.
 - praw and prawcore errors become ``ForumError`` in one table: temporary ones are tried again
   on a later poll, permanent ones are reported.
+- Reddit's rate-limit answers pace the bot (``reddit_pacing``): after a 429 nothing is asked
+  before its ``Retry-After`` has passed, and a used-up window holds the bot until it resets
+  instead of sleeping inside a poll.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
@@ -40,6 +44,7 @@ from prawcore.sessions import RetryStrategy
 
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost, Listing, ThreadSurvey, clean_text
+from pbp.forums.reddit_pacing import Pacing
 
 log = logging.getLogger(__name__)
 
@@ -111,14 +116,6 @@ def translate(exc: Exception) -> ForumError:
             return ForumError(f"Reddit failed: {type(exc).__name__}: {exc}", temporary=True)
 
 
-@contextmanager
-def _reddit_errors() -> Iterator[None]:
-    try:
-        yield
-    except (PRAWException, prawcore.PrawcoreException) as exc:
-        raise translate(exc) from exc
-
-
 def _when(stamp: float) -> datetime:
     return datetime.fromtimestamp(stamp, UTC)
 
@@ -143,10 +140,27 @@ class RedditForum:
     kind = "reddit"
     lists_changes = False  # a listing shows new comments only: edits need re-reads
 
-    def __init__(self, reddit: praw.Reddit, *, subreddits: Sequence[str], bot: str) -> None:
+    def __init__(self, reddit: praw.Reddit, *, subreddits: Sequence[str], bot: str,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._reddit = reddit
         self._subreddits = tuple(subreddits)
         self._bot = bot
+        self._pacing = Pacing(clock)
+
+    @contextmanager
+    def _asking(self, *, write: bool = False) -> Iterator[None]:
+        """Requests to Reddit, unless it asked the bot to wait (then none, and a temporary
+        ForumError); what its rate-limit answers say is kept, every praw error translated."""
+        self._pacing.check(write=write)
+        reddit: Any = self._reddit  # prawcore's sessions: private, pinned by the version range
+        for core in (reddit._core, reddit._read_only_core, reddit._authorized_core):
+            if core is not None:
+                self._pacing.guard(core._rate_limiter)
+        try:
+            yield
+        except (PRAWException, prawcore.PrawcoreException) as exc:
+            self._pacing.heard(exc)
+            raise translate(exc) from exc
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -161,7 +175,7 @@ class RedditForum:
         newest = float(state.get("newest", 0.0))
         posts: list[ForumPost] = []
         complete = True
-        with _reddit_errors():
+        with self._asking():
             for sub in self._subreddits:
                 page, reached = self._since(sub, known=known, newest=newest)
                 complete = complete and reached
@@ -178,7 +192,7 @@ class RedditForum:
         request); a submission Reddit does not know is left out."""
         names = [f"t3_{t}" for t in dict.fromkeys(threads)]
         found: dict[str, ThreadSurvey] = {}
-        with _reddit_errors():
+        with self._asking():
             for thing in self._reddit.info(fullnames=names):
                 if isinstance(thing, praw.models.Submission):
                     found[thing.id] = ThreadSurvey(thread=thing.id,
@@ -202,7 +216,7 @@ class RedditForum:
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """The submission and every comment of a thread (``replace_more`` included)."""
-        with _reddit_errors():
+        with self._asking():
             return tuple(_unique_oldest_first(self._whole(thread)))
 
     def _whole(self, thread: str) -> list[ForumPost]:
@@ -215,7 +229,7 @@ class RedditForum:
     def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
         """The current version of each post, through ``/api/info`` (100 per request)."""
         names = [f"t3_{i}" if i == thread else f"t1_{i}" for i in post_ids]
-        with _reddit_errors():
+        with self._asking():
             found = {
                 thing.id: thing for thing in self._reddit.info(fullnames=names) if thing
             }
@@ -287,7 +301,7 @@ class RedditForum:
 
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
         """A comment on the post it answers (or on the submission); sent once, no retry."""
-        with _reddit_errors(), self._without_retry():
+        with self._asking(write=True), self._without_retry():
             parent = (self._reddit.comment(to) if to and to != thread
                       else self._reddit.submission(thread))
             comment = parent.reply(marked(text, key))
@@ -298,7 +312,7 @@ class RedditForum:
     def edit_reply(self, *, thread: str, reply_id: str, text: str, key: str) -> None:
         """Replace the text of one of the bot's comments (its key kept)."""
         del thread
-        with _reddit_errors(), self._without_retry():
+        with self._asking(write=True), self._without_retry():
             self._reddit.comment(reply_id).edit(marked(text, key))
 
     def find_reply(self, *, thread: str, key: str, to: str | None,
@@ -307,7 +321,7 @@ class RedditForum:
         ``to``, or (``to`` None: a comment on the submission) among the bot's comments back to
         ``since``, the time of the first attempt, however many came after it. Any duplicate is
         deleted, the oldest kept."""
-        with _reddit_errors():
+        with self._asking():
             if to and to != thread:
                 candidates = self._answers_to(thread, to)
             else:
@@ -380,7 +394,7 @@ class RedditForum:
     def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
         """A private message through ``/api/compose`` (sent once, no retry); its id, as the
         bot's sent messages show it."""
-        with _reddit_errors(), self._without_retry():
+        with self._asking(write=True), self._without_retry():
             self._reddit.redditor(to).message(subject=subject,
                                               message=marked(text, _private_key(thread, key)))
         return (self.find_private(thread=thread, to=to, key=key, since=datetime.now(UTC))
@@ -391,7 +405,7 @@ class RedditForum:
         messages back to ``since`` (the first attempt), however many came after it."""
         wanted = _private_key(thread, key)
         oldest = since.timestamp() - SINCE_SLACK
-        with _reddit_errors():
+        with self._asking():
             for message in self._reddit.inbox.sent(limit=None):
                 if float(message.created_utc) < oldest:
                     return None

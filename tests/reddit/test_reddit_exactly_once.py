@@ -63,7 +63,8 @@ class BusyTable:
         campaign.write_text(CAMPAIGN, encoding="utf-8")
         self.store = Store(f"sqlite:///{folder / 'pbp.db'}")
         self.store.upgrade()
-        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot=BOT)
+        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot=BOT,
+                            clock=fake.now)  # the bot's clock is the fake's
         self.bot = Bot(store=self.store, forum=forum,
                        threads=[WatchedThread(key=t, campaign=campaign)
                                 for t in (self.a, self.b)],

@@ -33,7 +33,8 @@ class PgTable:
         campaign.write_text(TEST_KEEP, encoding="utf-8")
         self.store = Store(url)
         self.store.upgrade()
-        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot="pbp_bot")
+        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot="pbp_bot",
+                            clock=fake.now)  # the bot's clock is the fake's
         self.bot = Bot(store=self.store, forum=forum,
                        threads=[WatchedThread(key=self.thread, campaign=campaign)],
                        options=BotOptions(username="pbp_bot", owner="w1"))
