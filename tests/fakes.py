@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -176,8 +176,8 @@ def _utc(moment: datetime) -> datetime:
 
 # -- a forum that fails on request ------------------------------------------------------------
 
-METHODS = ("listing", "survey", "backfill", "reread", "reply", "edit_reply", "find_reply",
-           "send_private", "find_private")
+METHODS = ("listing", "survey", "backfill", "reread", "reread_many", "reply", "edit_reply",
+           "find_reply", "send_private", "find_private")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -229,6 +229,11 @@ class FlakyForum:
         """Whether the inner forum lists edits and deletes."""
         return self.inner.lists_changes
 
+    @property
+    def reread_batch(self) -> int:
+        """The inner forum's."""
+        return self.inner.reread_batch
+
     # -- what the test asks for ---------------------------------------------------------------
 
     def fail_next(self, method: str, times: int = 1, *, temporary: bool = True,
@@ -269,6 +274,11 @@ class FlakyForum:
         """The inner forum's reread, unless told to fail."""
         args = {"thread": thread, "post_ids": list(post_ids)}
         return self._call("reread", args, lambda: self.inner.reread(thread, post_ids))
+
+    def reread_many(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, tuple[ForumPost, ...]]:
+        """The inner forum's reread_many, unless told to fail."""
+        args = {"wanted": {thread: list(ids) for thread, ids in wanted.items()}}
+        return self._call("reread_many", args, lambda: self.inner.reread_many(wanted))
 
     def sending(self) -> AbstractContextManager[None]:
         """The inner forum's (never failed: it asks the forum nothing)."""

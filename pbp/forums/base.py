@@ -12,7 +12,7 @@ Forums raise only ``pbp.errors.ForumError``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -112,6 +112,11 @@ class Forum(Protocol):
         """Whether ``listing`` shows edits and deletes too (then nothing needs re-reading)."""
         ...
 
+    @property
+    def reread_batch(self) -> int:
+        """How many posts one request of ``reread_many`` reads at most."""
+        ...
+
     def listing(self, *, cursor: str | None) -> Listing:
         """Posts that are new (or, where the forum can tell, changed) since ``cursor``, in
         every thread; None: as far back as one request goes."""
@@ -129,6 +134,11 @@ class Forum(Protocol):
     def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
         """The current version of each post (a post that no longer exists comes back
         deleted)."""
+        ...
+
+    def reread_many(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, tuple[ForumPost, ...]]:
+        """``reread`` for the posts of several threads (thread -> post ids) at once, in as few
+        requests as the forum allows."""
         ...
 
     def sending(self) -> AbstractContextManager[None]:

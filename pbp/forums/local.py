@@ -7,7 +7,7 @@ object the bot polls, so what a user types from the shell is what the bot reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime
@@ -86,6 +86,7 @@ class LocalForum:
 
     kind = "local"
     lists_changes = True  # every change bumps a post's change number
+    reread_batch = 1000  # posts read in one transaction
 
     def __init__(self, storage: LocalStorage, *, bot: str, clock: Callable[[], datetime]) -> None:
         self._storage = storage
@@ -158,6 +159,10 @@ class LocalForum:
         """The current version of each post."""
         del thread
         return tuple(p for p in (self._storage.get_post(i) for i in post_ids) if p is not None)
+
+    def reread_many(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, tuple[ForumPost, ...]]:
+        """``reread`` of each thread's posts."""
+        return {thread: self.reread(thread, ids) for thread, ids in wanted.items()}
 
     def sending(self) -> AbstractContextManager[None]:
         """A delivery in one transaction of the storage (none of it kept if it raises)."""

@@ -8,7 +8,8 @@
 - ``survey`` asks ``/api/info`` for submissions, 100 a request: each one's text (the opening
   post) and its number of comments, so a thread is read from its comment tree
   (``backfill``, ``replace_more`` included) only when its comments are not accounted for.
-- Re-reads go through ``/api/info``, 100 at a time (praw batches them).
+- Re-reads go through ``/api/info``, 100 at a time (praw batches them), the posts of several
+  threads in the same requests (``reread_many``).
 - Text is cleaned on the way in (``clean_text``): no NUL, no lone surrogate.
 - Every reply carries its key in an invisible link, ``[](#pbp:KEY)``; comment POSTs go out
   without prawcore's own retry (a comment that committed but answered 502 would be posted
@@ -32,7 +33,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
@@ -139,6 +140,7 @@ class RedditForum:
 
     kind = "reddit"
     lists_changes = False  # a listing shows new comments only: edits need re-reads
+    reread_batch = 100  # fullnames per /api/info request
 
     def __init__(self, reddit: praw.Reddit, *, subreddits: Sequence[str], bot: str,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -228,23 +230,34 @@ class RedditForum:
 
     def reread(self, thread: str, post_ids: Sequence[str]) -> tuple[ForumPost, ...]:
         """The current version of each post, through ``/api/info`` (100 per request)."""
-        names = [f"t3_{i}" if i == thread else f"t1_{i}" for i in post_ids]
+        return self.reread_many({thread: post_ids}).get(thread, ())
+
+    def reread_many(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, tuple[ForumPost, ...]]:
+        """The current version of each post of each thread, through ``/api/info``: every
+        thread's posts in the same requests, 100 a request (praw batches them)."""
+        names = [f"t3_{i}" if i == thread else f"t1_{i}"
+                 for thread, ids in wanted.items() for i in ids]
+        if not names:
+            return {}
         with self._asking():
             found = {
                 thing.id: thing for thing in self._reddit.info(fullnames=names) if thing
             }
-        out = []
         now = datetime.now(UTC)
-        for post_id in post_ids:
-            thing = found.get(post_id)
-            if thing is None:  # gone without a trace
-                out.append(ForumPost(id=post_id, thread=thread, author="[deleted]", body="",
-                                     created_at=now, deleted_at=now))
-            elif isinstance(thing, praw.models.Submission):
-                out.append(self._submission_post(thing))
-            else:
-                out.append(self._post(thing))
-        return tuple(out)
+        out: dict[str, tuple[ForumPost, ...]] = {}
+        for thread, ids in wanted.items():
+            posts = []
+            for post_id in ids:
+                thing = found.get(post_id)
+                if thing is None:  # gone without a trace
+                    posts.append(ForumPost(id=post_id, thread=thread, author="[deleted]",
+                                           body="", created_at=now, deleted_at=now))
+                elif isinstance(thing, praw.models.Submission):
+                    posts.append(self._submission_post(thing))
+                else:
+                    posts.append(self._post(thing))
+            out[thread] = tuple(posts)
+        return out
 
     def _post(self, comment: Any) -> ForumPost:
         deleted = comment.author is None and comment.body in ("[deleted]", "[removed]")
@@ -392,17 +405,17 @@ class RedditForum:
         return out
 
     def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
-        """A private message through ``/api/compose`` (sent once, no retry); its id, as the
-        bot's sent messages show it."""
+        """A private message through ``/api/compose`` (sent once, no retry). Reddit answers
+        with no id, and a message is never edited: its marker stands for its id."""
+        marker = _private_key(thread, key)
         with self._asking(write=True), self._without_retry():
-            self._reddit.redditor(to).message(subject=subject,
-                                              message=marked(text, _private_key(thread, key)))
-        return (self.find_private(thread=thread, to=to, key=key, since=datetime.now(UTC))
-                or f"{to}:{key}")
+            self._reddit.redditor(to).message(subject=subject, message=marked(text, marker))
+        return marker
 
     def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The private message to ``to`` carrying ``thread`` and ``key`` among the bot's sent
-        messages back to ``since`` (the first attempt), however many came after it."""
+        messages back to ``since`` (the first attempt), however many came after it; its id as
+        ``send_private`` gives it (the marker)."""
         wanted = _private_key(thread, key)
         oldest = since.timestamp() - SINCE_SLACK
         with self._asking():
@@ -411,7 +424,7 @@ class RedditForum:
                     return None
                 dest = str(getattr(message, "dest", ""))
                 if dest.casefold() == to.casefold() and key_of(message.body) == wanted:
-                    return str(message.id)
+                    return wanted  # what send_private answers for it
         return None
 
 

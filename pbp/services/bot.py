@@ -268,6 +268,7 @@ class Bot:
                now: datetime, report: PollReport) -> ThreadCycle:
         pending = inbox.pending(thread.id, thread.key)
         posts = [p.post for p in pending]  # in the order listed: a later copy is newer
+        shown_at = {p.post.id: p.ingested_at for p in pending}
         if thread.needs_read:  # the store cannot account for every post: read it whole
             whole = self._forum.backfill(thread.key)
             bot = self.options.username.casefold()
@@ -276,11 +277,12 @@ class Bot:
                 if p.reply_key is not None and p.author.casefold() == bot and not p.deleted
             })
             posts = [*posts, *whole]  # the read is newer than what waited
+            shown_at.update((p.id, now) for p in whole)
         # a thread read from its start resolves closed rounds silently (SPEC §4)
         cycle = ThreadCycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
                             silent=thread.last_seq == 0)
         with repo.deferred():  # the log's rows in one INSERT per table
-            report.events += cycle.run(posts, report)
+            report.events += cycle.run(posts, report, shown_at=shown_at)
         inbox.take(p.id for p in pending)
         thread.needs_read = False
         return cycle
@@ -329,6 +331,15 @@ class Bot:
             if wanted in (loaded.name.casefold(), path.stem.casefold()):
                 return path
         return None
+
+    def campaign_at(self, key: str, stored: Path) -> Campaign | None:
+        """The campaign thread ``key`` runs (the config's file, else ``stored``, the one it
+        started with); None if it does not load and never did in this process."""
+        path = self._configured.get(key, stored)
+        try:
+            return self.campaign(path).campaign
+        except ConfigError:
+            return self.last_good_campaign(path)
 
     def campaign_of(self, repo: Repository, thread: ThreadRow) -> Campaign:
         """The campaign a stored thread runs (from the config, else the file it started with)."""

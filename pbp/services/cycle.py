@@ -4,6 +4,7 @@ engine, render and queue the replies, let time pass, project and snapshot."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
@@ -29,6 +30,7 @@ from pbp.services.history import SNAPSHOT_EVERY, save_snapshot
 from pbp.services.plan import Planned, body_hash, plan
 from pbp.services.polling import PollReport, WatchedThread
 from pbp.services.projection import save_projections, scene_values
+from pbp.services.rereads import OpenRound, next_reread
 from pbp.store.repository import Repository
 from pbp.store.schema import ThreadRow
 
@@ -104,9 +106,12 @@ class ThreadCycle:
 
     # -- handling -----------------------------------------------------------------------------
 
-    def run(self, posts: list[ForumPost], report: PollReport) -> int:
-        """Handle the new versions among ``posts``, then let time pass to ``now``."""
-        posts = posts + self._rereads(posts)
+    def run(self, posts: list[ForumPost], report: PollReport, *,
+            shown_at: Mapping[str, datetime] | None = None) -> int:
+        """Handle the new versions among ``posts``, then let time pass to ``now``.
+        ``shown_at``: when the forum showed each post (post id -> the latest time; a post
+        not in it: now)."""
+        posts = posts + self._rereads(posts, shown_at or {})
         known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
         planned = plan(posts, known=known,
                        bot=self.bot.options.username, now=self.now)
@@ -125,42 +130,55 @@ class ThreadCycle:
         save_projections(self.repo, self.thread, self.state, self.replies,
                          closed=self.closed, summaries=self.summaries, now=self.now,
                          scene_stored=self.scene_stored)
-        self._next_reread()
+        self._keep_open_round()
         self.last_seq = self.thread.last_seq
         return len(planned)
 
-    def _rereads(self, posts: list[ForumPost]) -> list[ForumPost]:
-        """SPEC §4.3/§8: the open round's posts are re-read before a close; the posts that got
-        an error reply when their re-read falls due (a forum whose listing shows no edits)."""
+    def _rereads(self, posts: list[ForumPost],
+                 shown_at: Mapping[str, datetime]) -> list[ForumPost]:
+        """SPEC §4.3/§8: before a close, the open round's posts are read again (a forum whose
+        listing shows no edits). The ingest reads them with the closing post (or when the
+        deadline falls due), for every thread at once: only the posts it did not show since
+        the round began to close are read here (a close it could not foresee)."""
         rnd = self.state.round
         if rnd is None or self.bot.forum.lists_changes:
             return []
         campaign = self.state.campaign
-        closing = any(may_close(p.body, author=p.author, campaign=campaign) for p in posts) or (
-            rnd.deadline is not None and self.now >= rnd.deadline
-        )
-        due = self.thread.reread_at is not None and self.now >= self.thread.reread_at
+        closing = [p for p in posts if may_close(p.body, author=p.author, campaign=campaign)]
         if closing:
-            ids = [p.post_id for p in rnd.posts if not p.deleted]
-        elif due:
-            ids = [p.post_id for p in rnd.posts if p.error_replied and not p.deleted]
+            since = max(shown_at.get(p.id, self.now) for p in closing)
+        elif rnd.deadline is not None and self.now >= rnd.deadline:
+            since = rnd.deadline
         else:
-            ids = []
-        if due:
-            self.thread.reread_at = None  # set again after the poll if still needed
+            return []
+        fresh = {p.id for p in posts if shown_at.get(p.id, self.now) >= since}
+        ids = [p.post_id for p in rnd.posts if not p.deleted and p.post_id not in fresh]
         if not ids:
             return []
         return list(self.bot.forum.reread(self.key, ids))
 
-    def _next_reread(self) -> None:
-        """When the posts that got an error reply are read again (None: none to read)."""
+    def _keep_open_round(self) -> None:
+        """What the ingest's re-reads need of the open round, in the thread's row: its live
+        posts, those that got an error reply, its deadline if it holds an action; and when the
+        ones that got an error reply are read again next (``services.rereads``)."""
         rnd = self.state.round
-        wanted = (not self.bot.forum.lists_changes and rnd is not None
-                  and any(p.error_replied and not p.deleted for p in rnd.posts))
-        if not wanted:
+        if rnd is None or self.bot.forum.lists_changes:
+            self.thread.open_round = None
             self.thread.reread_at = None
-        elif self.thread.reread_at is None:
-            self.thread.reread_at = self.now + self.bot.options.reread_after
+            return
+        live = [p for p in rnd.posts if not p.deleted]
+        # the posts an edit may still fix (its command lines act from their first version)
+        errors = tuple((p.post_id, p.at) for p in live if p.error_replied and p.problems)
+        kept = OpenRound(posts=tuple(p.post_id for p in live), errors=errors,
+                         closes_at=rnd.deadline if rnd.has_actions else None).encode()
+        if kept != self.thread.open_round:
+            self.thread.open_round = kept
+        due = self.thread.reread_at
+        if not errors:
+            self.thread.reread_at = None
+        elif due is None or due > self.now:  # one still due waits for the next ingest
+            self.thread.reread_at = next_reread(errors, now=self.now,
+                                                first=self.bot.options.reread_after)
 
     def _handle(self, item: Planned, report: PollReport) -> None:
         repo, tid = self.repo, self.thread_id

@@ -14,16 +14,18 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pbp.engine.commands import may_close
 from pbp.engine.reload import carry_over
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import ForumPost, Listing, ThreadSurvey
 from pbp.services.polling import PollReport
-from pbp.store.inbox import Inbox, StoredThread
+from pbp.services.rereads import RIDE_ALONG, Candidate, OpenRound, plan_batch
+from pbp.store.inbox import Inbox, RereadRow, StoredThread
 from pbp.store.leases import Leases
 from pbp.store.repository import Repository
 
@@ -43,10 +45,13 @@ def campaign_named_in(body: str) -> str | None:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Read:
-    """What the forum said in this poll: the listing (None if it failed) and the surveys."""
+    """What the forum said in this poll: the listing (None if it failed), the surveys, and
+    the posts read again (by thread id) with each such thread's next re-read."""
 
     listing: Listing | None
     surveys: dict[str, ThreadSurvey]
+    reread: dict[int, tuple[ForumPost, ...]] = field(default_factory=dict)
+    moved: dict[int, datetime | None] = field(default_factory=dict)
 
 
 class Ingest:
@@ -71,7 +76,9 @@ class Ingest:
             bound = self._bind(listing.posts)
             surveys.update(self._survey(bound))
             fresh.update(bound)
-        self._keep(_Read(listing=listing, surveys=surveys), fresh=fresh, cursor=cursor)
+        reread, moved = self._reread(listing.posts if listing is not None else ())
+        self._keep(_Read(listing=listing, surveys=surveys, reread=reread, moved=moved),
+                   fresh=fresh, cursor=cursor)
 
     def _run_here(self, threads: Iterable[StoredThread]) -> dict[str, int]:
         """The threads this bot runs among ``threads`` (key -> id): those the config lists
@@ -106,6 +113,50 @@ class Ingest:
                                           "its id under [[threads]] right?)")
         return surveys
 
+    def _reread(self, listed: Sequence[ForumPost]
+                ) -> tuple[dict[int, tuple[ForumPost, ...]], dict[int, datetime | None]]:
+        """The open rounds' posts that fall due to be read again, for every thread at once
+        (``services.rereads``): the posts read (by thread id) and each thread's next
+        re-read."""
+        if self.forum.lists_changes:
+            return {}, {}
+        hinted = {p.thread for p in listed if "!" in p.body}  # a closing line, maybe
+        with self.bot.store.session() as s:
+            rows = Inbox(s).reread_rows(self.kind, now=self.now, soon=self.now + RIDE_ALONG,
+                                        keys=hinted)
+        rows = [r for r in rows if r.bound or self.bot.configures(r.key)]
+        by_thread = _by_thread(listed)
+        candidates = []
+        for row in rows:
+            open_round = OpenRound.decode(row.open_round)
+            if open_round is None:
+                continue
+            closing = row.key in hinted and self._closes(row, by_thread.get(row.key, ()))
+            candidates.append(Candidate(thread_id=row.id, key=row.key, round=open_round,
+                                        reread_at=row.reread_at, closing=closing))
+        batch = plan_batch(candidates, now=self.now, first=self.bot.options.reread_after,
+                           per_request=self.forum.reread_batch)
+        shown = {p.id for p in listed}  # the listing shows these as they are now
+        wanted = {key: kept for key, ids in batch.wanted.items()
+                  if (kept := [i for i in ids if i not in shown])}
+        if not wanted:
+            return {}, batch.moved
+        try:
+            read = self.forum.reread_many(wanted)
+        except ForumError as exc:  # read again next poll (a close's cycle reads its own)
+            count = sum(len(ids) for ids in wanted.values())
+            self.report.errors.append(f"the forum could not read {count} posts again: {exc}")
+            log.warning("re-reading %d posts failed: %s", count, exc)
+            return {}, {}
+        ids = {row.key: row.id for row in rows}
+        return {ids[key]: posts for key, posts in read.items() if key in ids}, batch.moved
+
+    def _closes(self, row: RereadRow, posts: Iterable[ForumPost]) -> bool:
+        """Whether one of ``posts`` may close the thread's round (a GM's closing line)."""
+        campaign = self.bot.campaign_at(row.key, Path(row.campaign_path))
+        return campaign is not None and any(
+            may_close(p.body, author=p.author, campaign=campaign) for p in posts)
+
     # -- keeping it -----------------------------------------------------------------------------
 
     def _keep(self, read: _Read, *, fresh: Mapping[str, int], cursor: str | None) -> None:
@@ -120,6 +171,11 @@ class Ingest:
             for key, thread_id in watched.items():
                 kept += inbox.put(thread_id, (p for p in listed[key]
                                               if p.author.casefold() != bot), at=self.now)
+            for thread_id, posts in read.reread.items():  # after the listing: as new
+                kept += inbox.put(thread_id, (p for p in posts if p.author.casefold() != bot),
+                                  at=self.now)
+            for thread_id, at in read.moved.items():
+                inbox.reread_next(thread_id, at)
             for key, thread_id in fresh.items():
                 survey = read.surveys.get(key)
                 if survey is None:

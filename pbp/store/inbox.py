@@ -10,12 +10,13 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbp.forums.base import ForumPost
 from pbp.store.execute import run
 from pbp.store.schema import (
+    CampaignRow,
     FoundReplyRow,
     InboxRow,
     PostVersionRow,
@@ -38,10 +39,24 @@ class StoredThread:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pending:
-    """A post version in the inbox: its place and the post as the forum showed it."""
+    """A post version in the inbox: its place, the post as the forum showed it, and when the
+    forum showed it."""
 
     id: int
     post: ForumPost
+    ingested_at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RereadRow:
+    """A thread whose posts may be read again: what its row keeps for that."""
+
+    id: int
+    key: str
+    bound: bool
+    campaign_path: str
+    open_round: str
+    reread_at: datetime | None
 
 
 class Inbox:
@@ -113,7 +128,7 @@ class Inbox:
                 id=r.post_id, thread=thread, author=r.author, body=r.body,
                 created_at=r.created_at, edited_at=r.edited_at, deleted_at=r.deleted_at,
                 reply_to=r.reply_to,
-            ))
+            ), ingested_at=r.ingested_at)
             for r in rows
         ]
 
@@ -123,6 +138,22 @@ class Inbox:
         wanted = list(ids)
         for i in range(0, len(wanted), CHUNK):
             run(self.s, _take(), {"ids": wanted[i : i + CHUNK]}, flush=False)
+
+    # -- re-reads -------------------------------------------------------------------------------
+
+    def reread_rows(self, forum: str, *, now: datetime, soon: datetime,
+                    keys: Iterable[str]) -> list[RereadRow]:
+        """The threads with an open round whose re-read falls due by ``soon``, whose deadline
+        or reminder is due by ``now``, or whose key is among ``keys``."""
+        rows = run(self.s, _reread_rows(), {"forum": forum, "now": now, "soon": soon,
+                                            "keys": list(dict.fromkeys(keys))}).all()
+        return [RereadRow(id=r.id, key=r.key, bound=r.bound_by is not None,
+                          campaign_path=r.path, open_round=r.open_round,
+                          reread_at=r.reread_at) for r in rows]
+
+    def reread_next(self, thread_id: int, at: datetime | None) -> None:
+        """The thread's posts that got an error reply are read again at ``at`` next."""
+        run(self.s, _reread_next(), {"id_": thread_id, "at": at}, flush=False)
 
     # -- what the store accounts for ------------------------------------------------------------
 
@@ -192,6 +223,26 @@ def _threads(which: str) -> Any:
     return (select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by)
             .where(ThreadRow.forum == bindparam("forum"), where)
             .order_by(ThreadRow.id))
+
+
+@cache
+def _reread_rows() -> Any:
+    now = bindparam("now", type_=ThreadRow.next_due_at.type)
+    soon = bindparam("soon", type_=ThreadRow.reread_at.type)
+    return (select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by, CampaignRow.path,
+                   ThreadRow.open_round, ThreadRow.reread_at)
+            .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
+            .where(ThreadRow.forum == bindparam("forum"), ThreadRow.open_round.is_not(None),
+                   or_(ThreadRow.reread_at <= soon, ThreadRow.next_due_at <= now,
+                       ThreadRow.key.in_(bindparam("keys", expanding=True))))
+            .order_by(ThreadRow.id))
+
+
+@cache
+def _reread_next() -> Any:
+    table = typing.cast(Table, ThreadRow.__table__)  # of the table: no object to flush
+    return (update(table).where(table.c.id == bindparam("id_"))
+            .values(reread_at=bindparam("at", type_=table.c.reread_at.type)))
 
 
 @cache

@@ -74,9 +74,9 @@ class Leases:
         return int(row[0]), int(row[1])
 
     def with_work(self, forum: str, *, now: datetime) -> list[ThreadWork]:
-        """The threads with something to do now: post versions waiting in the inbox, replies
-        to deliver, a whole read, a deadline or reminder due, or a re-read due. A thread the
-        forum has not been asked about yet waits for that."""
+        """The threads with something to do now: post versions waiting in the inbox (a re-read's
+        too), replies to deliver, a whole read, a deadline or reminder due. A thread the forum
+        has not been asked about yet waits for that."""
         rows = run(self.s, _with_work(), {"forum": forum, "now": now}).all()
         return [ThreadWork(id=r.id, key=r.key, campaign_path=r.path, owner=r.lease_owner,
                            expires=r.lease_expires, bound=r.bound_by is not None) for r in rows]
@@ -183,7 +183,6 @@ def _with_work() -> Any:
                 ThreadRow.id.in_(owed),
                 ThreadRow.needs_read.is_(True),
                 ThreadRow.next_due_at <= now,
-                ThreadRow.reread_at <= now,
             ),
         )
         .order_by(ThreadRow.id)

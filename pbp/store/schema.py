@@ -105,11 +105,13 @@ class ThreadRow(Base):
     What the poll still owes the thread: ``needs_survey`` (first seen: the forum has not yet
     been asked how many posts it holds), ``needs_read`` (the store cannot account for every
     post: read it whole), ``next_due_at`` (a deadline or reminder), ``reread_at`` (the posts
-    that got an error reply are read again then).
+    that got an error reply are read again then), and what those re-reads and the close's need
+    of the open round (``open_round``).
     """
 
     __tablename__ = "threads"
-    __table_args__ = (UniqueConstraint("forum", "key"), Index("ix_threads_due", "next_due_at"))
+    __table_args__ = (UniqueConstraint("forum", "key"), Index("ix_threads_due", "next_due_at"),
+                      Index("ix_threads_reread", "reread_at"))
     id: Mapped[int] = mapped_column(primary_key=True)
     forum: Mapped[str] = mapped_column(String(20))
     key: Mapped[str] = mapped_column(String(200))
@@ -128,6 +130,8 @@ class ThreadRow(Base):
     needs_survey: Mapped[bool] = mapped_column(default=False, server_default=false())
     needs_read: Mapped[bool] = mapped_column(default=False, server_default=false())
     reread_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    # what the re-reads need of the open round (services.rereads.OpenRound, as JSON)
+    open_round: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class PostVersionRow(Base):

@@ -212,7 +212,7 @@ def test_a_fixed_typo_is_confirmed_before_the_close_by_the_periodic_reread(
     typo = table.comment("bob", "[phisical: attack Goblin]")
     table.poll()
     table.fake.edit_comment(typo, "[physical: attack Goblin]")  # a listing never shows edits
-    for _ in range(5):  # every few polls the posts that got an error reply are read again
+    for _ in range(15):  # within a quarter of an hour the post is read again
         table.poll()
     [reply] = [c for c in table.fake.comments_by("pbp_bot") if c.parent_id == f"t1_{typo}"]
     assert "phisical" not in reply.body and reply.edited

@@ -209,8 +209,9 @@ def test_a_private_message_goes_through_compose_with_its_thread_and_key(
     (message,) = fake_reddit.messages_to("gm_sam")
     assert (message.author, message.subject) == ("pbp_bot", "Round 1 in full")
     assert key_of(message.body) == f"{thread}/private-gm_sam-summary-1"
-    assert sent == message.id
-    assert fake_reddit.requests_to("/api/compose", "POST") == 1
+    assert sent == f"{thread}/private-gm_sam-summary-1"  # Reddit answers no id: its key
+    assert [r.path for r in fake_reddit.requests if r.path != "/api/v1/access_token"] == [
+        "/api/compose/"]  # nothing read back
 
 
 def test_a_private_message_committed_then_answered_502_is_not_sent_twice_and_is_found(
@@ -224,7 +225,7 @@ def test_a_private_message_committed_then_answered_502_is_not_sent_twice_and_is_
     assert failed.value.temporary
     assert len(fake_reddit.messages_to("gm_sam")) == 1  # prawcore did not send it again
     assert forum.find_private(thread=thread, to="gm_sam", key="k1", since=tried) == \
-        fake_reddit.messages_to("gm_sam")[0].id
+        key_of(fake_reddit.messages_to("gm_sam")[0].body)
 
 
 def test_a_private_message_to_a_user_reddit_does_not_know_is_refused_for_good(

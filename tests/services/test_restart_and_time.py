@@ -116,11 +116,11 @@ def test_a_thread_that_failed_catches_up_on_the_posts_the_listing_moved_past(
 def _raise_once(real: Any) -> Any:
     calls = []
 
-    def run(self: Any, posts: Any, report: Any) -> int:
+    def run(self: Any, posts: Any, report: Any, **more: Any) -> int:
         calls.append(1)
         if len(calls) == 1:
             raise RuntimeError("database went away")
-        return int(real(self, posts, report))
+        return int(real(self, posts, report, **more))
 
     return run
 
