@@ -82,7 +82,8 @@ class Replies:
         kind = self._view(content, state)[0] if not isinstance(content, SummaryContent) \
             else "summary"
         view = {"thread": thread, "kind": kind, "number": number, "full": effect.full,
-                "hides": state.campaign.visibility == "hide-npcs", "body": body.strip()}
+                "hides": state.campaign.visibility == "hide-npcs", "body": body.strip(),
+                "others": _others(content, state, to=effect.to)}
         subject = " ".join(self.env.get_template("private_subject.md.j2").render(**view).split())
         text = self.env.get_template("private.md.j2").render(**view).strip() + "\n"
         return subject, text
@@ -278,6 +279,16 @@ def _read_at(content: Content, state: EngineState) -> EngineState:
     if isinstance(content, StatusContent | SheetContent) and content.as_of is not None:
         return content.as_of
     return state
+
+
+def _others(content: Content, state: EngineState, *, to: str) -> list[str]:
+    """The characters of a ``!sheet`` that ``to`` does not play (a GM's NPCs, say), for the
+    subject of the private message."""
+    if not isinstance(content, SheetContent):
+        return []
+    played = {c.name for c in state.campaign.characters
+              if c.player is not None and c.player.casefold() == to.casefold()}
+    return [name for name in content.names if name not in played]
 
 
 def _round_number(state: EngineState) -> int:

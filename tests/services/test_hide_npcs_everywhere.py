@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -468,3 +469,13 @@ def test_the_gms_copy_of_a_summary_differs_from_the_thread_where_it_must(hidden:
     assert "vs Defense 37" in copy and "vs Defense 37" not in summary
     assert "vs a hidden Defense" in summary and "hidden" not in copy
 
+
+def test_a_private_sheet_of_someone_elses_character_says_whose_it_is(tmp_path: Path) -> None:
+    table = Table(tmp_path, campaign=CAMPAIGN.format(visibility="hide-npcs"))
+    table.post("gm_sam", "!sheet Ogre private", 1)
+    table.post("bob", "!sheet private\n!sheet Aria private", 2)
+    table.poll(3)
+    subjects = {(user, m.subject) for user in ("gm_sam", "bob")
+                for m in table.forum.inbox(user)}
+    assert subjects == {("gm_sam", "Ogre's sheet in full · keep-1"),
+                        ("bob", "Your sheet · keep-1"), ("bob", "Aria's sheet · keep-1")}
