@@ -212,6 +212,7 @@ def play(table: Table) -> Played:
     s.post("alice", "Aria thrusts her spear. [physical: attack Ogre]")
     s.post("bob", "[mental: attack Ogre]\n!status\n!sheet Ogre\n!sheet\n!help")
     s.post("bob", "!sheet Ogre private\n!sheet private")
+    s.post("alice", "[phisical: attack Ogre]")  # a typo: a problem reply with its examples
     s.post("gm_sam", "[mental: attack Aria with 6; attack Bram with 7 | as Ogre]")
     s.post("gm_sam", "[physical: attack Aria | as Ogre | bonus 3]")
     s.post("gm_sam", "The ogre swings and mutters.\n[physical: attack Aria | as Ogre | bonus 2]\n"
@@ -229,7 +230,8 @@ def play(table: Table) -> Played:
     s.poll()
     s.post("alice", "[attack: Ogre] [check: Stealth vs Ogre Perception]")
     s.post("bob", "[effect: +2 vs Ogre Fortitude] [compare: Strength vs Ogre]\n!status\n"
-                  "!sheet Ogre")
+                  "!sheet Ogre\n!help")
+    s.post("bob", "[check: Stealth vs Ogre Perception | take 20]")
     s.post("gm_sam", "[attack: Aria | as Ogre] [check: Perception vs 43 | as Ogre]\n!status\n"
                      "!sheet Ogre private")
     s.poll()
@@ -247,6 +249,7 @@ def play(table: Table) -> Played:
                      "!task Wall dc 30")
     s.poll()
     s.post("alice", "[abstract: Athletics on Vault]")
+    s.post("alice", "[abstract: Athletics on Tower]")
     s.post("bob", "[abstract: Athletics on Wall]\n!status\n!sheet Ogre")
     s.post("gm_sam", "[abstract: Athletics on Vault | as Ogre | bank]\n!oppose Vault 2d6\n"
                      "!status\n!sheet Ogre private")
@@ -275,7 +278,12 @@ def play(table: Table) -> Played:
     s.post("bob", "!status\n!sheet Ogre")
     s.poll()
     s.close("!sheet Ogre private")
+    s.post("gm_sam", "!deadline 2h")
+    s.poll()
+    s.minute += 61  # half time: the players who have not acted are reminded
+    s.poll()
     s.post("gm_sam", " ".join(["[attack: Bram | as Ogre]"] * 7))  # one more than its 6 AP
+    s.post("bob", "!help")
     s.poll()
     s.close()
     s.post("gm_sam", "!encounter end")
