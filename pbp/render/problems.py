@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import jinja2
 
 from pbp.errors import Problem
+from pbp.render.disclosure import NOTHING_HIDDEN, Hidden, blanked
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import COMMON_VERBS, SCENE_VERBS
 
@@ -55,37 +56,51 @@ def scene_verbs(scene: str) -> tuple[str, ...]:
 
 
 def render_problem(problem: Problem, *, env: jinja2.Environment,
-                   examples: Examples | None = None) -> str:
+                   examples: Examples | None = None, hidden: Hidden = NOTHING_HIDDEN) -> str:
     """One problem in words: ``problems/{code}.md.j2`` with the problem's fields as variables
-    and ``ex``, what its examples are written with.
+    and ``ex``, what its examples are written with. ``hidden``: the NPCs whose numbers the
+    words leave out (SPEC §4.5), which its template then writes without them.
 
     Generic on purpose: any ``Problem`` subclass with a template renders, so the engine adds
     its own problems by adding templates.
     """
     template = env.get_template(f"problems/{problem.code}.md.j2")
+    # the fields left out: the problem's own, and those of the rule it cites
+    blank = (hidden.numbers_of(problem), hidden.numbers_of(getattr(problem, "violation", None)))
     try:
-        return _rendered(template, problem, examples or Examples())
+        return _rendered(template, problem, examples or Examples(), blank)
     except TypeError:  # a field that cannot be hashed: rendered each time
-        return _render(template, problem, examples or Examples())
+        return _render(template, problem, examples or Examples(), blank)
+
+
+Blank = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 @functools.lru_cache(maxsize=1024)
-def _rendered(template: jinja2.Template, problem: Problem, examples: Examples) -> str:
+def _rendered(template: jinja2.Template, problem: Problem, examples: Examples,
+              blank: Blank) -> str:
     """A problem's words, rendered once per template (one reloaded is another object) and
     value: a thread repeats its mistakes, and the words depend on nothing else."""
-    return _render(template, problem, examples)
+    return _render(template, problem, examples, blank)
 
 
-def _render(template: jinja2.Template, problem: Problem, examples: Examples) -> str:
+def _render(template: jinja2.Template, problem: Problem, examples: Examples,
+            blank: Blank = ((), ())) -> str:
     fields = {field.name: getattr(problem, field.name) for field in dataclasses.fields(problem)}
     cause = getattr(type(problem), "cause", None)
     if isinstance(cause, str) and cause:  # a typed refusal: its cause names its template
         fields["cause"] = cause
+    own, cited = blank
+    fields.update(dict.fromkeys(own))
+    if cited:  # a rule problem: the violation it cites, without the NPC's numbers
+        fields["violation"] = blanked(fields["violation"], cited)
     return template.render(code=problem.code, ex=examples, **fields).strip()
 
 
 def render_problem_reply(problems: Sequence[Problem], *, env: jinja2.Environment,
-                         examples: Examples | None = None) -> str:
-    """One reply listing every problem of a post, in post order."""
-    return SEPARATOR.join(render_problem(problem, env=env, examples=examples)
+                         examples: Examples | None = None,
+                         hidden: Hidden = NOTHING_HIDDEN) -> str:
+    """One reply listing every problem of a post, in post order (``hidden``: whose numbers
+    it leaves out)."""
+    return SEPARATOR.join(render_problem(problem, env=env, examples=examples, hidden=hidden)
                           for problem in problems) + "\n"

@@ -7,6 +7,7 @@ Adding a ruleset: its views under ``pbp/render/rulesets/`` and one line below
 
 from __future__ import annotations
 
+from pbp.render.disclosure import NpcNumbers
 from pbp.render.roster import RosterViews
 from pbp.render.ruleset import RulesetViews
 from pbp.render.rulesets.abstract.ruleset import ABSTRACT_VIEWS
@@ -26,3 +27,5 @@ VIEWS: dict[SceneKind, RulesetViews] = {
     SceneKind.SKIRMISH: MARKHOR_VIEWS,
     SceneKind.BATTLE: MARKHOR_VIEWS,
 }
+# where each ruleset's problems keep their actor's numbers (hidden for an NPC under hide-npcs)
+NPC_NUMBERS: NpcNumbers = {key: names for views in ALL for key, names in views.npc_numbers.items()}

@@ -33,9 +33,9 @@ from pbp.engine.effects import (
 from pbp.engine.report import Rejection
 from pbp.engine.state import EngineState
 from pbp.errors import Problem
-from pbp.render.disclosure import Disclosure, disclosure_for
+from pbp.render.disclosure import Disclosure, Hidden, disclosure_for
 from pbp.render.problems import Examples, render_problem, render_problem_reply
-from pbp.render.registry import ALL, ROSTER, VIEWS
+from pbp.render.registry import ALL, NPC_NUMBERS, ROSTER, VIEWS
 from pbp.render.tables import Shown, Table
 from pbp.render.views import summary_view
 from pbp.tags.model import SceneKind
@@ -67,7 +67,8 @@ class Replies:
             assert isinstance(content, ProblemsContent)
             post = state.round.post(content.post_id) if state.round is not None else None
             examples = examples_for(state, author=post.author if post is not None else None)
-            return render_problem_reply(content.problems, env=self.env, examples=examples)
+            return render_problem_reply(content.problems, env=self.env, examples=examples,
+                                        hidden=self._hidden(state))
         return self.env.get_template(f"{name}.md.j2").render(**view).strip() + "\n"
 
     def private(self, effect: PrivateReply, *, state: EngineState,
@@ -81,7 +82,8 @@ class Replies:
         kind = self._view(content, state)[0] if not isinstance(content, SummaryContent) \
             else "summary"
         view = {"thread": thread, "kind": kind, "number": number, "full": effect.full,
-                "hides": state.campaign.visibility == "hide-npcs", "body": body.strip()}
+                "hides": state.campaign.visibility == "hide-npcs", "body": body.strip(),
+                "others": _others(content, state, to=effect.to)}
         subject = " ".join(self.env.get_template("private_subject.md.j2").render(**view).split())
         text = self.env.get_template("private.md.j2").render(**view).strip() + "\n"
         return subject, text
@@ -96,6 +98,11 @@ class Replies:
         npcs = frozenset(n for n in scene.names() if n not in pcs)
         shown = disclosure_for(state.campaign, ROSTER.identified(state), npcs)
         return replace(shown, hide=False) if self.full else shown
+
+    def _hidden(self, state: EngineState) -> Hidden:
+        """Whose numbers problem replies leave out: the NPCs' under hide-npcs (SPEC §4.5); a
+        GM reads them in the full copy of the summary, or with ``!sheet NAME private``."""
+        return self._disclosure(state).hidden(NPC_NUMBERS)
 
     def _view(self, content: Content, state: EngineState) -> tuple[str, dict[str, Any]]:
         match content:
@@ -170,12 +177,13 @@ class Replies:
         if not rejected:
             return []
         examples = examples_for(state, author=None)
-        return [self._refusal(r.problem, examples) for r in rejected]
+        hidden = self._hidden(state)
+        return [self._refusal(r.problem, examples, hidden) for r in rejected]
 
-    def _refusal(self, problem: Problem, examples: Examples) -> str:
+    def _refusal(self, problem: Problem, examples: Examples, hidden: Hidden) -> str:
         """Why a tag was not accepted, in the words of its own reply, on one line (no quote of
         the tag, no example): what players read in the summary, never an internal code."""
-        text = render_problem(problem, env=self.env, examples=examples)
+        text = render_problem(problem, env=self.env, examples=examples, hidden=hidden)
         lines = [line for line in text.splitlines()
                  if line.strip() and not line.startswith(">")
                  and not line.startswith("For example")]
@@ -271,6 +279,16 @@ def _read_at(content: Content, state: EngineState) -> EngineState:
     if isinstance(content, StatusContent | SheetContent) and content.as_of is not None:
         return content.as_of
     return state
+
+
+def _others(content: Content, state: EngineState, *, to: str) -> list[str]:
+    """The characters of a ``!sheet`` that ``to`` does not play (a GM's NPCs, say), for the
+    subject of the private message."""
+    if not isinstance(content, SheetContent):
+        return []
+    played = {c.name for c in state.campaign.characters
+              if c.player is not None and c.player.casefold() == to.casefold()}
+    return [name for name in content.names if name not in played]
 
 
 def _round_number(state: EngineState) -> int:

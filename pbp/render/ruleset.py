@@ -5,7 +5,8 @@ ruleset states only what it has."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from jinja2 import Environment
 
@@ -22,6 +23,9 @@ class RulesetViews:
     summary_table: bool = False  # its table shows in the round summary too
     section: str | None = None  # the summary's template of its part (``_<name>.md.j2``)
     shows_scene: bool = False  # its section shows the scene (no roster table under it)
+    # the actor's numbers its problems and violations carry, by cause or code: left out of
+    # what players read when the actor is an NPC under hide-npcs (``render.disclosure``)
+    npc_numbers: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         """The scene's own table, for ``!status`` (and the summary when ``summary_table``)."""

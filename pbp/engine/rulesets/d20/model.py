@@ -183,7 +183,7 @@ class D20Record:
     actor: str
     verb: Verb
     skill: str | None = None
-    target: str | None = None  # the helped character of an aid
+    target: str | None = None  # the helped character of an aid, the attacked one of an attack
     roll: int | None = None
     taken: int | None = None
     modifier: int = 0

@@ -60,6 +60,9 @@ class _D20Closer(Closer):
             record = D20Record(actor=accepted.actor, verb=intent_verb(intent), outcome="void",
                                reason=COULD_NOT_RESOLVE)
         record = replace(record, rolls=self.dice.records[seen:])
+        if isinstance(accepted.tag, AttackRollTag) and accepted.tag.target is not None:
+            # whose Defense it rolled against (the sheet's: hidden when an NPC's, SPEC §4.5)
+            record = replace(record, target=accepted.tag.target)
         self.entries.append(
             D20Entry(
                 post_id=post.post_id,

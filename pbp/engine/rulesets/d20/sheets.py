@@ -1,7 +1,8 @@
 """The numbers a d20 tag leaves to the character sheets: a skill's bonus (``[check: Stealth vs
 15]``), the opponent's in an opposed check, an attack bonus and a Defense (``[attack:
 Goblin]``), scores and resistance ranks. A number the sheet does not have is a refusal that
-says which, and how to write it in the tag instead."""
+says which, and how to write it in the tag instead (the example's other numbers are not the
+sheet's: an NPC's tag gets the same reply, and players read it)."""
 
 from __future__ import annotations
 
@@ -48,8 +49,10 @@ def _compare(tag: CompareTag, *, actor: str, campaign: Campaign) -> CompareTag |
     if tag.opponent_value is None:
         value = _skill(campaign, tag.opponent, tag.score)
         if value is None:
+            # the example's own score is not the sheet's: the reply may be about an NPC's
+            # tag, which players read too (SPEC §4.5)
             return _missing(tag, tag.opponent, f"{tag.score} score",
-                            f"[compare: {tag.score} {tag.value} vs {tag.opponent} 14]")
+                            f"[compare: {tag.score} 16 vs {tag.opponent} 14]")
         tag = replace(tag, opponent_value=value)
     return tag
 
@@ -66,8 +69,7 @@ def _effect(tag: EffectTag, *, actor: str, campaign: Campaign) -> EffectTag | Pr
         rank = _skill(campaign, tag.target, tag.resistance)
         if rank is None:
             name = tag.resistance.capitalize()
-            return _missing(tag, tag.target, f"{name} rank",
-                            f"[effect: {tag.modifier:+d} vs 15]")
+            return _missing(tag, tag.target, f"{name} rank", "[effect: +6 vs 15]")
         tag = replace(tag, dc=RESISTANCE_BASE + rank)
     return tag
 
@@ -98,8 +100,7 @@ def _attack(tag: AttackRollTag, *, actor: str, campaign: Campaign) -> AttackRoll
     if tag.defense is None and tag.target is not None:
         defense = _d20(campaign, tag.target).defense
         if defense is None:
-            return _missing(tag, tag.target, "Defense",
-                            f"[attack: {tag.modifier:+d} vs 12]")
+            return _missing(tag, tag.target, "Defense", "[attack: +5 vs 12]")
         tag = replace(tag, defense=defense)
     return tag
 

@@ -77,7 +77,7 @@ class AbstractViews(RulesetViews):
         return abstract_sheet(state, name, shown)
 
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
-        return {"abstract": abstract_view(report.parts.get(AbstractReport), hide=disclosure.hide)}
+        return {"abstract": abstract_view(report.parts.get(AbstractReport), disclosure)}
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         part = report.parts.get(AbstractReport)

@@ -3,14 +3,14 @@ d20 lines and its ledger entries."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from jinja2 import Environment
 
 from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.d20.model import D20Entry, D20Report
 from pbp.engine.state import EngineState
-from pbp.render.disclosure import Disclosure
+from pbp.render.disclosure import Disclosure, NpcNumbers
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.rulesets.d20.scene import d20_sheet, d20_table
@@ -48,6 +48,7 @@ def _d20_action(entry: D20Entry) -> dict[str, Any]:
 class D20Views(RulesetViews):
     summary_table = True
     section = "_d20.md.j2"
+    npc_numbers: ClassVar[NpcNumbers] = {"pool_empty": ("size",)}  # its dice pool (RULES A8)
 
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         return d20_table(state, shown)
@@ -56,7 +57,7 @@ class D20Views(RulesetViews):
         return d20_sheet(state, name, shown)
 
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
-        return {"d20_actions": [d20_view(a) for a in _entries(report)]}
+        return {"d20_actions": [d20_view(a, disclosure) for a in _entries(report)]}
 
     def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
         return [r for a in values["d20_actions"] for r in a["rolls"]]

@@ -1,5 +1,6 @@
 """What ``!status``, ``!sheet`` and a summary show of a d20 scene: each character's dice pool
-the aid waiting for it and the condition tracks off their best step."""
+the aid waiting for it and the condition tracks off their best step (under ``hide-npcs`` none
+of them for an NPC)."""
 
 from __future__ import annotations
 
@@ -34,8 +35,9 @@ def _conditions(state: EngineState, name: str) -> str:
 
 def d20_table(state: EngineState, shown: Shown) -> Table:
     """A d20 scene: each character's dice pool (RULES A8) and the aid waiting for it (A5)."""
-    rows = tuple(
-        (md(n), md(side_of(state, n)), shown.value(n, _d20_pool(state, n)), _d20_aid(state, n))
+    rows = tuple(  # the aid waiting for an NPC is a bonus to its next check: its number
+        (md(n), md(side_of(state, n)), shown.value(n, _d20_pool(state, n)),
+         shown.value(n, _d20_aid(state, n)))
         for n in scene_names(state)
     )
     notes = ["Under pressure: nobody may take 10 or 20."] if state.slot(D20State).pressure else []

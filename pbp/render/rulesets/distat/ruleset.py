@@ -22,6 +22,7 @@ from pbp.render.roster import RosterViews
 from pbp.render.ruleset import RulesetViews
 from pbp.render.rulesets.distat.ledger import ledger_action, ledger_character
 from pbp.render.rulesets.distat.views import (
+    DISTAT_NPC_NUMBERS,
     action_view,
     character_row,
     group_labels,
@@ -43,6 +44,7 @@ class DistatViews(RulesetViews):
     the ledger: its actions, and every character's entry."""
 
     section = "_distat.md.j2"
+    npc_numbers = DISTAT_NPC_NUMBERS
 
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
         characters = _roster_part(report).characters

@@ -7,9 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from pbp.engine.rulesets.distat.model import ActionEntry
-from pbp.render.disclosure import Disclosure
+from pbp.render.disclosure import Disclosure, NpcNumbers
 from pbp.rules import distat
 from pbp.rules.distat import CharacterView, CheckRecord, DistatScene
+
+# The actor's numbers in Distat's problems and violations (``render.disclosure``): a bonus
+# pool, the cap on a check (half its maximum, from the points invested), an EAV a split
+# overran and what it left for a part.
+DISTAT_NPC_NUMBERS: NpcNumbers = {
+    "bonus_budget": ("left",),
+    "bonus_over_pool": ("pool",),
+    "bonus_over_cap": ("cap",),
+    "split_too_large": ("eav",),
+    "split_part_too_large": ("available",),
+}
 
 
 def _effect(effect: Any, disclosure: Disclosure) -> dict[str, Any]:
@@ -17,16 +28,20 @@ def _effect(effect: Any, disclosure: Disclosure) -> dict[str, Any]:
     if effect.code == "threatened_check":  # each side's number is its owner's
         facts["active"] = disclosure.number(facts["character"], facts["active"])
         facts["passive"] = disclosure.number(facts["by"], facts["passive"])
+    elif effect.code == "bonus_spent":  # the points spent are the tag's; what is left, its own
+        facts["pool"] = disclosure.number(facts["character"], facts["pool"])
     return {"code": effect.code, **facts}
 
 
 def _passive_owner(entry: ActionEntry) -> str | None:
     """Whose number the passive side of a record is: the target's, the threatening enemy's
-    for a move, nobody's for a target number (feats, Identify)."""
+    for a move, nobody's for a feat's target number. An Identify's target number is the
+    target's: it comes from the level of the talent observed (RULES D13), which an NPC's sheet
+    keeps as it keeps its name."""
     r = entry.record
     if r.verb == "move":  # a Threatened check's passive is the threatener's, a constraint no one's
         return r.against
-    if r.verb == "identify" or r.maneuver == "feat":
+    if r.maneuver == "feat":
         return None
     return r.target
 
@@ -58,7 +73,7 @@ def action_view(entry: ActionEntry, disclosure: Disclosure) -> dict[str, Any]:
         "damage": [
             {"character": d.character, "stat": d.stat, "amount": d.amount} for d in r.damage
         ],
-        "reason": r.reason,
+        "reason": disclosure.hidden(DISTAT_NPC_NUMBERS).shown(r.reason),
         "talent": _talent_shown(r, disclosure),
         "effects": [_effect(e, disclosure) for e in r.effects],
     }

@@ -3,14 +3,14 @@ initiative order in the summary, and its ledger sections."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from jinja2 import Environment
 
 from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.markhor.model import MarkhorEntry, MarkhorReport, MarkhorState
 from pbp.engine.state import EngineState
-from pbp.render.disclosure import Disclosure
+from pbp.render.disclosure import Disclosure, NpcNumbers
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.rulesets.markhor.scene import markhor_sheet, markhor_table
@@ -54,6 +54,7 @@ def _markhor_action(entry: MarkhorEntry) -> dict[str, Any]:
 class MarkhorViews(RulesetViews):
     section = "_markhor.md.j2"
     shows_scene = True
+    npc_numbers: ClassVar[NpcNumbers] = {"ap_short": ("budget",)}  # AP a turn (RULES M7)
 
     def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
         part = values["fight"]
@@ -68,8 +69,7 @@ class MarkhorViews(RulesetViews):
         return markhor_sheet(state, name, shown)
 
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
-        return {"fight": markhor_view(report.parts.get(MarkhorReport), hide=disclosure.hide,
-                                     npcs=disclosure.npcs)}
+        return {"fight": markhor_view(report.parts.get(MarkhorReport), disclosure)}
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         part = report.parts.get(MarkhorReport)
