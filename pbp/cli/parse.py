@@ -116,6 +116,12 @@ def parse(
             context, characters=names, talents=talents, scene=loaded.ruleset
         )
         templates = Path(loaded.templates) if loaded.templates else None
+    if campaign is not None and templates is not None:
+        from pbp.services.files import template_errors
+
+        broken = template_errors(loaded)  # a reply would fail on them
+        if broken:
+            raise click.BadParameter(str(broken[0]), param_hint="--campaign")
     if scene is not None:
         context = dataclasses.replace(context, scene=SceneKind(scene))
     parsed = parse_post(body, context=context)

@@ -16,6 +16,7 @@ from pbp.engine.events import Event
 from pbp.errors import ForumError, InputError, PbpError
 from pbp.rules.dice.seal import new_seed, seed_from_int
 from pbp.services.events_file import located_events
+from pbp.services.files import load_campaign, raise_all, template_errors
 from pbp.services.replay import BOT, feed_all, replay_run
 
 
@@ -45,6 +46,9 @@ def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
         config = load_config(config_path) if config_path is not None else None
         bot = bot_name or (config.bot.username if config else BOT)
         ack = config.bot.ack if config else "errors"
+        # a template of the campaign's folder that does not compile fails every reply using
+        # it: said once, here, rather than logged at each post
+        raise_all(template_errors(load_campaign(campaign)))
         loaded = _Reading(events)
         base = seed_from_int(seed) if seed is not None else new_seed()
         with _start_kept(), replay_run(campaign, seed=base, bot=bot, ack=ack) as run:

@@ -11,7 +11,7 @@ from pbp.campaign.loader import read_campaign
 from pbp.campaign.model import Campaign
 from pbp.campaign.tables import KeyPath, LineIndex, shortened
 from pbp.config import read_text
-from pbp.errors import ConfigError
+from pbp.errors import ConfigError, ConfigErrors
 
 _TEMPLATES: KeyPath = ("campaign", "templates")
 _OVERRIDE = "a folder, relative to the campaign file, holding template overrides"
@@ -28,13 +28,58 @@ def load_campaign(path: Path) -> Campaign:
 
 def check_campaign_file(path: Path) -> tuple[Campaign, tuple[ConfigError, ...]]:
     """``load_campaign``'s campaign and the warnings about its file (``pbp check`` shows them):
-    the loader's, and those about its templates folder (one that overrides nothing)."""
+    the loader's, and those about its templates folder (one that overrides nothing). A
+    template of the folder that does not compile is an error (``template_errors``)."""
     text = read_text(path)
     campaign, warnings = read_campaign(text, path=str(path))
     campaign = _with_templates(path, text, campaign)
     if campaign.templates is not None:
+        raise_all(template_errors(campaign))
         warnings += _template_warnings(path, text, campaign, Path(campaign.templates))
     return campaign, warnings
+
+
+def template_errors(campaign: Campaign) -> tuple[ConfigError, ...]:
+    """Each template of the campaign's folder that does not compile, with its file and line:
+    every reply that uses it would fail (found here, not at a post of the thread)."""
+    if campaign.templates is None:
+        return ()
+    # Jinja is loaded only here: `pbp parse --campaign` reads campaigns without it
+    from pbp.render.environment import builtin_templates_dir, make_environment
+
+    folder = Path(campaign.templates)
+    builtin = builtin_templates_dir()
+    env = make_environment(folder, reload=False)
+    errors: list[ConfigError] = []
+    for name in _builtin_names(builtin):
+        if not (folder / name).is_file():
+            continue
+        try:
+            env.get_template(name)
+        except Exception as exc:
+            # Jinja's TemplateSyntaxError, or UnicodeDecodeError for a file that is not UTF-8
+            # (services do not import Jinja: its errors are told by their type's name)
+            line = getattr(exc, "lineno", None)
+            errors.append(ConfigError(
+                path=str(folder / name), where=f"line {line}" if line else "template",
+                problem=f"the template does not compile: {type(exc).__name__}: "
+                        f"{shortened(' '.join(str(exc).split()), longest=200)}",
+                expected=f"Jinja template syntax, as in pbp's own {builtin / name}",
+            ))
+    return tuple(errors)
+
+
+def raise_all(errors: tuple[ConfigError, ...]) -> None:
+    """Raise ``errors``: the one, or all of them (``pbp check`` prints each on its line)."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ConfigErrors(errors)
+
+
+def _builtin_names(builtin: Path) -> list[str]:
+    """Every template of pbp's, as a path relative to its folder (``effects/zeroed.md.j2``)."""
+    return sorted(p.relative_to(builtin).as_posix() for p in builtin.rglob("*.j2"))
 
 
 def _with_templates(path: Path, text: str, campaign: Campaign) -> Campaign:
@@ -71,7 +116,7 @@ def _template_warnings(
     from pbp.render.environment import builtin_templates_dir
 
     builtin = builtin_templates_dir()
-    names = sorted(p.relative_to(builtin).as_posix() for p in builtin.rglob("*.j2"))
+    names = _builtin_names(builtin)
     where = _where(text, _TEMPLATES)
     shown = shortened(campaign.templates or str(folder))
     stray = [name for name in _listed_templates(folder, names) if name not in names]

@@ -49,6 +49,12 @@ def small(old: str, new: str) -> str:
     return SMALL.replace(old, new, 1)
 
 
+BROKEN_TEMPLATE: dict[str, object] = {
+    "k.toml": small("\n\n[[", '\ntemplates = "tpl"\n\n[['),
+    "tpl/summary.md.j2": "## Round {{ number }}\n{% if %}\n",
+}
+
+
 def with_config(text: str) -> dict[str, object]:
     return {"config.toml": text, "keep.toml": CAMPAIGN}
 
@@ -137,6 +143,14 @@ CASES = [
     Case("campaign: templates path too long", ["check", "k.toml"],
          "cannot be used (File name too long)",
          files={"k.toml": small("\n\n[[", '\ntemplates = "' + "t" * 5000 + '"\n\n[[')}),
+    Case("campaign: a template that does not compile", ["check", "k.toml"],
+         "tpl/summary.md.j2: line 2: the template does not compile: TemplateSyntaxError",
+         files=BROKEN_TEMPLATE),
+    Case("replay: a template that does not compile", ["replay", "k.toml", "e.jsonl"],
+         "tpl/summary.md.j2: line 2: the template does not compile",
+         files={**BROKEN_TEMPLATE, "e.jsonl": EVENTS}),
+    Case("parse: a template that does not compile", ["parse", "--campaign", "k.toml", "x"],
+         "Invalid value for --campaign: ", 2, files=BROKEN_TEMPLATE),
     # check: configuration files
     Case("config: empty file", ["check", "--config", "config.toml"],
          "config.toml: bot: the [bot] table is missing", files={"config.toml": ""}),
