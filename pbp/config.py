@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from pbp.campaign.tables import KeyPath, Reader, Table
+from pbp.campaign.tables import KeyPath, Reader, Table, shortened
 from pbp.errors import ConfigError
 
 AckMode = Literal["errors", "all", "none"]
@@ -199,9 +199,9 @@ def _bot(reader: Reader) -> BotSettings:
     table = _section(reader, "bot", _BOT_KEYS)
     reader.required(table, at, "username", expected='"your_bot_account"')
     username = (reader.text(table, at, "username") or "").strip().removeprefix("u/")
-    if not username or any(ch.isspace() for ch in username):
-        reader.fail((*at, "username"), f'"{username}" is not a forum username',
-                    "the bot account's username, without spaces")  # fmt: skip
+    if not username or any(ch.isspace() or not ch.isprintable() for ch in username):
+        reader.fail((*at, "username"), f'"{shortened(username)}" is not a forum username',
+                    "the bot account's username, without spaces or control characters")
     poll = reader.whole(table, at, "poll_seconds", default=60, minimum=MIN_POLL_SECONDS,
                         maximum=MAX_POLL_SECONDS)
     ack = reader.choice(table, at, "ack", choices=_ACKS, default="errors")
@@ -270,6 +270,9 @@ def _thread(
     thread_id = (reader.text(table, at, "id") or "").strip()
     if not thread_id:
         reader.fail((*at, "id"), "the thread id is empty", "a Reddit submission id or a name")
+    if not thread_id.isprintable():  # a NUL, an escape: no forum names a thread so
+        reader.fail((*at, "id"), f'the thread id "{shortened(thread_id)}" holds a control or '
+                    "invisible character", "a Reddit submission id or a name")
     if thread_id in seen:
         reader.fail((*at, "id"), f'thread "{thread_id}" is listed twice '
                     f"(also at {reader.where(('threads', seen[thread_id]))})",
