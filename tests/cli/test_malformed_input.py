@@ -165,6 +165,13 @@ CASES = [
          "poll_seconds = 31557600000000000 is beyond 86400",
          files=with_config(CONFIG.replace('"pbp_bot"\n',
                                           '"pbp_bot"\npoll_seconds = 31557600000000000\n'))),
+    Case("config: a NUL in the bot's username", ["check", "--config", "config.toml"],
+         'bot.username (line 2): "pbp_bot\\x00" is not a forum username',
+         files=with_config(CONFIG.replace('"pbp_bot"', '"pbp_bot\\u0000"'))),
+    Case("config: a zero-width space in a thread id", ["check", "--config", "config.toml"],
+         'threads[0] "keep\\u200b-1" .id (line 5): the thread id "keep\\u200b-1" holds a '
+         "control or invisible character",
+         files=with_config(CONFIG.replace('"keep-1"', '"keep\\u200b-1"'))),
     Case("config: unknown key", ["check", "--config", "config.toml"], 'unknown key "colour"',
          files=with_config(CONFIG.replace('"pbp_bot"\n', '"pbp_bot"\ncolour = 1\n'))),
     Case("config: campaign file missing", ["check", "--config", "config.toml"],
