@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from pbp.campaign.tables import KeyPath, Reader, Table
+from pbp.campaign.tables import KeyPath, Reader, Table, shortened
 from pbp.errors import ConfigError
 
 AckMode = Literal["errors", "all", "none"]
@@ -25,6 +25,8 @@ DEFAULT_CONFIG_PATH = Path("config.toml")
 DEFAULT_DATABASE_URL = "sqlite:///pbp.db"
 DATABASE_URL_VARIABLE = "PBP_DATABASE_URL"
 MIN_POLL_SECONDS = 5
+MAX_PATH_BYTES = 4096  # Linux's PATH_MAX: no longer path names a file
+MAX_POLL_SECONDS = 24 * 60 * 60  # a poll a day: any slower and no deadline is kept
 
 _TOP_KEYS = ("bot", "database", "forum", "threads", "campaigns")
 _BOT_KEYS = ("username", "poll_seconds", "ack")
@@ -197,10 +199,11 @@ def _bot(reader: Reader) -> BotSettings:
     table = _section(reader, "bot", _BOT_KEYS)
     reader.required(table, at, "username", expected='"your_bot_account"')
     username = (reader.text(table, at, "username") or "").strip().removeprefix("u/")
-    if not username or any(ch.isspace() for ch in username):
-        reader.fail((*at, "username"), f'"{username}" is not a forum username',
-                    "the bot account's username, without spaces")  # fmt: skip
-    poll = reader.whole(table, at, "poll_seconds", default=60, minimum=MIN_POLL_SECONDS)
+    if not username or any(ch.isspace() or not ch.isprintable() for ch in username):
+        reader.fail((*at, "username"), f'"{shortened(username)}" is not a forum username',
+                    "the bot account's username, without spaces or control characters")
+    poll = reader.whole(table, at, "poll_seconds", default=60, minimum=MIN_POLL_SECONDS,
+                        maximum=MAX_POLL_SECONDS)
     ack = reader.choice(table, at, "ack", choices=_ACKS, default="errors")
     return BotSettings(username=username, poll_seconds=poll or 60, ack=ack or "errors")
 
@@ -267,17 +270,35 @@ def _thread(
     thread_id = (reader.text(table, at, "id") or "").strip()
     if not thread_id:
         reader.fail((*at, "id"), "the thread id is empty", "a Reddit submission id or a name")
+    if not thread_id.isprintable():  # a NUL, an escape: no forum names a thread so
+        reader.fail((*at, "id"), f'the thread id "{shortened(thread_id)}" holds a control or '
+                    "invisible character", "a Reddit submission id or a name")
     if thread_id in seen:
         reader.fail((*at, "id"), f'thread "{thread_id}" is listed twice '
                     f"(also at {reader.where(('threads', seen[thread_id]))})",
                     "each thread once")  # fmt: skip
     seen[thread_id] = index
-    campaign = base / (reader.text(table, at, "campaign") or "")
-    return ThreadBinding(id=thread_id, campaign=campaign.resolve())
+    campaign = _file(reader, (*at, "campaign"), reader.text(table, at, "campaign") or "", base)
+    return ThreadBinding(id=thread_id, campaign=campaign)
 
 
 def _campaigns(reader: Reader, base: Path) -> tuple[Path, ...]:
     """``campaigns = ["campaigns/tower.toml", ...]``: campaigns a GM may bind a new thread to
     with ``!campaign NAME`` (the campaigns of ``[[threads]]`` need not be listed again)."""
     files = reader.strings(reader.doc, (), "campaigns") or ()
-    return tuple((base / f).resolve() for f in files)
+    return tuple(_file(reader, ("campaigns", i), f, base) for i, f in enumerate(files))
+
+
+def _file(reader: Reader, at: KeyPath, given: str, base: Path) -> Path:
+    """The campaign file ``given`` names, relative to ``base``, made absolute. Whether it
+    loads is for the campaign's own check; here only what no file could be: an empty path
+    (the config's folder), a NUL character, a name longer than any file system takes."""
+    example = '"campaigns/sunken-keep.toml" (relative to this file)'
+    if not given.strip():
+        reader.fail(at, "the campaign file is empty", example)
+    if "\x00" in given:
+        reader.fail(at, "the campaign file's path holds a NUL character", example)
+    if len(given.encode("utf-8")) > MAX_PATH_BYTES:
+        reader.fail(at, f"the campaign file's path is {len(given)} characters long",
+                    f"a path of at most {MAX_PATH_BYTES} bytes")
+    return (base / given).resolve()

@@ -9,13 +9,13 @@ by that ruleset's reader (``sheets.registry``).
 from __future__ import annotations
 
 from pbp.campaign.model import Campaign, CampaignOptions, CharacterSheet, Visibility
-from pbp.campaign.names import check_name
+from pbp.campaign.names import check_name, check_storable, check_username, warn_odd
 from pbp.campaign.parts import Parts
 from pbp.campaign.sheet_keys import check_misplaced, warn_unused
 from pbp.campaign.sheets.base import OptionKey
 from pbp.campaign.sheets.registry import ALL as SHEETS
 from pbp.campaign.sheets.registry import LISTED, MISPLACED, OPTIONS, OPTIONS_LISTED
-from pbp.campaign.tables import KeyPath, Reader, Table
+from pbp.campaign.tables import KeyPath, Reader, Table, shortened
 from pbp.errors import ConfigError
 from pbp.tags.model import SceneKind
 
@@ -78,6 +78,7 @@ def read_campaign(text: str, *, path: str) -> tuple[Campaign, tuple[ConfigError,
     # a sheet with other mistakes still has its name checked ("": no name to compare)
     names = [" ".join(str(row.get("name", "")).split()) for row in rows]
     _check_unique_names(reader, names, ("characters",), "character")
+    _warn_gm_players(reader, characters, rows, gms)
     reader.finish()
     campaign = Campaign(
         name=name,
@@ -97,6 +98,8 @@ def _name_text(reader: Reader, head: Table, at: KeyPath) -> str:
     name = (reader.text(head, at, "name") or "").strip()
     if not name:
         reader.fail((*at, "name"), "the campaign's name is empty", "a name")
+    check_storable(reader, name, (*at, "name"), what="the campaign's name")
+    warn_odd(reader, name, (*at, "name"), what="the campaign's name")
     return name
 
 
@@ -106,7 +109,7 @@ def _gms(reader: Reader, head: Table) -> tuple[str, ...]:
     given = reader.strings(head, at, "gms") or ()
     if not given:
         reader.fail((*at, "gms"), "gms is empty", "at least one GM's forum username")
-    gms = [_check_username(reader, gm, (*at, "gms", i)) for i, gm in enumerate(given)]
+    gms = [check_username(reader, gm, (*at, "gms", i)) for i, gm in enumerate(given)]
     _check_unique_names(reader, gms, (*at, "gms"), "GM")
     return tuple(gms)
 
@@ -173,7 +176,7 @@ def _character_name(reader: Reader, row: Table, at: KeyPath) -> str:
 
 def _player(reader: Reader, row: Table, at: KeyPath) -> str | None:
     player = reader.text(row, at, "player")
-    return None if player is None else _check_username(reader, player, (*at, "player"))
+    return None if player is None else check_username(reader, player, (*at, "player"))
 
 
 def _side(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...], *, npc: bool) -> str:
@@ -191,11 +194,23 @@ def _side(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...], *, np
     return next((s for s in sides if s.casefold() == side.casefold()), side)
 
 
-def _check_username(reader: Reader, user: str, at: KeyPath) -> str:
-    user = user.strip()
-    if not user or any(ch.isspace() for ch in user):
-        reader.fail(at, f'"{user}" is not a forum username', "a username without spaces")
-    return user.removeprefix("u/")
+def _warn_gm_players(reader: Reader, characters: tuple[CharacterSheet, ...],
+                     rows: list[Table], gms: tuple[str, ...]) -> None:
+    """A PC whose player is one of the GMs: the GM's posts are read as the GM's (every tag
+    needs ``as NAME``) and the GM is reminded as a player who has not acted."""
+    gm_names = {gm.casefold() for gm in gms}
+    by_name = {sheet.name: sheet for sheet in characters}
+    for index, row in enumerate(rows):
+        sheet = by_name.get(" ".join(str(row.get("name", "")).split()))
+        if sheet is None or sheet.player is None or sheet.player.casefold() not in gm_names:
+            continue
+        reader.warn(
+            ("characters", index, "player"),
+            f'player "{sheet.player}" is one of the GMs: the bot reads a GM\'s tags only with '
+            f'"as {shortened(sheet.name)}", and reminds the GM of "{shortened(sheet.name)}" as '
+            "a player who has not acted",
+            "the username of the player who plays it, or no player: an NPC, run by the GMs",
+        )
 
 
 def _check_unique_names(
@@ -209,7 +224,7 @@ def _check_unique_names(
         if key in seen:
             reader.report(
                 (*at, index),
-                f'{what} "{name.strip()}" is listed twice '
+                f'{what} "{shortened(name.strip())}" is listed twice '
                 f"(also at {reader.where((*at, seen[key]))})",
                 f"each {what} once; names compare without regard to case{hint}",
             )

@@ -26,6 +26,9 @@ _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _BARE_OR_QUOTED = r"""(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')"""
 _KEY = re.compile(rf"^\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*=")
 _NAME_KEYS = ("name", "id")  # a table's own name, shown beside its index in error messages
+# The largest number a sheet or an option takes unless it says otherwise: beyond any real
+# character, and small enough that no sum or table of the rules grows out of hand.
+LARGEST_NUMBER = 999
 
 
 def parse_toml(text: str, *, path: str) -> dict[str, Any]:
@@ -38,6 +41,24 @@ def parse_toml(text: str, *, path: str) -> dict[str, Any]:
         where = f"line {found.group(1)}, column {found.group(2)}" if found else "TOML syntax"
         problem = _TOML_POSITION.sub("", message) if found else message
         raise ConfigError(path=path, where=where, problem=problem, expected="valid TOML") from None
+    except RecursionError:  # tomllib recurses into each nested array and inline table
+        raise ConfigError(path=path, where=_first_line(text, _DEEP),
+                          problem="arrays or inline tables nested too deep to read",
+                          expected="a few levels of nesting at most") from None
+    except ValueError:  # an integer past Python's limit for reading one (4,300 digits)
+        raise ConfigError(path=path, where=_first_line(text, _LONG_NUMBER),
+                          problem="a number thousands of digits long",
+                          expected="a number of a few digits") from None
+
+
+_DEEP = re.compile(r"(?:[\[{][^\[\]{}\n]{0,40}){50}")  # 50 openings on one line
+_LONG_NUMBER = re.compile(r"[0-9_]{1000}")
+
+
+def _first_line(text: str, pattern: re.Pattern[str]) -> str:
+    """``line N`` of the first match of ``pattern``, or ``TOML syntax`` when none matches."""
+    found = pattern.search(text)
+    return f"line {text.count(chr(10), 0, found.start()) + 1}" if found else "TOML syntax"
 
 
 def _split_dotted(names: str) -> list[str]:
@@ -103,13 +124,41 @@ def _label(node: object) -> str:
     if isinstance(node, dict):
         for key in _NAME_KEYS:
             if isinstance(node.get(key), str):
-                return f' "{node[key]}" '
+                return f' "{shortened(node[key])}" '
     return ""
+
+
+def shortened(text: str, *, longest: int = 60) -> str:
+    """``text`` as a message quotes it: whole when short, else its start and its length (a
+    name of 100,000 characters must not make every line about it 100,000 long), and each
+    invisible or control character written as its escape (``A\\u200bria``), so the message
+    shows what is there."""
+    if len(text) > longest:
+        text = f"{text[:longest - 20]}…({len(text):,} characters)"
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNSEEN.sub(lambda found: _escape(found.group()), text)
+
+
+# control, format (zero-width, direction marks), private-use, line and paragraph separators
+_UNSEEN = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+                     "\u2060-\u206f\ufeff\ufff9-\ufffb\ue000-\uf8ff]")
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _line_order(error: ConfigError) -> int:
     found = re.search(r"\(line (\d+)\)$", error.where)
     return int(found.group(1)) if found else 0
+
+
+def _digits(number: int) -> str:
+    """``number``, or how many digits it has when it would fill the line."""
+    text = str(number)
+    return text if len(text) <= 20 else f"a number of {len(text.lstrip('-'))} digits"
 
 
 def did_you_mean(word: str, choices: Collection[str]) -> str:
@@ -167,7 +216,7 @@ class Reader:
                 pieces.append(f"[{part}]" + _label(node))
             else:
                 node = node.get(part) if isinstance(node, dict) else None
-                pieces.append(f".{part}" if pieces else part)
+                pieces.append(f".{shortened(part)}" if pieces else shortened(part))
         text = "".join(pieces).strip() or "top level"
         line = self.lines.line_of(at)
         return f"{text} (line {line})" if line is not None else text
@@ -212,7 +261,7 @@ class Reader:
             if key not in allowed:
                 self.report(
                     (*at, key),
-                    f'unknown key "{key}"{did_you_mean(key, allowed)}',
+                    f'unknown key "{shortened(key)}"{did_you_mean(key, allowed)}',
                     "one of " + ", ".join(allowed),
                 )
 
@@ -246,14 +295,22 @@ class Reader:
         *,
         default: int | None = None,
         minimum: int | None = None,
+        maximum: int = LARGEST_NUMBER,
     ) -> int | None:
-        """A whole-number value at least ``minimum``, or ``default``."""
-        expected = "a whole number" + (f" ≥ {minimum}" if minimum is not None else "")
+        """A whole-number value from ``minimum`` (default ``-maximum``) to ``maximum``, or
+        ``default``."""
+        low = -maximum if minimum is None else minimum
+        expected = ("a whole number" + (f" ≥ {minimum}" if minimum is not None else "")
+                    + (f" and ≤ {maximum}" if maximum != LARGEST_NUMBER else ""))
         found = self.value(table, at, key, kind=int, expected=expected)
         if found is None:
             return default
         if minimum is not None and found < minimum:
             self.fail((*at, key), f"{key} = {found} is below {minimum}", expected)
+        if not low <= found <= maximum:  # a slip of the keyboard (60000 for 6), or hostile
+            self.fail((*at, key), f"{key} = {_digits(found)} is beyond "
+                      f"{low if found < 0 else maximum}",
+                      f"a whole number from {low} to {maximum}")
         return int(found)
 
     def flag(self, table: Table, at: KeyPath, key: str, *, default: bool) -> bool:
@@ -273,7 +330,8 @@ class Reader:
             if option == found:
                 return option
         self.fail(
-            (*at, key), f'{key} = "{found}" is not known{did_you_mean(found, choices)}', expected
+            (*at, key), f'{key} = "{shortened(found)}" is not known{did_you_mean(found, choices)}',
+            expected,
         )
 
     def strings(self, table: Table, at: KeyPath, key: str) -> tuple[str, ...] | None:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
+from typing import IO, Any
 
 import click
 
 from pbp import __version__
+from pbp.cli.printable import for_terminal
 
 # name -> (module of pbp.cli, the command's attribute in it, its one-line summary)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
@@ -78,6 +81,65 @@ class LazyGroup(click.Group):
         """One line on subcommand ``name``, cut to ``limit`` characters as click cuts it."""
         command = self.commands.get(name) or click.Command(name, help=self.lazy[name][2])
         return command.get_short_help_str(limit)
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        """The group's own options read; a mistake in them is one line (``pbp --bogus``)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:
+            raise OneLineUsageError(error) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand. A usage mistake is one line, and so is an error no command
+        expected (a bug: its traceback shows with ``pbp -v``), so a user never sees a
+        traceback in place of a message."""
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # `pbp db` alone: the group's help is the answer
+        except click.UsageError as error:
+            raise OneLineUsageError(error) from None
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as error:
+            if logging.getLogger("pbp").isEnabledFor(logging.DEBUG):
+                raise
+            name = f"pbp {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "pbp"
+            click.echo(for_terminal(
+                f"{name}: unexpected error ({type(error).__name__}: "
+                f"{_shortened(str(error))}); this is a bug in pbp: please report it with "
+                f"what `{name.replace('pbp', 'pbp -v', 1)} ...` prints"), err=True)
+            sys.exit(1)
+
+
+def _shortened(text: str, *, longest: int = 80) -> str:
+    """``text`` on one line, each word longer than ``longest`` cut (a 5,000-digit --seed is
+    not shown whole)."""
+    return " ".join(word if len(word) <= longest else f"{word[:longest // 2]}…({len(word)} "
+                    "characters)" for word in text.split())
+
+
+class OneLineUsageError(click.UsageError):
+    """A usage mistake told in one line: what is wrong, the command's usage, where the help
+    is (click's own form takes four lines, with the message last)."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.message, error.ctx)
+        # click words its subclasses' messages itself
+        self.detail = _shortened(error.format_message())
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        ctx = self.ctx
+        if ctx is None:
+            click.echo(for_terminal(f"pbp: {self.detail}"), err=file is None, file=file)
+            return
+        usage = ctx.get_usage().removeprefix("Usage:").strip()
+        click.echo(for_terminal(f"{ctx.command_path}: {self.detail} (usage: {usage}; see "
+                                f"{ctx.command_path} --help)"),
+                   err=file is None, file=file)
 
 @click.group(cls=LazyGroup, lazy=SUBCOMMANDS,
              context_settings={"help_option_names": ["-h", "--help"]})

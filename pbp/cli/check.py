@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from pbp.bootstrap import check_forum
+from pbp.cli.printable import for_terminal
 from pbp.config import DEFAULT_CONFIG_PATH, load_config
 from pbp.errors import ConfigError
 from pbp.services.files import check_campaign_file
@@ -55,9 +56,10 @@ def _check_campaign(path: Path) -> bool:
         return False
     count = len(campaign.characters)
     noun = "character" if count == 1 else "characters"
-    click.echo(f"ok: {_shown(path)} ({count} {noun}, ruleset {campaign.ruleset.value})")
+    click.echo(for_terminal(
+        f"ok: {_shown(path)} ({count} {noun}, ruleset {campaign.ruleset.value})"))
     for warning in warnings:  # the file loads: these do not make the check fail
-        click.echo(f"warning: {warning}")
+        click.echo(for_terminal(f"warning: {warning}"))
     return True
 
 
@@ -71,9 +73,10 @@ def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
     noun = "thread" if count == 1 else "threads"
     forum_problem = check_forum(config)
     if forum_problem is not None:
-        click.echo(f"error: {_shown(path)}: forum {config.forum.kind}: {forum_problem}")
+        click.echo(for_terminal(
+            f"error: {_shown(path)}: forum {config.forum.kind}: {forum_problem}"))
     else:
-        click.echo(f"ok: {_shown(path)} ({count} {noun}, forum {config.forum.kind})")
+        click.echo(for_terminal(f"ok: {_shown(path)} ({count} {noun}, forum {config.forum.kind})"))
     seen = {p.resolve() for p in already}
     results = [forum_problem is None]
     for campaign in config.campaign_files:
@@ -86,7 +89,7 @@ def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
 def _echo_errors(error: ConfigError) -> None:
     """One ``error:`` line for each mistake of the file (every one, not only the first)."""
     for each in error.every:
-        click.echo(f"error: {ConfigError.__str__(each)}")
+        click.echo(for_terminal(f"error: {ConfigError.__str__(each)}"))
 
 
 def _shown(path: Path) -> str:

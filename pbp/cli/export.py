@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -25,6 +26,8 @@ def export(config_path: Path, thread: str, as_json: bool, as_md: bool,
     """Export THREAD: every round, action, character and rejected tag."""
     if as_json == as_md:
         raise click.UsageError("choose one of --json and --md")
+    if output is not None:
+        _check_writable(output)  # before the work: a typo in the path costs nothing
     config = load(config_path, command="export")
     try:
         bot = make_bot(config)
@@ -39,6 +42,26 @@ def export(config_path: Path, thread: str, as_json: bool, as_md: bool,
         fail("export", str(exc))
     if output is None:
         click.echo(text, nl=False)
-    else:
+        return
+    try:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"wrote {output}")
+    except OSError as exc:  # the disk filled up, the folder went away meanwhile
+        fail("export", f"cannot write {output}: {exc.strerror or exc}")
+    click.echo(f"wrote {output}")
+
+
+def _check_writable(output: Path) -> None:
+    """A usage error unless ``output`` names a file that can be written in a folder that
+    exists (click checks only that it is not a folder itself)."""
+    folder = output.parent
+    if not str(output).strip() or output.is_dir():
+        raise click.BadParameter(f"{str(output)!r} is a folder, not a file",
+                                 param_hint="'--output' / '-o'")
+    if not folder.is_dir():
+        what = (f"{folder} is a file, not a folder" if folder.exists()
+                else f"the folder {folder} does not exist")
+        raise click.BadParameter(f"{what}: make the folder first, or write the file elsewhere",
+                                 param_hint="'--output' / '-o'")
+    if not os.access(folder, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
+        raise click.BadParameter(f"cannot write {output}: no permission",
+                                 param_hint="'--output' / '-o'")

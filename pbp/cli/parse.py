@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from pbp.cli.printable import for_terminal
+from pbp.cli.shell import text_argument
 from pbp.errors import PbpError
 from pbp.tags import ParsedPost, ReadContext, format_tag, parse_post
 from pbp.tags.commands import Command
@@ -96,7 +98,7 @@ def parse(
     Prints each tag in its canonical form and what it means, each command, and the reply the
     problems would get. Exit 0: nothing wrong; 1: problems found; 2: usage.
     """
-    body = sys.stdin.read() if text == "-" else text
+    body = text_argument(text, what="the post")
     context = ReadContext(features=features, tasks=tasks, gm=gm)
     templates: Path | None = None
     if campaign is not None:
@@ -114,8 +116,15 @@ def parse(
             context, characters=names, talents=talents, scene=loaded.ruleset
         )
         templates = Path(loaded.templates) if loaded.templates else None
+    if campaign is not None and templates is not None:
+        from pbp.services.files import template_errors
+
+        broken = template_errors(loaded)  # a reply would fail on them
+        if broken:
+            raise click.BadParameter(str(broken[0]), param_hint="--campaign")
     if scene is not None:
         context = dataclasses.replace(context, scene=SceneKind(scene))
     parsed = parse_post(body, context=context)
-    click.echo(report(parsed, templates=templates), nl=False)
+    # the post and the campaign's names are other people's text: no control character
+    click.echo(for_terminal(report(parsed, templates=templates)), nl=False)
     sys.exit(1 if parsed.problems else 0)

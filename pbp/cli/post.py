@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from pbp.bootstrap import local_forum, open_store, utc_now
-from pbp.cli.shell import config_option, fail, load
+from pbp.cli.shell import config_option, fail, load, text_argument
 from pbp.errors import PbpError
 
 EXAMPLES = """
@@ -42,10 +40,12 @@ def post(config_path: click.Path, thread: str | None, author: str | None, edit_i
     if delete_id is None:
         if text is None:
             raise click.UsageError("the post's TEXT is missing (or - to read it from stdin)")
-        if text == "-":
-            text = sys.stdin.read()
+        text = text_argument(text, what="the post's TEXT")
         if not text.strip():
             raise click.UsageError("the post's TEXT is empty")
+        if "\x00" in text:  # no forum post holds one, and PostgreSQL cannot store it
+            raise click.UsageError(f"the post's TEXT holds a NUL character (at character "
+                                   f"{text.index(chr(0)) + 1}): take it out")
     if (thread or author) and not (thread and author):
         raise click.UsageError("a new post needs both --thread THREAD and --as USER")
     config = load(config_path, command="post")  # type: ignore[arg-type]

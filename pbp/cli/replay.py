@@ -10,10 +10,13 @@ from pathlib import Path
 
 import click
 
+from pbp.cli.printable import for_terminal, json_for_terminal
 from pbp.config import load_config
-from pbp.errors import InputError, PbpError
+from pbp.engine.events import Event
+from pbp.errors import ForumError, InputError, PbpError
 from pbp.rules.dice.seal import new_seed, seed_from_int
-from pbp.services.events_file import read_events
+from pbp.services.events_file import located_events
+from pbp.services.files import load_campaign, raise_all, template_errors
 from pbp.services.replay import BOT, feed_all, replay_run
 
 
@@ -27,7 +30,8 @@ from pbp.services.replay import BOT, feed_all, replay_run
 @click.option("--bot", "bot_name", default=None,
               help=f"The bot's username: posts by it are never read as actions "
               f"(default: the config's [bot] username, else {BOT}).")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--config", "config_path",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Take the bot's username and ack setting from this "
               "configuration (its database and forum are not touched).")
 def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
@@ -42,21 +46,42 @@ def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
         config = load_config(config_path) if config_path is not None else None
         bot = bot_name or (config.bot.username if config else BOT)
         ack = config.bot.ack if config else "errors"
-        loaded = read_events(events)
+        # a template of the campaign's folder that does not compile fails every reply using
+        # it: said once, here, rather than logged at each post
+        raise_all(template_errors(load_campaign(campaign)))
+        loaded = _Reading(events)
         base = seed_from_int(seed) if seed is not None else new_seed()
         with _start_kept(), replay_run(campaign, seed=base, bot=bot, ack=ack) as run:
-            feed_all(run, loaded)
+            try:
+                feed_all(run, loaded)
+            except ForumError as exc:  # the forum refused the event just read: say its line
+                raise InputError(f"{loaded.where}: {exc}" if loaded.where else str(exc)) from exc
             if not run.log:  # not one event: the bot never even saw the thread
                 raise InputError(f"{events}: no events to replay (one event a line, e.g. "
                                  f"{EXAMPLE_EVENT})")
             if as_json:  # a long thread's ledger goes out a round at a time
-                with _chunks() as write:
-                    run.write_ledger(write)
+                with _chunks() as write:  # other people's text: no control characters
+                    run.write_ledger(lambda piece: write(json_for_terminal(piece)))
             else:
-                click.echo(run.transcript())
+                click.echo(for_terminal(run.transcript()))
     except PbpError as exc:
-        click.echo(f"pbp replay: {exc}", err=True)
+        click.echo(for_terminal(f"pbp replay: {exc}"), err=True)
         sys.exit(1)
+
+
+class _Reading:
+    """The events of the file, read as the replay asks for them; ``where`` is the file and line
+    of the last one read (a post the forum refuses is the one just read: each is put on the
+    forum as soon as it is read)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.where: str | None = None
+
+    def __iter__(self) -> Iterator[Event]:
+        for where, event in located_events(self.path):
+            self.where = where
+            yield event
 
 
 CHUNK = 1 << 20  # characters written to standard output at a time

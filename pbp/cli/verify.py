@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from pbp.cli.printable import for_terminal
 from pbp.cli.shell import fail
 from pbp.services.verify import Verification, verify_ledger, verify_text
 
@@ -38,8 +39,8 @@ def verify(ctx: click.Context, source: Path, ledger_path: Path | None) -> None:
         name = "the input" if str(source) == "-" else str(source)
         what = (f"{name} holds no round summary with its dice seed (a line like "
                 "'Dice seed of round 1: ...'); paste the whole summary")
-    for line in result.lines():
-        click.echo(line)
+    for line in result.lines():  # they may quote the input: shown without its controls
+        click.echo(for_terminal(line))
     if not result.found:
         click.echo(f"pbp verify: {what}", err=True)
         ctx.exit(NOTHING)
@@ -62,6 +63,11 @@ def _ledger(path: Path) -> Verification:
         data = json.loads(_read(path))
     except json.JSONDecodeError as exc:
         fail("verify", f"{path} is not a JSON ledger: {exc}", status=NOTHING)
+    except RecursionError:  # brackets nested past anything a ledger holds
+        fail("verify", f"{path} is not a JSON ledger: it nests too deep", status=NOTHING)
+    except ValueError:  # a number past Python's limit for reading one (4,300 digits)
+        fail("verify", f"{path} is not a JSON ledger: it holds a number thousands of digits "
+             "long", status=NOTHING)
     if not isinstance(data, dict):
         fail("verify", f"{path} is not a JSON ledger (expected an object with 'rounds')",
              status=NOTHING)

@@ -31,6 +31,7 @@ from pbp.engine.roster import Roster
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import located, no_such_post
 from pbp.engine.state import EngineState, OpenRound, PostRecord
+from pbp.engine.times import later
 from pbp.errors import Problem
 from pbp.tags import ParsedPost, resolve_name
 from pbp.tags.command_parser import parse_command_line
@@ -68,7 +69,7 @@ def _deadline(state: EngineState, command: DeadlineCommand,
                 expected=f"a time after this post ({posted})",
             ), command)
         return replace(state, round=replace(rnd, deadline=command.at, reminded=False))
-    deadline = rnd.opened_at + command.after if command.after is not None else None
+    deadline = later(rnd.opened_at, command.after) if command.after is not None else None
     return replace(
         state, deadline_after=command.after, round=replace(rnd, deadline=deadline, reminded=False)
     )

@@ -23,6 +23,7 @@ from pbp.engine.report import CorrectionEntry, Rejection, RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
+from pbp.engine.times import later
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
@@ -45,7 +46,8 @@ def problems_key(post_id: str) -> str:
 def open_round(state: EngineState, *, number: int, at: datetime) -> OpenRound:
     """A new round that starts from the state's scene."""
     base = registry.ROSTER.begin_round(state.scene)
-    deadline = at + state.deadline_after if state.deadline_after is not None else None
+    after = state.deadline_after
+    deadline = later(at, after) if after is not None else None
     return OpenRound(number=number, opened_at=at, base=base, start=base, deadline=deadline)
 
 

@@ -36,21 +36,27 @@ _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 # is folded to one line and escaped, so a player cannot plant a seed, seal or rolls line.
 _START = r"^[ \t]*(?:\^\(|\()?[ \t]*"
 _HEX64 = r"[0-9A-Fa-f]{64}"
+# A number as a summary writes one (a round, a roll's index, sides, value): at most 40 digits,
+# so a pasted line of thousands cannot reach int()'s 4,300-digit limit; a longer one is
+# simply not read (a roll the seed cannot give, or no seed line).
+_NUMBER = r"\d{1,40}(?!\d)"
 _SEED = re.compile(
-    _START + r"Dice seed of round\s+(?P<round>\d+)\s*:\s*`?\s*(?P<seed>[0-9A-Za-z]+)\s*`?"
-    r"(?:\s*·\s*seal of round\s+(?P<next>\d+)\s*:\s*`?\s*(?P<seal>" + _HEX64 + r")\b)?",
+    _START + r"Dice seed of round\s+(?P<round>" + _NUMBER + r")\s*:\s*`?\s*(?P<seed>[0-9A-Za-z]+)"
+    r"\s*`?(?:\s*·\s*seal of round\s+(?P<next>" + _NUMBER + r")\s*:\s*`?\s*(?P<seal>" + _HEX64
+    + r")\b)?",
     re.IGNORECASE | re.MULTILINE,
 )
 _SEAL = re.compile(  # the cheat sheet's (a summary's is part of its seed line)
-    _START + r"Dice seal of round\s+(?P<round>\d+)\s*:\s*`?\s*(?P<seal>" + _HEX64 + r")\b",
+    _START + r"Dice seal of round\s+(?P<round>" + _NUMBER + r")\s*:\s*`?\s*(?P<seal>" + _HEX64
+    + r")\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _ROLLS = re.compile(r"^[ \t]*\**Dice rolled\**[ \t]*(?:\([^)\n]*\))?[ \t]*:(?P<entries>[^\n]*)",
                     re.IGNORECASE | re.MULTILINE)
 # ``POST·PART…·INDEX``: the post, at least one part of the key after it, the roll's index
 _ENTRY = re.compile(
-    r"`?\s*(?P<key>[^`\s;·]+(?:\s*·\s*[^`\s;·]+)+?)\s*·\s*(?P<index>\d+)\s*`?"
-    r"\s*d(?P<sides>\d+)\s*=\s*(?P<value>\d+)",
+    r"`?\s*(?P<key>[^`\s;·]+(?:\s*·\s*[^`\s;·]+)+?)\s*·\s*(?P<index>" + _NUMBER + r")\s*`?"
+    r"\s*d(?P<sides>" + _NUMBER + r")\s*=\s*(?P<value>" + _NUMBER + r")",
     re.IGNORECASE,
 )
 
@@ -196,7 +202,8 @@ def shown_key(text: str) -> Key:
     """The engine's key of a key as the summary shows it (``p5·cmd·3`` is ``("p5", "cmd", 3)``):
     the post id stays a string, a later part is an integer when it is all digits."""
     post, *rest = (part.strip() for part in text.split("·"))
-    return (post, *(int(part) if part.isascii() and part.isdigit() else part for part in rest))
+    return (post, *(int(part) if re.fullmatch(_NUMBER, part, re.ASCII) else part
+                     for part in rest))
 
 
 def parse_summaries(text: str) -> tuple[tuple[SummaryDice, ...], int]:

@@ -268,7 +268,8 @@ def test_post_usage_errors_exit_2_with_a_clear_message(mistakes: Mistakes, case:
     result = mistakes.usage[case]
     assert result.returncode == 2
     assert USAGE_ERRORS[case][1] in result.stderr
-    assert "Usage: pbp post" in result.stderr
+    assert "(usage: pbp post [OPTIONS] [TEXT]; see pbp post --help)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1  # the mistake and the usage, one line
     assert not (mistakes.usage_site / "pbp.db").exists()  # refused before touching anything
 
 
