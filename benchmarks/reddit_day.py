@@ -8,10 +8,11 @@ on by the benchmark: a simulated day takes minutes). Each thread gets one post a
 average (each minute, a post with probability 1/60), as a table of four players and a GM
 writes them:
 
-- 62% a player's turn with one or two good tags in a paragraph or two of prose (curly quotes
-  and Markdown emphasis in some), 8% a turn whose tag has a mistake (a misspelt verb or an
-  unknown target: the bot answers with an error), 18% out-of-character chatter with no tag,
-  12% the GM's narration with an NPC's tag, a third of them closing the round (`!close`);
+- 62% a player's turn in a paragraph or two of prose (curly quotes and Markdown emphasis in
+  some) with a good tag, 8% a turn whose tag has a mistake (a misspelt verb or an unknown
+  target: the bot answers with an error), 18% out-of-character chatter with no tag, 12% the
+  GM's narration with an NPC's tag, a third of them closing the round (`!close`); a player
+  who has acted this round writes prose without a tag instead of another turn;
 - half the mistaken turns are fixed by an edit 2 to 90 minutes later (the bot's error reply is
   then edited to say so), 5% of the good ones are edited too, 1% of all posts are deleted.
 
@@ -109,14 +110,14 @@ PROSE = [
     "Rain drums on the broken roof. {name} counts the heartbeats between the shaman’s "
     "gestures, then moves.",
 ]
-GOOD_TAGS = ["[physical: attack Goblin]", "[mental: attack Shaman]", "[move: Goblin]",
-             "[physical: attack Shaman]", "[mental: attack Goblin]"]
-BAD_TAGS = ["[phisical: attack Goblin]", "[mental: attack Shamman]", "[moev: Goblin]",
-            "[physical: attack Ogre]"]
+GOOD_TAGS = ["[mental: attack Shaman]", "[move: Goblin]", "[mental: attack Goblin]",
+             "[move: Shaman, mind]"]
+BAD_TAGS = ["[mentl: attack Goblin]", "[mental: attack Shamman]", "[moev: Goblin]",
+            "[mental: attack Ogre]"]
 CHATTER = ["(OOC: sorry, busy week — I’ll post properly tomorrow!)",
            "OOC: does the shaman look hurt yet?", "Loving this scene, by the way.",
            "(OOC: I’m on my phone, forgive the typos)"]
-NARRATION = "The goblin snarls and lunges. [physical: attack {target} | as Goblin]"
+NARRATION = "The shaman’s chant rises to a shriek. [mental: attack {target} | as Shaman]"
 
 
 @dataclass
@@ -125,6 +126,7 @@ class Table:
 
     thread: str
     later: list[tuple[float, str, str]] = field(default_factory=list)  # (when, what, post id)
+    acted: set[str] = field(default_factory=set)  # the players who took a turn this round
 
 
 class Day:
@@ -176,8 +178,14 @@ class Day:
         player, name = rng.choice(PLAYERS)
         prose = " ".join(p.format(name=name, Name=name, pr="her")
                          for p in rng.sample(PROSE, rng.randint(1, 3)))
+        if kind in ("good", "mistake") and player in table.acted:
+            kind = "prose"  # acted already this round: more of the story, no tag
+        if kind in ("good", "mistake"):
+            table.acted.add(player)
         if kind == "good":
-            body = f"{prose} {' '.join(rng.sample(GOOD_TAGS, rng.randint(1, 2))[:1])}"
+            body = f"{prose} {rng.choice(GOOD_TAGS)}"
+        elif kind == "prose":
+            body = prose
         elif kind == "mistake":
             body = f"{prose} {rng.choice(BAD_TAGS)}"
         elif kind == "chatter":
@@ -188,6 +196,7 @@ class Day:
             if rng.random() < 1 / 3:
                 body += "\n\n!close"
                 kind = "close"
+                table.acted.clear()
         post = self.fake.add_comment(player, f"t3_{table.thread}", body)
         self.posts[kind] += 1
         if kind == "mistake" and rng.random() < 0.5:

@@ -30,7 +30,7 @@ from pbp.services.history import SNAPSHOT_EVERY, save_snapshot
 from pbp.services.plan import Planned, body_hash, plan
 from pbp.services.polling import PollReport, WatchedThread
 from pbp.services.projection import save_projections, scene_values
-from pbp.services.rereads import OpenRound, next_reread
+from pbp.services.rereads import OpenRound, mistaken
 from pbp.store.repository import Repository
 from pbp.store.schema import ThreadRow
 
@@ -159,8 +159,9 @@ class ThreadCycle:
 
     def _keep_open_round(self) -> None:
         """What the ingest's re-reads need of the open round, in the thread's row: its live
-        posts, those that got an error reply, its deadline if it holds an action; and when the
-        ones that got an error reply are read again next (``services.rereads``)."""
+        posts, those that got an error reply an edit may still fix (each with its schedule),
+        its deadline if it holds an action; and when the next re-read falls due
+        (``services.rereads``)."""
         rnd = self.state.round
         if rnd is None or self.bot.forum.lists_changes:
             self.thread.open_round = None
@@ -168,17 +169,16 @@ class ThreadCycle:
             return
         live = [p for p in rnd.posts if not p.deleted]
         # the posts an edit may still fix (its command lines act from their first version)
-        errors = tuple((p.post_id, p.at) for p in live if p.error_replied and p.problems)
+        errors = mistaken(((p.post_id, p.at) for p in live if p.error_replied and p.problems),
+                          before=OpenRound.decode(self.thread.open_round), now=self.now,
+                          first=self.bot.options.reread_after)
         kept = OpenRound(posts=tuple(p.post_id for p in live), errors=errors,
-                         closes_at=rnd.deadline if rnd.has_actions else None).encode()
-        if kept != self.thread.open_round:
-            self.thread.open_round = kept
-        due = self.thread.reread_at
-        if not errors:
-            self.thread.reread_at = None
-        elif due is None or due > self.now:  # one still due waits for the next ingest
-            self.thread.reread_at = next_reread(errors, now=self.now,
-                                                first=self.bot.options.reread_after)
+                         closes_at=rnd.deadline if rnd.has_actions else None)
+        text = kept.encode()
+        if text != self.thread.open_round:
+            self.thread.open_round = text
+        if kept.reread_at != self.thread.reread_at:
+            self.thread.reread_at = kept.reread_at
 
     def _handle(self, item: Planned, report: PollReport) -> None:
         repo, tid = self.repo, self.thread_id

@@ -51,7 +51,7 @@ class _Read:
     listing: Listing | None
     surveys: dict[str, ThreadSurvey]
     reread: dict[int, tuple[ForumPost, ...]] = field(default_factory=dict)
-    moved: dict[int, datetime | None] = field(default_factory=dict)
+    moved: dict[int, OpenRound] = field(default_factory=dict)
 
 
 class Ingest:
@@ -114,10 +114,10 @@ class Ingest:
         return surveys
 
     def _reread(self, listed: Sequence[ForumPost]
-                ) -> tuple[dict[int, tuple[ForumPost, ...]], dict[int, datetime | None]]:
+                ) -> tuple[dict[int, tuple[ForumPost, ...]], dict[int, OpenRound]]:
         """The open rounds' posts that fall due to be read again, for every thread at once
-        (``services.rereads``): the posts read (by thread id) and each thread's next
-        re-read."""
+        (``services.rereads``): the posts read (by thread id) and what each thread read keeps
+        (its schedules moved on)."""
         if self.forum.lists_changes:
             return {}, {}
         hinted = {p.thread for p in listed if "!" in p.body}  # a closing line, maybe
@@ -133,7 +133,7 @@ class Ingest:
                 continue
             closing = row.key in hinted and self._closes(row, by_thread.get(row.key, ()))
             candidates.append(Candidate(thread_id=row.id, key=row.key, round=open_round,
-                                        reread_at=row.reread_at, closing=closing))
+                                        closing=closing))
         batch = plan_batch(candidates, now=self.now, first=self.bot.options.reread_after,
                            per_request=self.forum.reread_batch)
         shown = {p.id for p in listed}  # the listing shows these as they are now
@@ -174,8 +174,8 @@ class Ingest:
             for thread_id, posts in read.reread.items():  # after the listing: as new
                 kept += inbox.put(thread_id, (p for p in posts if p.author.casefold() != bot),
                                   at=self.now)
-            for thread_id, at in read.moved.items():
-                inbox.reread_next(thread_id, at)
+            for thread_id, moved in read.moved.items():
+                inbox.reread_next(thread_id, open_round=moved.encode(), at=moved.reread_at)
             for key, thread_id in fresh.items():
                 survey = read.surveys.get(key)
                 if survey is None:

@@ -6,16 +6,19 @@ Two needs:
   a round with an action), every live post of the round is read again, so the version
   current at the close counts (SPEC §4.3);
 - **the fix**: a post that got an error reply is read again now and then, so that a fix shows
-  (and its reply says so) before the close. How often backs off with the post's age: after 1,
-  2, 4, 8 … times ``first`` (the bot's ``reread_after``), then every ``LONGEST_GAP``. Most fixes
-  come soon after the reply, and the close reads everything anyway.
+  (and its reply says so) before the close. Each such post has its own schedule, which backs
+  off with its age: ``first`` (the bot's ``reread_after``), 2, 4, 8 … times that after it was
+  written, up to ``LONGEST_GAP`` apart, then every ``LONGEST_GAP``. Most fixes come soon after
+  the reply, and the close reads everything anyway.
 
-Each thread's cycle keeps in its row what that takes (``OpenRound``). The ingest of each poll
-reads what falls due for every thread in one batch (Reddit: 100 posts a request), keeps the
-versions in the inbox as it keeps a listing's, and moves each thread's next re-read on. A
-re-read due waits (up to ``MAY_WAIT``) for a batch that goes out anyway: a close's, or one
-of a full request; a batch takes along the threads whose re-read falls due soon, while they
-fit in its requests. A close the ingest could not foresee is re-read by its cycle.
+Each thread's cycle keeps in its row what that takes (``OpenRound``), and when its next
+re-read falls due (``reread_at``, the soonest of its posts'). The ingest of each poll reads
+what falls due for every thread in one batch (Reddit: 100 posts a request), keeps the versions
+in the inbox as it keeps a listing's, and moves the schedules on. A re-read due waits (up to
+``MAY_WAIT``) for a batch that goes out anyway, a close's or one of a full request; a batch
+takes along, while they fit in its requests, the posts whose re-read falls due within
+``RIDE_ALONG`` (read early, in place of that one). A close the ingest could not foresee is
+read by its own cycle.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 LONGEST_GAP = timedelta(hours=4)  # between two re-reads of a post that got an error reply
@@ -32,20 +35,35 @@ MAY_WAIT = timedelta(minutes=10)  # how long a re-read due may wait for a batch 
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Mistaken:
+    """A post of the open round that got an error reply an edit may still fix: when it was
+    written and when it is read again next."""
+
+    post: str
+    at: datetime
+    due: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OpenRound:
-    """What the re-reads need of a thread's open round: its live posts, the posts that got
-    an error reply (with their times), and when it closes by itself (its deadline, if it
-    holds an action)."""
+    """What the re-reads need of a thread's open round: its live posts, those that got an
+    error reply an edit may fix, and when it closes by itself (its deadline, if it holds an
+    action)."""
 
     posts: tuple[str, ...]
-    errors: tuple[tuple[str, datetime], ...] = ()
+    errors: tuple[Mistaken, ...] = ()
     closes_at: datetime | None = None
+
+    @property
+    def reread_at(self) -> datetime | None:
+        """When one of its posts is read again next (None: none will be)."""
+        return min((e.due for e in self.errors), default=None)
 
     def encode(self) -> str:
         """As the thread's row keeps it."""
         return json.dumps({
             "posts": list(self.posts),
-            "errors": [[post, at.isoformat()] for post, at in self.errors],
+            "errors": [[e.post, e.at.isoformat(), e.due.isoformat()] for e in self.errors],
             "closes_at": self.closes_at.isoformat() if self.closes_at else None,
         }, separators=(",", ":"))
 
@@ -58,20 +76,16 @@ class OpenRound:
         closes = data.get("closes_at")
         return OpenRound(
             posts=tuple(data["posts"]),
-            errors=tuple((post, datetime.fromisoformat(at)) for post, at in data["errors"]),
+            errors=tuple(Mistaken(post=post, at=datetime.fromisoformat(at),
+                                  due=datetime.fromisoformat(due))
+                         for post, at, due in data["errors"]),
             closes_at=datetime.fromisoformat(closes) if closes else None,
         )
 
 
-def next_reread(errors: Iterable[tuple[str, datetime]], *, now: datetime,
-                first: timedelta) -> datetime | None:
-    """When the posts that got an error reply are next read again (None: there are none)."""
-    return min((_next_after(at, now=now, first=first) for _post, at in errors), default=None)
-
-
-def _next_after(at: datetime, *, now: datetime, first: timedelta) -> datetime:
-    """The first moment after ``now`` of one post's schedule: ``at`` + first, 2 first, 4 first
-    … up to LONGEST_GAP apart, then every LONGEST_GAP."""
+def next_after(at: datetime, *, now: datetime, first: timedelta) -> datetime:
+    """The first moment after ``now`` of the schedule of a post written ``at``: ``at`` +
+    first, 2 first, 4 first … up to LONGEST_GAP apart, then every LONGEST_GAP."""
     gap = min(first, LONGEST_GAP)
     due = at + gap
     while due <= now:
@@ -83,6 +97,16 @@ def _next_after(at: datetime, *, now: datetime, first: timedelta) -> datetime:
     return due
 
 
+def mistaken(posts: Iterable[tuple[str, datetime]], *, before: OpenRound | None,
+             now: datetime, first: timedelta) -> tuple[Mistaken, ...]:
+    """The schedules of these posts (id, time written): each one kept from ``before`` (what
+    the thread's row held), or, for a post new to it, its first moment after ``now``."""
+    kept = {e.post: e for e in before.errors} if before is not None else {}
+    return tuple(kept.get(post) or Mistaken(post=post, at=at,
+                                            due=next_after(at, now=now, first=first))
+                 for post, at in posts)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Candidate:
     """A thread whose posts may be read again in this poll."""
@@ -90,16 +114,16 @@ class Candidate:
     thread_id: int
     key: str
     round: OpenRound
-    reread_at: datetime | None
     closing: bool  # a closing line of its GM is in this poll's listing
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Batch:
-    """The posts to read again, by thread key, and the threads whose next re-read moves on."""
+    """The posts to read again, by thread key, and what each thread read keeps afterwards
+    (its schedules moved on), by thread id."""
 
     wanted: dict[str, list[str]] = field(default_factory=dict)
-    moved: dict[int, datetime | None] = field(default_factory=dict)  # thread id -> next
+    moved: dict[int, OpenRound] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -109,36 +133,53 @@ class Batch:
 
 def plan_batch(candidates: Sequence[Candidate], *, now: datetime, first: timedelta,
                per_request: int) -> Batch:
-    """What to read again now: the rounds that close (every live post); the re-reads due (the
-    posts that got an error reply), if a batch goes anyway, they fill a request, or one of them
-    has waited ``MAY_WAIT``; then, while they fit in the same requests, the re-reads due within
-    ``RIDE_ALONG``, soonest first."""
-    batch = Batch()
-    due: list[Candidate] = []
-    later: list[Candidate] = []
+    """What to read again now: the rounds that close (every live post); the posts due, if a
+    batch goes anyway, they fill a request, or one has waited ``MAY_WAIT``; then, while they
+    fit in the same requests, the posts due within ``RIDE_ALONG``, soonest first."""
+    wanted: dict[int, set[str]] = {}
+    closing: set[int] = set()
+    due: list[tuple[Candidate, Mistaken]] = []
+    soon: list[tuple[Candidate, Mistaken]] = []
     for c in candidates:
         if c.closing or (c.round.closes_at is not None and now >= c.round.closes_at):
-            _take(batch, c, list(c.round.posts), now=now, first=first)
-        elif c.reread_at is not None and c.round.errors:
-            (due if now >= c.reread_at else later).append(c)
-    waited = any(c.reread_at is not None and now - c.reread_at >= MAY_WAIT for c in due)
-    if not (batch.size or waited or sum(len(c.round.errors) for c in due) >= per_request):
-        return batch
-    for c in due:
-        _take(batch, c, [post for post, _at in c.round.errors], now=now, first=first)
-    room = math.ceil(batch.size / per_request) * per_request - batch.size
-    for c in sorted(later, key=lambda c: (c.reread_at, c.thread_id)):
-        if c.reread_at is None or c.reread_at > now + RIDE_ALONG:
+            wanted[c.thread_id] = set(c.round.posts)
+            closing.add(c.thread_id)
             continue
-        if len(c.round.errors) > room:
+        for error in c.round.errors:
+            if error.due <= now:
+                due.append((c, error))
+            elif error.due <= now + RIDE_ALONG:
+                soon.append((c, error))
+    waited = any(now - error.due >= MAY_WAIT for _c, error in due)
+    if not (wanted or waited or len(due) >= per_request):
+        return Batch()
+    for c, error in due:
+        wanted.setdefault(c.thread_id, set()).add(error.post)
+    size = sum(len(ids) for ids in wanted.values())
+    room = math.ceil(size / per_request) * per_request - size
+    for c, error in sorted(soon, key=lambda pair: (pair[1].due, pair[0].thread_id)):
+        if room <= 0:
+            break
+        if error.post not in wanted.setdefault(c.thread_id, set()):
+            wanted[c.thread_id].add(error.post)
+            room -= 1
+    return _batch(candidates, wanted, closing, now=now, first=first)
+
+
+def _batch(candidates: Sequence[Candidate], wanted: dict[int, set[str]], closing: set[int],
+           *, now: datetime, first: timedelta) -> Batch:
+    """The batch, and each thread's schedules moved past what it reads: a post read when due
+    (or at a close) next falls due after now; one read early, after the moment it stood for."""
+    batch = Batch()
+    for c in candidates:
+        read = wanted.get(c.thread_id)
+        if not read:
             continue
-        _take(batch, c, [post for post, _at in c.round.errors], now=now, first=first)
-        room -= len(c.round.errors)
+        batch.wanted[c.key] = [p for p in c.round.posts if p in read] + sorted(
+            read - set(c.round.posts))
+        errors = tuple(
+            e if e.post not in read and c.thread_id not in closing
+            else replace(e, due=next_after(e.at, now=max(now, e.due), first=first))
+            for e in c.round.errors)
+        batch.moved[c.thread_id] = replace(c.round, errors=errors)
     return batch
-
-
-def _take(batch: Batch, c: Candidate, ids: list[str], *, now: datetime,
-          first: timedelta) -> None:
-    if ids:
-        batch.wanted[c.key] = list(dict.fromkeys(ids))
-    batch.moved[c.thread_id] = next_reread(c.round.errors, now=now, first=first)

@@ -56,7 +56,6 @@ class RereadRow:
     bound: bool
     campaign_path: str
     open_round: str
-    reread_at: datetime | None
 
 
 class Inbox:
@@ -148,12 +147,13 @@ class Inbox:
         rows = run(self.s, _reread_rows(), {"forum": forum, "now": now, "soon": soon,
                                             "keys": list(dict.fromkeys(keys))}).all()
         return [RereadRow(id=r.id, key=r.key, bound=r.bound_by is not None,
-                          campaign_path=r.path, open_round=r.open_round,
-                          reread_at=r.reread_at) for r in rows]
+                          campaign_path=r.path, open_round=r.open_round) for r in rows]
 
-    def reread_next(self, thread_id: int, at: datetime | None) -> None:
-        """The thread's posts that got an error reply are read again at ``at`` next."""
-        run(self.s, _reread_next(), {"id_": thread_id, "at": at}, flush=False)
+    def reread_next(self, thread_id: int, *, open_round: str, at: datetime | None) -> None:
+        """The thread's posts were read again: what its row keeps of its open round now, and
+        when one is read again next (``at``)."""
+        run(self.s, _reread_next(), {"id_": thread_id, "open_round": open_round, "at": at},
+            flush=False)
 
     # -- what the store accounts for ------------------------------------------------------------
 
@@ -230,7 +230,7 @@ def _reread_rows() -> Any:
     now = bindparam("now", type_=ThreadRow.next_due_at.type)
     soon = bindparam("soon", type_=ThreadRow.reread_at.type)
     return (select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by, CampaignRow.path,
-                   ThreadRow.open_round, ThreadRow.reread_at)
+                   ThreadRow.open_round)
             .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
             .where(ThreadRow.forum == bindparam("forum"), ThreadRow.open_round.is_not(None),
                    or_(ThreadRow.reread_at <= soon, ThreadRow.next_due_at <= now,
@@ -242,7 +242,8 @@ def _reread_rows() -> Any:
 def _reread_next() -> Any:
     table = typing.cast(Table, ThreadRow.__table__)  # of the table: no object to flush
     return (update(table).where(table.c.id == bindparam("id_"))
-            .values(reread_at=bindparam("at", type_=table.c.reread_at.type)))
+            .values(reread_at=bindparam("at", type_=table.c.reread_at.type),
+                    open_round=bindparam("open_round")))
 
 
 @cache
