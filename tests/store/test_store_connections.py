@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from pbp.store import database
+from pbp.store import engines
 from pbp.store.database import Store, StoreUnavailable
 
 pytestmark = pytest.mark.postgres
@@ -49,7 +49,7 @@ def test_a_connection_dropped_while_resting_is_replaced_without_an_error(
 ) -> None:
     assert _answer(pg_store) == 42
     _drop_connections(pg_store)
-    monkeypatch.setattr(database, "IDLE_PING", 0.0)  # it rested long enough to be tried
+    monkeypatch.setattr(engines, "IDLE_PING", 0.0)  # it rested long enough to be tried
     assert _answer(pg_store) == 42
 
 
