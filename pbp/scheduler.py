@@ -30,7 +30,7 @@ from types import FrameType
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pbp.services.bot import Bot, PollReport
-from pbp.store.database import StoreGone, StoreUnavailable
+from pbp.store.database import StoreError, StoreGone, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ class BotRunner:
     def _release(self) -> None:
         try:
             self._bot.release_leases()
-        except StoreUnavailable as exc:  # the threads move on when the leases run out
+        except StoreError as exc:  # the threads move on when the leases run out
             log.warning("the leases were not released: %s", exc)
 
     def _on_signal(self, signum: int, _frame: FrameType | None) -> None:

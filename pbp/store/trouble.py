@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,10 +111,10 @@ class FileWatch:
 
     Cheap: a stat of the path (is it still the file pbp opened?) and a read of its first 100
     bytes (is it still an SQLite database?): SQLite itself notices a damaged page only when it
-    reads it, and may go on serving what it cached. The file is read through one descriptor
-    kept open for the store's life: closing any descriptor of a file drops every POSIX lock
-    the process holds on it, SQLite's included (another process would then take the WAL
-    away from under the bot's connections).
+    reads it, and may go on serving what it cached. The file is read through a descriptor
+    kept open while any watch of it lives in the process: closing any descriptor of a file
+    drops every POSIX lock the process holds on it, SQLite's included (another process would
+    then take the WAL away from under the bot's connections, and the writes in it with it).
     """
 
     def __init__(self, path: Path) -> None:
@@ -152,16 +153,45 @@ class FileWatch:
 
     def _descriptor(self) -> int:
         if self._fd is None:
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-            self._fd = fd
-            self._closer = weakref.finalize(self, os.close, fd)
+            key, self._fd = _shared_descriptor(self.path)
+            self._closer = weakref.finalize(self, _let_go, key)
         return self._fd
 
     def close(self) -> None:
-        """Close the descriptor (once SQLite's own connections to the file are closed)."""
+        """Let the descriptor go (closed with the process's last watch of the file)."""
         if self._closer is not None:
             self._closer()
         self._fd = self._closer = None
+
+
+# one descriptor per file for every watch in the process, closed only when the last watch of
+# the file lets it go: two stores on one file (a test's, a tool's) never close it under the other
+_descriptors: dict[tuple[int, int], list[int]] = {}  # (device, inode) -> [descriptor, watches]
+_descriptors_lock = threading.Lock()
+
+
+def _shared_descriptor(path: Path) -> tuple[tuple[int, int], int]:
+    key = _identity(path)  # (a stat: no descriptor opened to learn it)
+    if key is None:
+        raise FileNotFoundError(2, "No such file or directory", str(path))
+    with _descriptors_lock:
+        held = _descriptors.get(key)
+        if held is None:
+            held = _descriptors[key] = [os.open(path, os.O_RDONLY | os.O_CLOEXEC), 0]
+        held[1] += 1
+        return key, held[0]
+
+
+def _let_go(key: tuple[int, int]) -> None:
+    with _descriptors_lock:
+        held = _descriptors.get(key)
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] > 0:
+            return
+        del _descriptors[key]
+    os.close(held[0])
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -144,6 +144,20 @@ def test_the_look_at_the_file_keeps_sqlites_locks(file_store: Store) -> None:
     assert _in_another_process(path, "SELECT x FROM scratch") == "[('kept',)]"
 
 
+def test_a_second_store_on_the_file_lets_go_of_it_without_taking_the_locks_along(
+    file_store: Store,
+) -> None:
+    path = _file(file_store)
+    with file_store.session() as s:
+        s.execute(text("SELECT 1"))
+    other = Store(f"sqlite:///{path}")  # a tool beside the bot, in the same process
+    other.check_present()
+    other.dispose()
+    assert _in_another_process(path, "SELECT count(*) FROM threads") == "[(0,)]"
+    _write(file_store, ["kept"])
+    assert _in_another_process(path, "SELECT x FROM scratch") == "[('kept',)]"
+
+
 def test_a_full_disk_is_an_outage_in_one_line_that_passes(
     file_store: Store,
 ) -> None:
