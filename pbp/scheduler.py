@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from types import FrameType
+from typing import TypeVar
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -33,6 +34,7 @@ from pbp.services.bot import Bot, PollReport
 from pbp.store.database import StoreError, StoreGone, StoreUnavailable
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 STOP_WITHIN = 8.0  # seconds from a stop signal to the end (a supervisor's default is 10)
 RELEASE_SHARE = 2.0  # of which the leases' release keeps this much, if the poll takes long
@@ -72,27 +74,32 @@ class BotRunner:
 
     def _poll_now(self) -> None:
         now = self._clock()
+        report = self._attempt(lambda: self._bot.poll_once(now), now=now)
+        if report is None:
+            return
+        self._unavailable_since = None
+        if self._on_poll is not None:
+            self._on_poll(report)
+        due = self._attempt(self._bot.next_due, now=now)  # (None too if it failed: the next
+        if due is not None and not self._stop.is_set():  # poll reads it again)
+            self._scheduler.add_job(self._wake.set, "date", run_date=due, id="due",
+                                    replace_existing=True, misfire_grace_time=None)
+
+    def _attempt(self, call: Callable[[], T], *, now: datetime) -> T | None:
+        """``call()``, or None when it failed: the database away (retried next poll, until the
+        outage window ends), its file gone (the bot stops), a bug (logged whole)."""
         try:
-            report = self._bot.poll_once(now)
+            return call()
         except StoreGone as exc:
             self._give_up(str(exc))
-            return
         except StoreUnavailable as exc:
             self._unavailable_since = self._unavailable_since or now
             self._last_outage = str(exc)
             if not self._outage_over(self._clock()):
                 log.warning("the poll failed, trying again next poll: %s", exc)
-            return
         except Exception:  # a bug: log it whole, the next poll tries again
             log.exception("the poll failed")
-            return
-        self._unavailable_since = None
-        if self._on_poll is not None:
-            self._on_poll(report)
-        due = self._bot.next_due()
-        if due is not None and not self._stop.is_set():
-            self._scheduler.add_job(self._wake.set, "date", run_date=due, id="due",
-                                    replace_existing=True, misfire_grace_time=None)
+        return None
 
     # -- the main thread -----------------------------------------------------------------------
 

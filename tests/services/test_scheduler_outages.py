@@ -32,8 +32,9 @@ class ScriptedBot:
     """A bot whose polls do what ``script`` says, poll by poll: ``"fail"`` (the database did
     not answer), ``"block"`` (wait until the test ends), ``"ok"``; the last step repeats."""
 
-    def __init__(self, *script: str) -> None:
+    def __init__(self, *script: str, due_fails: int = 0) -> None:
         self.script = list(script)
+        self.due_fails = due_fails  # how many reads of the next deadline fail first
         self.options = BotOptions(username="pbp_bot", lease=timedelta(minutes=5))
         self.polls = 0
         self.released = 0
@@ -50,6 +51,9 @@ class ScriptedBot:
         return PollReport()
 
     def next_due(self) -> datetime | None:
+        if self.due_fails:
+            self.due_fails -= 1
+            raise StoreUnavailable(NO_ANSWER)
         return None
 
     def request_stop(self) -> None:
@@ -145,3 +149,16 @@ def test_a_blocked_poll_piles_no_polls_up_behind_it(
     assert bot.polls == 2  # (the next interval is half a second away)
     runner.stop()
     assert not [r for r in caplog.records if "maximum number of running" in r.getMessage()]
+
+
+def test_the_database_failing_after_a_poll_does_not_end_the_polls(
+    started: Any, caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.WARNING, logger="pbp.scheduler")
+    bot = ScriptedBot("ok", due_fails=1)  # the next deadline is read once while it is away
+    runner, _thread = started(bot)
+    assert _wait_for(lambda: bot.polls >= 3, 10), "the polls should go on"
+    runner.stop()
+    assert runner.failure is None
+    assert [r.getMessage() for r in caplog.records] == [
+        f"the poll failed, trying again next poll: {NO_ANSWER}"]
