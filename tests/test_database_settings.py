@@ -32,7 +32,9 @@ def test_both_limits_are_read_beside_the_url() -> None:
 @pytest.mark.parametrize(("line", "where", "problem"), [
     ("timeout_seconds = 1", "database.timeout_seconds", "timeout_seconds = 1 is below 2"),
     ("timeout_seconds = 2.5", "database.timeout_seconds", ""),
+    ("timeout_seconds = 601", "database.timeout_seconds", "is beyond 600"),
     ("outage_seconds = 0", "database.outage_seconds", "outage_seconds = 0 is below 1"),
+    ("outage_seconds = 86401", "database.outage_seconds", "is beyond 86400"),
     ("timeout = 5", "database", "timeout"),
 ])
 def test_a_wrong_limit_names_its_key(line: str, where: str, problem: str) -> None:
