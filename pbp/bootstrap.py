@@ -50,7 +50,7 @@ def open_store(config: Config, *, migrate_empty: bool = True) -> Store:
     A database with no pbp tables at all is set up on the spot (a first run needs no extra
     step); one at an older revision is refused with the command to run.
     """
-    store = Store(config.database.url)
+    store = Store(config.database.url, timeout=config.database.timeout_seconds)
     if migrate_empty and store.current() is None:
         try:
             store.upgrade()

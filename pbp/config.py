@@ -27,9 +27,14 @@ DATABASE_URL_VARIABLE = "PBP_DATABASE_URL"
 MIN_POLL_SECONDS = 5
 MAX_PATH_BYTES = 4096  # Linux's PATH_MAX: no longer path names a file
 MAX_POLL_SECONDS = 24 * 60 * 60  # a poll a day: any slower and no deadline is kept
+DEFAULT_TIMEOUT_SECONDS = 10
+MIN_TIMEOUT_SECONDS = 2  # libpq's shortest connect_timeout
+MAX_TIMEOUT_SECONDS = 10 * 60  # a call that may wait longer is one nobody waits for
+MAX_OUTAGE_SECONDS = 24 * 60 * 60
 
 _TOP_KEYS = ("bot", "database", "forum", "threads", "campaigns")
 _BOT_KEYS = ("username", "poll_seconds", "ack")
+_DATABASE_KEYS = ("url", "timeout_seconds", "outage_seconds")
 _FORUM_KEYS = ("kind", "reddit")
 _REDDIT_KEYS = ("site", "subreddits")
 _THREAD_KEYS = ("id", "campaign")
@@ -55,9 +60,13 @@ class BotSettings:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DatabaseSettings:
-    """``[database]``: any SQLAlchemy URL (a relative SQLite path is made absolute)."""
+    """``[database]``: an SQLite or PostgreSQL URL (a relative SQLite path is made absolute);
+    how long one call waits for the database at most; how long `pbp run` keeps trying a
+    database that does not answer before it stops (None: as long as a thread's lease)."""
 
     url: str = DEFAULT_DATABASE_URL
+    timeout_seconds: int = DEFAULT_TIMEOUT_SECONDS
+    outage_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,12 +155,12 @@ def parse_config(text: str, *, path: Path, environ: Mapping[str, str] | None = N
     env = os.environ if environ is None else environ
     # each part that is wrong is kept and the reading goes on: every mistake is reported
     bot = reader.attempt(lambda: _bot(reader), BotSettings(username="?"))
-    url = reader.attempt(lambda: _database_url(reader, base, env), DEFAULT_DATABASE_URL)
+    database = reader.attempt(lambda: _database(reader, base, env), DatabaseSettings())
     forum = reader.attempt(lambda: _forum(reader), ForumSettings())
     threads: tuple[ThreadBinding, ...] = reader.attempt(lambda: _threads(reader, base), ())
     campaigns: tuple[Path, ...] = reader.attempt(lambda: _campaigns(reader, base), ())
     reader.finish()
-    return Config(path=path, bot=bot, database=DatabaseSettings(url=url), forum=forum,
+    return Config(path=path, bot=bot, database=database, forum=forum,
                   threads=threads, campaigns=campaigns)  # fmt: skip
 
 
@@ -208,14 +217,21 @@ def _bot(reader: Reader) -> BotSettings:
     return BotSettings(username=username, poll_seconds=poll or 60, ack=ack or "errors")
 
 
-def _database_url(reader: Reader, base: Path, env: Mapping[str, str]) -> str:
-    table = _section(reader, "database", ("url",))
-    url = env.get(DATABASE_URL_VARIABLE) or reader.text(table, ("database",), "url")
+def _database(reader: Reader, base: Path, env: Mapping[str, str]) -> DatabaseSettings:
+    at: KeyPath = ("database",)
+    table = _section(reader, "database", _DATABASE_KEYS)
+    url = env.get(DATABASE_URL_VARIABLE) or reader.text(table, at, "url")
     url = (url or DEFAULT_DATABASE_URL).strip()
     if "://" not in url:
-        reader.fail(("database", "url"), f'"{url}" is not a database URL',
+        reader.fail((*at, "url"), f'"{url}" is not a database URL',
                     'an SQLAlchemy URL such as "sqlite:///pbp.db"')  # fmt: skip
-    return sqlite_url_relative_to(url, base=base)
+    timeout = reader.whole(table, at, "timeout_seconds", default=DEFAULT_TIMEOUT_SECONDS,
+                           minimum=MIN_TIMEOUT_SECONDS, maximum=MAX_TIMEOUT_SECONDS)
+    outage = reader.whole(table, at, "outage_seconds", default=None, minimum=1,
+                          maximum=MAX_OUTAGE_SECONDS)
+    return DatabaseSettings(url=sqlite_url_relative_to(url, base=base),
+                            timeout_seconds=timeout or DEFAULT_TIMEOUT_SECONDS,
+                            outage_seconds=outage)
 
 
 def sqlite_url_relative_to(url: str, *, base: Path) -> str:

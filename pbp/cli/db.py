@@ -18,11 +18,16 @@ def db() -> None:
 
 @db.command("upgrade")
 @config_option
-def upgrade(config_path: Path) -> None:
+@click.option("--create", is_flag=True,
+              help="Start a new database even where its folder does not exist yet (the "
+                   "folders are made). Without it a database URL whose folder is missing "
+                   "is refused, so a typo never starts a new database.")
+def upgrade(config_path: Path, create: bool) -> None:
     """Create the tables, or migrate them to this pbp's schema."""
     config = load(config_path, command="db upgrade")
     try:
-        store = Store(config.database.url)
+        store = Store(config.database.url, timeout=config.database.timeout_seconds,
+                      create=create)
         before, after = store.upgrade()
     except PbpError as exc:
         fail("db upgrade", str(exc))
@@ -38,7 +43,7 @@ def status(config_path: Path) -> None:
     """Say which schema revision the database is at. Exit 1 when it needs `pbp db upgrade`."""
     config = load(config_path, command="db status")
     try:
-        store = Store(config.database.url)
+        store = Store(config.database.url, timeout=config.database.timeout_seconds)
         current, head = store.current(), store.head()
     except PbpError as exc:
         fail("db status", str(exc))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from datetime import timedelta
 from pathlib import Path
 
 import click
@@ -11,6 +14,7 @@ from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.scheduler import BotRunner
 from pbp.services.bot import Bot, PollReport
+from pbp.store.database import StoreError
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -53,10 +57,7 @@ def poll(config_path: Path, once: bool) -> None:
     try:
         bot = make_bot(config)
         _say_new(bot, "poll")
-        try:
-            report = bot.poll_once(utc_now())
-        finally:
-            bot.release_leases()  # the next poll, from any process, may take the threads
+        report = _poll_and_release(bot)
     except PbpError as exc:
         fail("poll", str(exc))
     _say(report)
@@ -81,11 +82,40 @@ def run(config_path: Path) -> None:
     _say_new(bot, "run")
     click.echo(f"pbp runs {len(config.threads)} thread(s) on the {config.forum.kind} forum, "
                f"polling every {config.bot.poll_seconds} s; Ctrl-C stops it")
-    runner = BotRunner(bot, poll_seconds=config.bot.poll_seconds, clock=utc_now, on_poll=_log)
+    outage = config.database.outage_seconds
+    runner = BotRunner(bot, poll_seconds=config.bot.poll_seconds, clock=utc_now, on_poll=_log,
+                       give_up_after=timedelta(seconds=outage) if outage else None)
     runner.run()
     if runner.failure is not None:
-        fail("run", runner.failure)
+        click.echo(f"pbp run: {runner.failure}", err=True)
+        _end(1, abandoned=runner.abandoned)
     click.echo("pbp stopped")
+    _end(0, abandoned=runner.abandoned)
+
+
+def _poll_and_release(bot: Bot) -> PollReport:
+    """One poll; then the leases go back, so the next poll, from any process, may take the
+    threads (not after the database failed: it would only wait for it again)."""
+    try:
+        report = bot.poll_once(utc_now())
+    except StoreError:
+        raise
+    except BaseException:
+        bot.release_leases()
+        raise
+    bot.release_leases()
+    return report
+
+
+def _end(status: int, *, abandoned: bool) -> None:
+    """Exit with ``status``; at once if a poll was left blocked (its thread would keep the
+    process waiting for the database or the forum, for nothing: it is abandoned as a crash
+    would abandon it, and every unit of work is a transaction)."""
+    if abandoned:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    raise SystemExit(status)
 
 
 def _say_new(bot: Bot, command: str) -> None:

@@ -40,7 +40,7 @@ from pbp.services.history import Cached, load_state, save_snapshot
 from pbp.services.ingest import Ingest, campaign_named_in
 from pbp.services.outbox import Owed, deliver, owed_replies
 from pbp.services.polling import BotOptions, PollReport, WatchedThread
-from pbp.store.database import Store, StoreGone
+from pbp.store.database import Store, StoreError, StoreGone
 from pbp.store.inbox import Inbox, StoredThread
 from pbp.store.leases import Leases, ThreadWork
 from pbp.store.repository import Repository
@@ -257,6 +257,8 @@ class Bot:
             self._owed[work.id] = owed  # committed: the attempts are counted
             self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
             self._seeds[cycle.thread_id] = cycle.seeds  # committed: the store holds them
+        except StoreError:
+            raise  # the database's trouble, not the thread's: the next threads would fail too
         except (ConfigError, ForumError) as exc:
             report.errors.append(f"thread {work.key}: {exc}")
             log.error("thread %s: %s", work.key, exc)
@@ -288,6 +290,7 @@ class Bot:
         return cycle
 
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
+        self._store.check_present()  # nothing goes out from a file damaged since it was read
         key = work.key
         delivery = deliver(self._store, self._forum, thread_id=work.id, thread=key, now=now,
                            owner=self.options.owner, owed=self._owed.pop(work.id, None))

@@ -2,48 +2,42 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, inspect, text
-from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError, SQLAlchemyError
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
 
-from pbp.errors import PbpError
+from pbp.store.engines import DEFAULT_TIMEOUT, server_engine, sqlite_engine, sqlite_folder
 from pbp.store.schema import Base
+from pbp.store.trouble import (
+    FileWatch,
+    NoDatabase,
+    Place,
+    StoreDamaged,
+    StoreError,
+    StoreGone,
+    StoreUnavailable,
+    hide_password,
+    one_line,
+)
+
+__all__ = ["DEFAULT_TIMEOUT", "NoDatabase", "SchemaOutOfDate", "Store", "StoreDamaged",
+           "StoreError", "StoreGone", "StoreUnavailable", "make_engine", "one_line"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SCHEMA_REVISION = "0006"  # the newest migration; a test checks it against Alembic's head
+BACKENDS = ("sqlite", "postgresql")  # the upserts and migrations speak these two
+EXAMPLES = '"sqlite:///pbp.db" or "postgresql+psycopg://USER@HOST/DATABASE"'
 
 
 def known_revisions() -> frozenset[str]:
     """Every migration this pbp ships (each file is named after its revision: 0001_….py)."""
     return frozenset(p.name.split("_", 1)[0] for p in (MIGRATIONS / "versions").glob("*_*.py"))
-
-
-class StoreError(PbpError):
-    """The database cannot be used (unreachable, or not a pbp database)."""
-
-
-class StoreUnavailable(StoreError):
-    """The database did not answer (a server down, a file locked): trying later may work."""
-
-
-class StoreGone(StoreError):
-    """The SQLite file the bot was using is gone: going on would start a new database."""
-
-
-def one_line(exc: BaseException) -> str:
-    """A database error in one line: the driver's own words, without SQLAlchemy's
-    statement echo and background link."""
-    cause = getattr(exc, "orig", None) or exc
-    text = " ".join(str(cause).split())
-    return text.split(" (Background on this error at:")[0].split(" [SQL: ")[0]
 
 
 class SchemaOutOfDate(StoreError):
@@ -67,109 +61,86 @@ class SchemaOutOfDate(StoreError):
         super().__init__(message)
 
 
-def _sqlite_pragmas(durable: bool) -> Callable[[Any, Any], None]:
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=10000")  # `pbp post` beside a running bot
-        cursor.execute("PRAGMA journal_mode=WAL")
-        # WAL with NORMAL survives the process dying; a throw-away replay needs no syncing
-        cursor.execute(f"PRAGMA synchronous={'NORMAL' if durable else 'OFF'}")
-        cursor.close()
-        # pysqlite would start a transaction only at the first write, so what a unit of work
-        # read before it could be stale by then; pbp begins every one itself (below)
-        dbapi_connection.isolation_level = None
-
-    return on_connect
-
-
-def _begin_immediate(conn: Any) -> None:
-    """Every unit of work on SQLite takes the write lock at once: two processes (the bot and
-    `pbp post`) never read the same state and then both write from it. (Straight to the
-    driver: SQLAlchemy has nothing to add to a BEGIN, and every unit of work sends one.)"""
-    conn.connection.driver_connection.execute("BEGIN IMMEDIATE")
+def parse_url(url: str) -> URL:
+    """``url`` read as a database URL pbp can use, or ``StoreError`` saying what is wrong."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError) as exc:
+        raise StoreError(f'"{hide_password(url)}" is not a database URL ({exc}); expected '
+                         f"{EXAMPLES}") from None
+    backend = parsed.get_backend_name()
+    if backend not in BACKENDS:
+        raise StoreError(f"the database URL {parsed.render_as_string(hide_password=True)} "
+                         f"is for {backend}, which pbp does not run on; pbp runs on SQLite "
+                         f"and PostgreSQL: {EXAMPLES}")
+    return parsed
 
 
-def _begin_deferred(conn: Any) -> None:
-    """A read-only unit of work: a consistent snapshot that never waits for a writer (WAL)."""
-    conn.connection.driver_connection.execute("BEGIN")
-
-
-def make_engine(url: str, *, durable: bool = True, readonly: bool = False) -> Engine:
-    """An engine for ``url``; SQLite files get WAL, a busy timeout and transactions that
-    take the write lock when they begin (``readonly``: that never write, and never wait)."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        database = parsed.database or ""
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(url)
-        else:  # one connection for the whole process, or every session sees a new database
-            engine = create_engine(url, poolclass=StaticPool,
-                                   connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas(durable))
-        event.listen(engine, "begin", _begin_deferred if readonly else _begin_immediate)
-        return engine
-    engine = create_engine(url)
-    event.listen(engine, "checkin", _note_checkin)
-    event.listen(engine, "checkout", _ping_after_idle)
+def make_engine(url: str | URL, *, durable: bool = True, readonly: bool = False,
+                timeout: int = DEFAULT_TIMEOUT, create: bool = False) -> Engine:
+    """An engine for ``url``, every call bounded by ``timeout`` seconds (see
+    ``pbp.store.engines``). An SQLite file's folder must exist, unless ``create`` (which
+    makes it): a typo in the path never starts a new database in silence."""
+    parsed = parse_url(url) if isinstance(url, str) else url
+    shown = parsed.render_as_string(hide_password=True)
+    folder = sqlite_folder(parsed)
+    if folder is not None and not folder.is_dir():
+        if not create:
+            raise NoDatabase(
+                f"there is no database at {shown}: the folder {folder} does not exist (a "
+                "typo in [database] url?); to start a new database there, run "
+                "`pbp db upgrade --create`"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+    try:
+        if parsed.get_backend_name() == "sqlite":
+            engine = sqlite_engine(parsed, durable=durable, readonly=readonly, timeout=timeout)
+        else:
+            engine = server_engine(parsed, timeout=timeout)
+    except ImportError as exc:  # the URL's driver is not installed
+        package = getattr(exc, "name", None) or str(exc)
+        raise StoreError(
+            f"the database URL {shown} needs the Python package {package}, which is not "
+            'installed: install it, or use "postgresql+psycopg://…" (pip install '
+            '"pbp[postgres]")'
+        ) from None
+    except ArgumentError as exc:  # a driver SQLAlchemy does not know
+        raise StoreError(f"the database URL {shown} names a driver SQLAlchemy does not know "
+                         f"({one_line(exc)}); expected {EXAMPLES}") from None
+    if engine.dialect.is_async:
+        engine.dispose()
+        raise StoreError(f"the database URL {shown} names an asyncio driver "
+                         f"({engine.dialect.driver}); pbp needs {EXAMPLES}")
     return engine
 
 
-IDLE_PING = 10.0  # seconds a pooled server connection may rest before it is tried again
-
-
-def _note_checkin(_dbapi_connection: Any, record: Any) -> None:
-    record.info["rested_from"] = time.monotonic()
-
-
-def _ping_after_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-    """A connection that rested in the pool is tried before use (a server restarted meanwhile
-    has dropped it: the pool then opens a new one). One poll's units of work follow each other
-    closely, so they cost no round trip each, as a ping at every checkout would."""
-    rested_from = record.info.get("rested_from")
-    if rested_from is None or time.monotonic() - rested_from < IDLE_PING:
-        return
-    try:
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute("SELECT 1")
-        finally:
-            cursor.close()
-        dbapi_connection.rollback()  # the ping's own transaction, if the driver opened one
-    except Exception as exc:  # the driver's own error: the connection is gone
-        raise DisconnectionError(f"a pooled connection was dropped: {exc}") from exc
-
-
 class Store:
-    """One database: migrations, schema checks and units of work."""
+    """One database: migrations, schema checks and units of work. Every call waits
+    ``timeout`` seconds at most for the database; ``create`` makes a missing SQLite folder."""
 
-    def __init__(self, url: str, *, durable: bool = True) -> None:
+    def __init__(self, url: str, *, durable: bool = True, timeout: int = DEFAULT_TIMEOUT,
+                 create: bool = False) -> None:
         self.url = url
-        parsed = make_url(url)
+        parsed = parse_url(url)
+        self.timeout = timeout
         database = parsed.database or ""
-        self._file = (Path(database) if parsed.get_backend_name() == "sqlite"
-                      and database not in ("", ":memory:") else None)
-        self._file_id: tuple[int, int] | None = None  # the SQLite file's (device, inode)
+        memory = parsed.get_backend_name() == "sqlite" and database in ("", ":memory:")
+        self._file = Path(database) if sqlite_folder(parsed) is not None else None
+        self._watch = FileWatch(self._file) if self._file is not None else None
         self.created = False  # set up anew by this process (no pbp tables were there)
-        if self._file is not None and self._file.exists():
-            found = self._file.stat()
-            self._file_id = (found.st_dev, found.st_ino)
-        self.engine = make_engine(url, durable=durable)
+        self._place = Place(url=parsed.render_as_string(hide_password=True), file=self._file)
+        self.engine = make_engine(parsed, durable=durable, timeout=timeout, create=create)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        memory = make_url(url).get_backend_name() == "sqlite" and make_url(url).database in (
-            None, "", ":memory:",
-        )
         self._reader = (
-            make_engine(url, durable=durable, readonly=True)
-            if make_url(url).get_backend_name() == "sqlite" and not memory
+            make_engine(parsed, durable=durable, readonly=True, timeout=timeout)
+            if parsed.get_backend_name() == "sqlite" and not memory
             else self.engine  # one in-memory database, or a server that needs no such care
         )
 
     @property
     def shown_url(self) -> str:
         """The URL with any password hidden (for messages and logs)."""
-        return make_url(self.url).render_as_string(hide_password=True)
+        return self._place.url
 
     def _alembic(self) -> Any:
         from alembic.config import Config as AlembicConfig  # only migrations need Alembic
@@ -185,15 +156,12 @@ class Store:
 
     def current(self) -> str | None:
         """The migration the database is at (None: no pbp tables yet)."""
-        try:
-            with self.engine.connect() as conn:
-                if not inspect(conn).has_table("alembic_version"):
-                    return None
-                return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        except SQLAlchemyError as exc:
-            raise StoreUnavailable(
-                f"cannot open the database {self.shown_url}: {one_line(exc)}"
-            ) from exc
+        with self._answering(opening=True), self.engine.connect() as conn:
+            if not inspect(conn).has_table("alembic_version"):
+                return None
+            found: str | None = conn.execute(text("SELECT version_num FROM alembic_version")
+                                             ).scalar()
+            return found
 
     def upgrade(self) -> tuple[str | None, str]:
         """Migrate to the newest schema; return (revision before, revision after)."""
@@ -202,7 +170,8 @@ class Store:
 
         before = self.current()
         try:
-            command.upgrade(self._alembic(), "head")
+            with self._answering(opening=True):
+                command.upgrade(self._alembic(), "head")
         except CommandError as exc:  # a revision this pbp does not know: no traceback
             raise StoreError(
                 f"cannot upgrade the database {self.shown_url}: it is at revision {before}, "
@@ -220,7 +189,8 @@ class Store:
     def create_schema(self) -> None:
         """Every table at once, without Alembic: for a database that lives no longer than the
         process (a replay's, in memory), and fast fixtures (the contract suite migrates)."""
-        Base.metadata.create_all(self.engine)
+        with self._answering(opening=True):
+            Base.metadata.create_all(self.engine)
 
     def create_for_tests(self) -> None:
         """Every table at once, without Alembic (fast fixtures; the contract suite migrates)."""
@@ -228,22 +198,20 @@ class Store:
 
     def check_present(self) -> None:
         """Raise ``StoreGone`` if the SQLite file in use was deleted or replaced since it was
-        first checked (a new, empty database would be made in its place)."""
-        if self._file is None:
+        first checked (a new, empty database would be made in its place), ``StoreDamaged`` if
+        it is no longer intact (emptied, or its header overwritten). Cheap: once a poll, and
+        again before replies go out."""
+        if self._watch is None:
             return
-        try:
-            found = self._file.stat()
-        except FileNotFoundError:
-            found = None
-        if found is not None and self._file_id is None:
-            self._file_id = (found.st_dev, found.st_ino)
-            return
-        if found is None or (found.st_dev, found.st_ino) != self._file_id:
+        if self._watch.gone():
             raise StoreGone(
                 f"the database file {self._file} is gone (deleted, moved or replaced while "
                 "pbp was using it); pbp stops rather than start a new, empty database: put "
                 "the file back, or point [database] url at the right one"
             )
+        why = self._watch.trouble()
+        if why is not None:
+            raise self._place.damaged(why)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -261,23 +229,21 @@ class Store:
             yield conn
 
     @contextmanager
-    def _answering(self) -> Iterator[None]:
-        """A database that does not answer, or went away, as ``StoreUnavailable``."""
+    def _answering(self, *, opening: bool = False) -> Iterator[None]:
+        """A database that does not answer, went away or is damaged, as pbp's own error in
+        one line (``StoreUnavailable``, ``StoreDamaged``); any other error as it is."""
         try:
             yield
-        except OperationalError as exc:
-            raise StoreUnavailable(f"the database {self.shown_url} failed: {one_line(exc)}"
-                                   ) from exc
-        except DBAPIError as exc:
-            if exc.connection_invalidated:
-                raise StoreUnavailable(f"the database {self.shown_url} went away: "
-                                       f"{one_line(exc)}") from exc
-            raise
+        except SQLAlchemyError as exc:
+            trouble = self._place.trouble(exc, opening=opening)
+            if trouble is None:
+                raise
+            raise trouble from exc
 
     @contextmanager
     def read_transaction(self) -> Iterator[Connection]:
         """``transaction()`` that only reads (it may run inside another one's write)."""
-        with self._reader.connect() as conn, conn.begin() as tx:
+        with self._answering(), self._reader.connect() as conn, conn.begin() as tx:
             yield conn
             tx.rollback()
 
@@ -291,3 +257,5 @@ class Store:
         self.engine.dispose()
         if self._reader is not self.engine:
             self._reader.dispose()
+        if self._watch is not None:
+            self._watch.close()

@@ -1,5 +1,5 @@
 """`pbp run`: it answers a waiting post, stops cleanly on SIGTERM or SIGINT, and frees its
-thread for the next worker."""
+thread for the next worker; a stop does not wait for a forum that does not answer."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fake_reddit import FakeReddit, write_praw_ini
+from running_bot import RunningBot, wait_for
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 Ok = Callable[..., str]
@@ -22,6 +24,12 @@ def _lease_owner(site: Path) -> str | None:
     with sqlite3.connect(site / "pbp.db") as db:
         (owner,) = db.execute("SELECT lease_owner FROM threads WHERE key = 'keep-1'").fetchone()
     return owner if owner is None else str(owner)
+
+
+def _workers(site: Path) -> int:
+    with sqlite3.connect(site / "pbp.db") as db:
+        (count,) = db.execute("SELECT count(*) FROM workers").fetchone()
+    return int(count)
 
 
 def _wait_for(predicate: Callable[[], bool], *, seconds: float, every: float) -> bool:
@@ -70,3 +78,48 @@ def test_run_answers_then_stops_cleanly_and_frees_the_thread(
     assert after.returncode == 0, after.stderr
     assert "skipped" not in after.stderr  # the stopped bot released its lease
     assert after.stdout.strip() == "read 0 new post versions; posted or edited 0 replies"
+
+
+REDDIT_SITE = """[bot]
+username = "pbp_bot"
+poll_seconds = 5
+[database]
+url = "sqlite:///pbp.db"
+[forum]
+kind = "reddit"
+[forum.reddit]
+site = "pbp-test"
+subreddits = ["MyPbPGame"]
+[[threads]]
+id = "{thread}"
+campaign = "sunken-keep.toml"
+"""
+
+
+def test_run_stops_within_ten_seconds_of_sigterm_while_the_forum_does_not_answer(
+    tmp_path: Path, make_site: Callable[..., Path],
+    pbp_process: tuple[list[str], dict[str, str]],
+) -> None:
+    site = make_site(tmp_path / "site")
+    argv, env = pbp_process
+    with FakeReddit() as fake:
+        fake.add_subreddit("MyPbPGame")
+        thread = fake.add_submission("MyPbPGame", "gm_sam", "The Sunken Keep")
+        (site / "config.toml").write_text(REDDIT_SITE.format(thread=thread))
+        write_praw_ini(site, fake, site="pbp-test")
+        fake.timeout_hold = 120  # each read of the listing waits out praw's 16 s, thrice
+        fake.inject("GET", "/r/MyPbPGame", "timeout", times=None)
+        reddit_env = {**env, "XDG_CONFIG_HOME": str(site), "PRAW_ALLOW_ENDPOINT_OVERRIDE": "1"}
+        with RunningBot([*argv, "run"], env=reddit_env, cwd=site) as bot:
+            assert wait_for(lambda: fake.requests_to("/r/MyPbPGame") > 0, seconds=30), (
+                bot.report())
+            time.sleep(1)  # the poll waits for the forum's answer
+            assert _workers(site) == 1, bot.report()  # it said it runs (the poll's first step)
+            sent = bot.signal(signal.SIGTERM)
+            assert bot.ended(seconds=20), bot.report()
+    took = (bot.ended_at or 0) - sent
+    assert took < 10, f"pbp run stopped {took:.1f} s after SIGTERM\n{bot.report()}"
+    assert bot.status == 0, bot.report()
+    assert bot.out.splitlines()[-1] == "pbp stopped"
+    assert "Traceback" not in bot.err
+    assert _workers(site) == 0  # the database answered: the worker left (its leases with it)
