@@ -4,13 +4,19 @@ Twenty Reddit threads on the fake Reddit, which runs on its real clock (the work
 real time). Workers are started a few seconds apart, exactly as a user starts `pbp run`, while a
 driver posts steadily across the threads: good tags, typos that need an error reply, `!status`,
 and now and then a GM's `!close`. One worker (never the last one started) is killed mid-run with
-SIGKILL and not restarted. Then every post that needs a reply has exactly one, no reply key
-shows twice in a thread, no worker ever held much more than its share of the thread leases while
-all were alive, and the survivors stop cleanly on SIGTERM.
+SIGKILL. Then every post that needs a reply has exactly one (every `!close` exactly one
+summary), no reply key shows twice in a thread, no worker ever held much more than its share of
+the thread leases while all were alive and settled, and the survivors stop cleanly on SIGTERM.
 
-Three workers share a PostgreSQL database, two a SQLite file. They are slow (about a minute
-each): ``pytest -k "not several_workers"`` leaves them out; ``play(..., workers=1)`` is the
-control that tells a fault of this harness from one of pbp.
+Four workers share a PostgreSQL database, reached through a TCP proxy that takes it away for
+30 s twice while the driver posts: once refusing connections (a server down), once silent
+(accepting and never answering: a hung host, a firewall dropping packets). After the second
+outage a new worker starts in place of the killed one. Meanwhile the fake Reddit fails now and
+then: 5xx answers, 429s, comments and messages it takes and then answers with an error or never
+answers, answers slower than the workers' one-second timeout. Two workers share a SQLite file
+(no outage, no faults: the control of the lease sharing on SQLite). They are slow (about three
+minutes and one): ``pytest -k "not several_workers"`` leaves them out; ``play(...,
+workers=1)`` tells a fault of this harness from one of pbp.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -33,7 +40,8 @@ from typing import Any, Literal
 import pytest
 from fake_reddit import FakeComment, FakeReddit, write_praw_ini
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from tcp_proxy import TcpProxy
 
 from pbp.forums.reddit import key_of
 
@@ -44,15 +52,21 @@ BOT = "pbp_bot"
 GM = "gm_sam"
 THREADS = 20
 POLL_SECONDS = 5  # the least the config accepts
-DRIVE_SECONDS = 35.0  # how long the driver posts
+DATABASE_TIMEOUT = 3  # seconds a worker waits for the database before it gives the poll up
+PRAW_TIMEOUT = 1.0  # seconds a worker waits for Reddit's answer (the fake's slow ones: 2 s)
 POSTS_PER_SECOND = 3.0  # in all threads together
 START_GAP = (2.0, 4.0)  # seconds between two workers' starts
-STARTUP_SECONDS = 2.0  # a worker's start before its first poll (python, praw, SQLAlchemy)
 SAMPLE_EVERY = 0.5
-SAMPLE_SECONDS = 6.0  # how long the leases are sampled before the kill
-SETTLE_SECONDS = 30.0  # how long the posts may wait for their replies after the driver stops
-STOP_SECONDS = 30.0  # SIGTERM: the poll in hand finishes first
+SAMPLE_SECONDS = 30.0  # how long the leases are sampled before the kill
+SAMPLES_SETTLED = 6  # of them at least, taken while every worker had settled
+SETTLED_POLLS = 2  # a worker's polls before its share of the leases is looked at
+OUTAGE_SECONDS = 30.0  # each of the database's two outages (PostgreSQL only)
+SETTLE_SECONDS = 45.0  # how long the posts may wait for their replies after the driver stops
+STOP_SECONDS = 10.0  # SIGTERM: at most this long, whatever the poll in hand waits for
 TAIL_LINES = 25
+# Reddit's faults while the driver posts, per request (the token's excepted)
+CHAOS = {"500": 0.02, "429": 0.01, "commit_then_502": 0.02, "commit_then_timeout": 0.02,
+         "slow": 0.02, "timeout": 0.01}
 
 Kind = Literal["good", "typo", "status", "close"]
 KINDS: tuple[Kind, ...] = ("good", "typo", "status", "close")
@@ -70,6 +84,7 @@ username = "{bot}"
 poll_seconds = {poll}
 [database]
 url = "{url}"
+timeout_seconds = {timeout}
 [forum]
 kind = "reddit"
 [forum.reddit]
@@ -144,13 +159,15 @@ class Table:
         self.threads = [fake.add_submission(SUB, GM, f"The Sunken Keep, part {n + 1}")
                         for n in range(THREADS)]
         shutil.copy(REPO / "examples" / "sunken-keep.toml", folder / "sunken-keep.toml")
-        config = CONFIG_HEAD.format(bot=BOT, poll=POLL_SECONDS, url=database_url, sub=SUB)
+        config = CONFIG_HEAD.format(bot=BOT, poll=POLL_SECONDS, url=database_url, sub=SUB,
+                                    timeout=DATABASE_TIMEOUT)
         config += "".join(THREAD.format(thread=t) for t in self.threads)
         (folder / "config.toml").write_text(config, encoding="utf-8")
         write_praw_ini(folder, fake, site="pbp-test")
         self.env = {k: v for k, v in os.environ.items() if k != "PBP_DATABASE_URL"}
         self.env.update(PYTHONPATH=str(REPO), XDG_CONFIG_HOME=str(folder),
-                        PRAW_ALLOW_ENDPOINT_OVERRIDE="1", PYTHONUNBUFFERED="1")
+                        PRAW_ALLOW_ENDPOINT_OVERRIDE="1", PYTHONUNBUFFERED="1",
+                        PBP_TEST_PRAW_TIMEOUT=str(PRAW_TIMEOUT))
         self.workers: list[Worker] = []
         self.posts: list[Post] = []
 
@@ -243,23 +260,40 @@ class Table:
 
 @dataclass
 class LeaseSamples:
-    """``SELECT lease_owner, count(*) FROM threads GROUP BY lease_owner``, sampled."""
+    """``SELECT lease_owner, count(*) FROM threads GROUP BY lease_owner``, sampled while every
+    worker started has polled a few times (before that, the first one holds every thread)."""
 
     engine: Engine
+    started: Callable[[], int]  # how many workers were started (and not killed) so far
     taken: list[tuple[float, dict[str, int]]] = field(default_factory=list)
+    unsettled: int = 0  # samples left out: a worker had not polled enough yet
 
     def sample(self, at: float) -> None:
         with self.engine.connect() as conn:
+            workers = conn.execute(text("SELECT started_at, seen_at FROM workers")).all()
             rows = conn.execute(text(
                 "SELECT lease_owner, count(*) FROM threads GROUP BY lease_owner"
             )).all()
+        settled = [w for w in workers
+                   if _seconds(w.seen_at) - _seconds(w.started_at) >= SETTLED_POLLS * POLL_SECONDS]
+        if len(settled) < self.started():
+            self.unsettled += 1
+            return
         self.taken.append((at, {str(owner): int(n) for owner, n in rows if owner is not None}))
 
     def most(self) -> int:
         return max((max(counts.values(), default=0) for _, counts in self.taken), default=0)
 
     def shown(self) -> str:
-        return "\n".join(f"  t={at:5.1f}s {counts}" for at, counts in self.taken)
+        return "\n".join([f"  t={at:5.1f}s {counts}" for at, counts in self.taken]
+                         + [f"  ({self.unsettled} samples before every worker had settled)"])
+
+
+def _seconds(moment: Any) -> float:
+    """A stored time (naive UTC, or SQLite's text of it) in seconds."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return float(moment.replace(tzinfo=UTC).timestamp())
 
 
 @dataclass(order=True)
@@ -270,21 +304,38 @@ class Step:
     action: Callable[[], None] = field(compare=False)
 
 
-def plan(table: Table, samples: LeaseSamples, rng: random.Random, *, workers: int) -> list[Step]:
-    """The timeline: worker starts, lease samples, the kill, and the driver's posts."""
+@dataclass(frozen=True)
+class Outage:
+    """The database goes away through the proxy: ``mode`` from ``at`` for OUTAGE_SECONDS."""
+
+    at: float
+    mode: Literal["refuse", "silent"]
+
+
+def plan(table: Table, samples: LeaseSamples, rng: random.Random, *, workers: int,
+         drive: float, outages: tuple[Outage, ...] = (), proxy: TcpProxy | None = None,
+         restart_at: float | None = None) -> list[Step]:
+    """The timeline: worker starts, lease samples, the kill, the outages, a restart, and the
+    driver's posts."""
     starts = [0.0]
     for _ in range(workers - 1):
         starts.append(starts[-1] + rng.uniform(*START_GAP))
     steps = [Step(at, table.start_worker) for at in starts]
-    sampling = starts[-1] + STARTUP_SECONDS + 2 * POLL_SECONDS  # all started, polled twice
-    count = int(SAMPLE_SECONDS / SAMPLE_EVERY)
+    sampling = starts[-1] + SETTLED_POLLS * POLL_SECONDS
+    count = int(SAMPLE_SECONDS / SAMPLE_EVERY)  # the first ones may come before all settled
     steps += [Step(at, partial(samples.sample, at))
               for at in (sampling + i * SAMPLE_EVERY for i in range(count))]
     if workers > 1:
         victim = rng.randrange(workers - 1)  # never the last one started
         steps.append(Step(sampling + SAMPLE_SECONDS, partial(table.kill_worker, victim)))
+    for outage in outages:
+        assert proxy is not None
+        steps.append(Step(outage.at, partial(proxy.set_mode, outage.mode)))
+        steps.append(Step(outage.at + OUTAGE_SECONDS, partial(proxy.set_mode, "forward")))
+    if restart_at is not None:
+        steps.append(Step(restart_at, table.start_worker))
     at = 0.0
-    while (at := at + rng.expovariate(POSTS_PER_SECOND)) < DRIVE_SECONDS:
+    while (at := at + rng.expovariate(POSTS_PER_SECOND)) < drive:
         thread = rng.choice(table.threads)
         [kind] = rng.choices(KINDS, WEIGHTS)
         steps.append(Step(at, partial(table.post_planned, thread, kind)))
@@ -300,19 +351,26 @@ def wait_for(done: Callable[[], bool], *, seconds: float, every: float = 1.0) ->
     return done()
 
 
-def play(table: Table, lease_url: str, *, workers: int, seed: int) -> None:
+def play(table: Table, lease_url: str, *, workers: int, seed: int, drive: float,
+         outages: tuple[Outage, ...] = (), proxy: TcpProxy | None = None,
+         restart_at: float | None = None, chaos: dict[str, float] | None = None) -> None:
     """Run the workers through the whole timeline; fail with everything that went wrong."""
     for thread in table.threads:
         table.fake.add_comment(GM, f"t3_{thread}", "!group Aria, Bram, Goblin")
-    samples = LeaseSamples(create_engine(lease_url))
-    steps = plan(table, samples, random.Random(seed), workers=workers)
+    samples = LeaseSamples(create_engine(lease_url),
+                           started=lambda: sum(not w.killed for w in table.workers))
+    steps = plan(table, samples, random.Random(seed), workers=workers, drive=drive,
+                 outages=outages, proxy=proxy, restart_at=restart_at)
+    if chaos:
+        table.fake.chaos(seed, chaos)
     began = time.monotonic()
     try:
         for step in steps:
             time.sleep(max(0.0, began + step.at - time.monotonic()))
             step.action()
+        table.fake.calm()  # what waits goes out now: the faults had their say
         settled = wait_for(lambda: not table.unanswered(), seconds=SETTLE_SECONDS)
-        waited = time.monotonic() - began - DRIVE_SECONDS
+        waited = time.monotonic() - began - drive
         time.sleep(2 * POLL_SECONDS)  # anything late, or twice, would show now
         problems = []
         if not settled:  # each such post is named below
@@ -320,6 +378,9 @@ def play(table: Table, lease_url: str, *, workers: int, seed: int) -> None:
                             "after the driver stopped")
         problems += table.reply_problems()
         limit = math.ceil(THREADS / workers) + 1
+        if len(samples.taken) < SAMPLES_SETTLED:
+            problems.append(f"{len(samples.taken)} lease samples taken while every worker had "
+                            f"settled (at least {SAMPLES_SETTLED} wanted)")
         if samples.most() > limit:
             problems.append(f"a worker held {samples.most()} leases (at most {limit} allowed)")
         problems += table.stop_survivors()
@@ -327,29 +388,41 @@ def play(table: Table, lease_url: str, *, workers: int, seed: int) -> None:
         table.kill_all()
         samples.engine.dispose()
     kinds = Counter(p.kind for p in table.posts)
+    faults = Counter(r.fault for r in table.fake.requests if r.fault)
     assert not problems, "\n".join([
-        f"{len(table.posts)} posts ({dict(kinds)}), {workers} worker(s), seed {seed}:",
+        f"{len(table.posts)} posts ({dict(kinds)}), {workers} worker(s), seed {seed}, "
+        f"Reddit's faults {dict(faults)}:",
         *problems,
         "lease samples (owner: threads held):",
         samples.shown(),
         *(w.tail() for w in table.workers),
     ])
+    if chaos:  # the faults did strike, lost answers among them
+        assert faults["commit_then_timeout"] and faults["slow"] and faults["500"], faults
 
 
 @pytest.mark.postgres
-def test_several_workers_on_postgresql_lose_nothing_and_double_nothing(
+def test_four_workers_on_postgresql_through_two_outages_and_reddits_faults_lose_nothing(
     tmp_path: Path, fake_reddit: FakeReddit, postgres_database: Any,
 ) -> None:
     postgres_database.reset()
-    url: str = postgres_database.url
-    table = Table(tmp_path, fake_reddit, url)
-    table.upgrade_database()
-    play(table, url, workers=3, seed=3)
+    direct: str = postgres_database.url
+    server = make_url(direct)
+    with TcpProxy(server.port or 5432, target_host=server.host or "127.0.0.1") as proxy:
+        proxied = server.set(host="127.0.0.1", port=proxy.port).render_as_string(
+            hide_password=False)
+        table = Table(tmp_path, fake_reddit, proxied)
+        table.upgrade_database()
+        outages = (Outage(30.0, "refuse"), Outage(30.0 + OUTAGE_SECONDS + 10.0, "silent"))
+        restart = outages[-1].at + OUTAGE_SECONDS + 5.0
+        play(table, direct, workers=4, seed=4, drive=restart + 10.0, outages=outages,
+             proxy=proxy, restart_at=restart, chaos=CHAOS)
+        assert proxy.connections > 10  # the workers did go through it
 
 
-def test_several_workers_on_sqlite_lose_nothing_and_double_nothing(
+def test_two_workers_on_sqlite_lose_nothing_and_double_nothing(
     tmp_path: Path, fake_reddit: FakeReddit,
 ) -> None:
     table = Table(tmp_path, fake_reddit, "sqlite:///pbp.db")
     table.upgrade_database()
-    play(table, f"sqlite:///{tmp_path / 'pbp.db'}", workers=2, seed=2)
+    play(table, f"sqlite:///{tmp_path / 'pbp.db'}", workers=2, seed=2, drive=35.0)
