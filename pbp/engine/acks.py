@@ -1,13 +1,14 @@
-"""What each GM command did, said back to the table: one reply per GM post, or (ack = none)
-a list in the round's summary; the author of a struck post is told why."""
+"""What each GM command did, said back to the table: in the GM post's one reply, or (ack =
+none) a list in the round's summary; the author of a struck post is told why, in that post's
+reply."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from pbp.engine import post_reply
 from pbp.engine.effects import (
     CheatSheetContent,
-    DoneContent,
     EditReply,
     Effect,
     Reply,
@@ -15,6 +16,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.report import Done
 from pbp.engine.state import EngineState, PostRecord
+from pbp.errors import Problem
 from pbp.tags import resolve_name
 from pbp.tags.commands import (
     Command,
@@ -89,23 +91,37 @@ def _sheet_shows_deadline(state: EngineState, done: list[Done], effects: list[Ef
             and not any(isinstance(e, Reply) and e.key == "cheatsheet" for e in effects))
 
 
-def acknowledge(state: EngineState, post: PostRecord, done: list[Done],
-                effects: list[Effect]) -> EngineState:
-    """Say what a GM post's commands did: one reply under it, and one under each post it
-    struck; under ack = none nothing is posted and the round's summary lists them (SPEC §3)."""
-    if not done:
+def acknowledge(state: EngineState, post_id: str, done: list[Done],
+                refused: tuple[Problem, ...], effects: list[Effect]) -> EngineState:
+    """Say what a GM post's commands did, in the post's one reply (with what it says of its
+    tags, and the closing commands it refused), and tell the author of each post it struck,
+    in that post's reply; under ack = none nothing is posted and the round's summary lists
+    them (SPEC §3)."""
+    if not done and not refused:
         return state
     if _sheet_shows_deadline(state, done, effects):  # the cheat-sheet keeps the deadline true
         effects.append(EditReply(key="cheatsheet", content=CheatSheetContent(round_number=1)))
+    post = post_reply.find(state, post_id)
     if state.ack == "none":
         rnd = state.round
-        if rnd is None:
-            return state
-        return replace(state, round=replace(rnd, done=(*rnd.done, *done)))
-    effects.append(Reply(key=f"done-{post.post_id}", to=post.post_id,
-                         content=DoneContent(post_id=post.post_id, done=tuple(done))))
-    for item in done:
-        if item.kind == "void" and item.names[1]:
-            effects.append(Reply(key=f"voided-{item.names[0]}", to=item.names[0],
-                                 content=VoidedContent(post_id=item.names[0], reason=item.text)))
+        if rnd is not None:
+            state = replace(state, round=replace(rnd, done=(*rnd.done, *done)))
+    elif post is not None:
+        said_before = post.reply.content if post.reply is not None else None
+        content = post_reply.gm_reply(post_id, done=tuple(done), refused=refused,
+                                      part=post_reply.part_of(said_before))
+        state = _said(state, *post_reply.say(state, post, content), effects)
+    for item in done:  # under ack = none only a confirmation a player asked for is edited
+        target = post_reply.find(state, item.names[0]) if item.kind == "void" else None
+        if target is not None and item.names[1] and not target.deleted:  # it said so
+            struck = VoidedContent(post_id=target.post_id, reason=item.text)
+            state = _said(state, *post_reply.not_counted(state, target, struck), effects)
     return state
+
+
+def _said(state: EngineState, post: PostRecord, said: Effect | None,
+          effects: list[Effect]) -> EngineState:
+    """``state`` with ``post`` (its reply as it says now), and the reply to post or edit."""
+    if said is not None:
+        effects.append(said)
+    return post_reply.put(state, post)

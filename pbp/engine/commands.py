@@ -382,8 +382,11 @@ def after_tags(
     dice: DiceForRound,
     parse: Parse,
     acks: list[Done] | None = None,
+    refused: list[Problem] | None = None,
 ) -> EngineState:
-    """``!close``, ``!undo`` and ``!encounter …`` act after all the tags of their post."""
+    """``!close``, ``!undo`` and ``!encounter …`` act after all the tags of their post. The
+    ones refused go to ``refused`` when given (the post's own reply says them), else in a
+    reply of their own."""
     if not closing and post.gm and state.campaign.options.close_on_any_gm_post:
         closing = [CloseCommand(source=Source(index=0, line=1, column=1, text=""))]  # RULES D8
     problems: list[Problem] = []
@@ -396,7 +399,9 @@ def after_tags(
             problems.append(located(done, command))
     if problems and state.ack == "none":  # SPEC §3: listed in the round summary instead
         return _note_problems(state, post.post_id, tuple(problems))
-    if problems:
+    if problems and refused is not None:
+        refused += problems
+    elif problems:
         effects.append(
             Reply(
                 key=f"problems-{post.post_id}-closing",

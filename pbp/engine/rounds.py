@@ -6,15 +6,8 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from pbp.engine import registry
-from pbp.engine.effects import (
-    ActedContent,
-    EditReply,
-    Effect,
-    FixedContent,
-    Reply,
-    SummaryContent,
-)
+from pbp.engine import post_reply, registry
+from pbp.engine.effects import Effect, Reply, SummaryContent
 from pbp.engine.lazy_dice import DiceForRound, LazyDice
 from pbp.engine.pending import Pending
 from pbp.engine.problems import RuleBroken
@@ -38,11 +31,6 @@ def summary_key(number: int) -> str:
     return f"summary-{number}"
 
 
-def problems_key(post_id: str) -> str:
-    """The key of a post's error reply."""
-    return f"problems-{post_id}"
-
-
 def open_round(state: EngineState, *, number: int, at: datetime) -> OpenRound:
     """A new round that starts from the state's scene."""
     base = registry.ROSTER.begin_round(state.scene)
@@ -51,9 +39,7 @@ def open_round(state: EngineState, *, number: int, at: datetime) -> OpenRound:
     return OpenRound(number=number, opened_at=at, base=base, start=base, deadline=deadline)
 
 
-def recheck(
-    state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post
-) -> tuple[OpenRound, list[Effect]]:
+def recheck(state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post) -> OpenRound:
     """Every live post of the round checked again in post order, as it reads now (SPEC §4.3).
     Each post's parse is reused unless the scene's names changed since it was read, and its
     verdicts unless something they were read against changed since (``Checked.holds``)."""
@@ -61,7 +47,6 @@ def recheck(
     pending = Pending()
     before: list[tuple[str, tuple[Accepted, ...]]] = []
     posts: list[PostRecord] = []
-    effects: list[Effect] = []
     contexts = {gm: read_context(state, gm=gm) for gm in (False, True)}  # the same for every post
     for post in rnd.posts:
         if not post.live:
@@ -74,17 +59,11 @@ def recheck(
                 registry.count(pending, accepted, post.post_id)
         else:
             accepted_now, problems = read_post(state, post=post, reading=reading, pending=pending)
-            if post.error_replied and not problems and post.problems:
-                effects.append(
-                    EditReply(
-                        key=problems_key(post.post_id), content=FixedContent(post_id=post.post_id)
-                    )
-                )
             post = replace(post, accepted=accepted_now, problems=problems, reading=reading,
                            checked=now)
         posts.append(post)
         before.append((post.post_id, post.accepted))
-    return replace(rnd, posts=tuple(posts)), effects
+    return replace(rnd, posts=tuple(posts))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -220,6 +199,23 @@ def _not_acted(state: EngineState, rnd: OpenRound) -> tuple[str, ...]:
     )
 
 
+def _close_replies(
+    state: EngineState, rnd: OpenRound, acted: set[tuple[str, int]]
+) -> tuple[OpenRound, list[Effect]]:
+    """The replies of the round's posts edited where the close's verdict is not the one they
+    give: a fix or a typo only the close's re-read saw, refusals that acted after all (RULES
+    §6). The close adds no reply: its summary lists what was refused."""
+    posts: list[PostRecord] = []
+    effects: list[Effect] = []
+    for post in rnd.posts:
+        if post.live and post.reply is not None:
+            own = tuple(pr for pr in post.problems if (post.post_id, id(pr)) in acted)
+            post, said = post_reply.reword(state, post, acted=own, closed=True)
+            effects += [said] if said is not None else []
+        posts.append(post)
+    return replace(rnd, posts=tuple(posts)), effects
+
+
 def close_round(
     state: EngineState,
     *,
@@ -239,7 +235,7 @@ def close_round(
     closes the round at the deadline, and the next one counts from when the bot saw it.
     """
     assert state.round is not None
-    rnd, effects = recheck(state, state.round, parse=parse)
+    rnd = recheck(state, state.round, parse=parse)
     done = resolve(state, rnd, dice=LazyDice(dice, rnd.number))
     scene = after(done.scene) if after is not None else done.scene
     acted = {(post_id, id(problem)) for post_id, problem in done.acted}
@@ -253,11 +249,7 @@ def close_round(
         )
         + done.problems
     )
-    for post in rnd.posts:  # every refusal of a post acted after all: its reply says so
-        own = [pr for pr in post.problems if (post.post_id, id(pr)) in acted]
-        if own and len(own) == len(post.problems) and post.error_replied:
-            effects.append(EditReply(key=problems_key(post.post_id),
-                                     content=ActedContent(post_id=post.post_id)))
+    rnd, effects = _close_replies(state, rnd, acted)
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
     before = state.rulesets
     state = replace(state, scene=scene, rulesets=done.rulesets)

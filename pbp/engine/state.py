@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pbp.campaign.model import Campaign
 from pbp.engine.post_ids import PostIds
@@ -18,6 +18,9 @@ from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
+
+if TYPE_CHECKING:  # the effects name the state's types: a type-time import only
+    from pbp.engine.effects import Content
 
 T = TypeVar("T")
 
@@ -78,6 +81,16 @@ class Checked:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PostReply:
+    """The bot's one reply under a post (``engine.post_reply``): the key it was first posted
+    under, kept for good (the outbox and the forum find a reply by its key), and what it says
+    now."""
+
+    key: str
+    content: Content
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PostRecord:
     """A post of the open round (or of a closed one, kept for ``!undo``).
 
@@ -85,7 +98,8 @@ class PostRecord:
     command acts once). ``accepted`` and ``problems`` are the verdicts of the last check of its
     tags; ``command_problems`` those of its command lines, read once. ``reading`` is the
     current version's parse (None once the post is deleted), ``checked`` what its tags were
-    last checked against.
+    last checked against. ``reply`` is the bot's one reply under it (None: none yet);
+    ``error_replied`` whether that reply has reported a problem this round (its re-reads).
     """
 
     post_id: str
@@ -102,6 +116,7 @@ class PostRecord:
     deleted: bool = False
     edited: bool = False
     error_replied: bool = False
+    reply: PostReply | None = None
     voided_by: str | None = None
     checked: Checked | None = field(default=None, compare=False)
 

@@ -12,17 +12,14 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
-from pbp.engine import registry
+from pbp.engine import post_reply, registry
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.effects import (
-    AckContent,
     AllActedContent,
     CheatSheetContent,
-    EditReply,
+    DeletedContent,
     Effect,
-    FixedContent,
-    ProblemsContent,
     ReminderContent,
     Reply,
 )
@@ -38,7 +35,7 @@ from pbp.engine.reading import (
     read_post,
 )
 from pbp.engine.report import Done
-from pbp.engine.rounds import close_round, open_round, problems_key
+from pbp.engine.rounds import close_round, open_round
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.tags import parse_post
@@ -72,7 +69,7 @@ def step(
         case PostEdited():
             state = _edit(state, event, effects, parse)
         case PostDeleted():
-            state = _delete(state, event)
+            state = _delete(state, event, effects)
         case Tick():
             pass
     return state, gm_copies(state.campaign, effects)
@@ -139,13 +136,6 @@ def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
     return out
 
 
-def _problem_effect(post: PostRecord, problems: tuple[Problem, ...]) -> Effect:
-    content = ProblemsContent(post_id=post.post_id, problems=problems)
-    if post.error_replied:
-        return EditReply(key=problems_key(post.post_id), content=content)
-    return Reply(key=problems_key(post.post_id), to=post.post_id, content=content)
-
-
 def _known(state: EngineState, post_id: str) -> bool:
     return post_id in state.closed_posts or (
         state.round is not None and state.round.post(post_id) is not None
@@ -183,30 +173,24 @@ def _arrive(
         reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
     before = live_before(rnd.posts, stop=None)
     accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
-    shown = (*post.command_problems, *problems)
-    replied = bool(shown) and state.ack != "none"
-    if replied:
-        effects.append(_problem_effect(post, shown))
     post = replace(post, accepted=accepted, problems=problems, reading=reading,
-                   checked=checked_against(state, reading=reading, before=before),
-                   error_replied=post.error_replied or replied)
-    if not replied and accepted and state.confirms(post.author):  # SPEC §3: "all" or `!ack on`
-        tags = tuple(a.tag.source.text for a in accepted)
-        effects.append(
-            Reply(
-                key=f"ack-{post.post_id}",
-                to=post.post_id,
-                content=AckContent(post_id=post.post_id, actions=tags),
-            )
-        )
+                   checked=checked_against(state, reading=reading, before=before))
+    # its one reply, as far as it can be said now (SPEC §2: every problem, SPEC §3: a
+    # confirmation); the commands that act after the tags may add to it below
+    part = post_reply.tags_part(state, post, prior=None)
+    post, said = post_reply.say(
+        state, post, post_reply.gm_reply(post.post_id, done=tuple(done), refused=(), part=part))
+    effects += [said] if said is not None else []
     # the post counted in the order of posts seen (``order`` above) with the round's posts
     state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)),
                     posts_seen=state.posts_seen + 1)
     state = _tell_all_acted(state, post, effects)
+    refused: list[Problem] = []
     state = after_tags(
-        state, post, closing, at=event.at, effects=effects, dice=dice, parse=parse, acks=done
+        state, post, closing, at=event.at, effects=effects, dice=dice, parse=parse, acks=done,
+        refused=refused,
     )
-    return acknowledge(state, post, done, effects)
+    return acknowledge(state, post.post_id, done, tuple(refused), effects)
 
 
 def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState:
@@ -222,17 +206,13 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
         effects.append(
             Reply(
                 key=f"all-acted-{rnd.number}",
-                to=post.post_id,
+                to=None,  # the thread's, like the reminders: a post has one reply, its own
                 # at most three mentions per comment (Reddit drops the notifications past that)
                 content=AllActedContent(gms=state.campaign.gms[:MENTIONS_PER_COMMENT]),
             )
         )
         return replace(state, round=replace(rnd, all_acted_told=True))
     return state
-
-
-def _replace_post(rnd: OpenRound, post: PostRecord) -> OpenRound:
-    return replace(rnd, posts=tuple(post if p.post_id == post.post_id else p for p in rnd.posts))
 
 
 def _flag_late(state: EngineState, post_id: str) -> EngineState:
@@ -255,19 +235,14 @@ def _edit(
     accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
     new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems,
                   reading=reading, checked=checked_against(state, reading=reading, before=before))
-    shown = (*new.command_problems, *problems)
-    if shown and state.ack != "none" and shown != (*post.command_problems, *post.problems):
-        effects.append(_problem_effect(new, shown))
-        new = replace(new, error_replied=True)
-    elif not shown and post.error_replied and post.problems:
-        effects.append(
-            EditReply(key=problems_key(post.post_id), content=FixedContent(post_id=post.post_id))
-        )
-    state = replace(state, round=_replace_post(rnd, new))
+    if new.live:  # a struck post's reply goes on saying it does not count
+        new, said = post_reply.reword(state, new)
+        effects += [said] if said is not None else []
+    state = replace(state, round=post_reply.replaced(rnd, new))
     return _tell_all_acted(state, new, effects)
 
 
-def _delete(state: EngineState, event: PostDeleted) -> EngineState:
+def _delete(state: EngineState, event: PostDeleted, effects: list[Effect]) -> EngineState:
     rnd = state.round
     post = rnd.post(event.post_id) if rnd is not None else None
     if rnd is None or post is None:
@@ -275,4 +250,7 @@ def _delete(state: EngineState, event: PostDeleted) -> EngineState:
     # text purged
     gone = replace(post, deleted=True, body="", accepted=(), problems=(), reading=None,
                    checked=None)
-    return replace(state, round=_replace_post(rnd, gone))
+    # its reply, if it has one, stops saying that it acts (or what is wrong in it)
+    gone, said = post_reply.not_counted(state, gone, DeletedContent(post_id=post.post_id))
+    effects += [said] if said is not None else []
+    return replace(state, round=post_reply.replaced(rnd, gone))

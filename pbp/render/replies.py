@@ -17,6 +17,7 @@ from pbp.engine.effects import (
     AllActedContent,
     CheatSheetContent,
     Content,
+    DeletedContent,
     DoneContent,
     FixedContent,
     HelpContent,
@@ -34,7 +35,12 @@ from pbp.engine.report import Rejection
 from pbp.engine.state import EngineState
 from pbp.errors import Problem
 from pbp.render.disclosure import Disclosure, Hidden, disclosure_for
-from pbp.render.problems import Examples, render_problem, render_problem_reply
+from pbp.render.problems import (
+    SEPARATOR,
+    Examples,
+    render_problem,
+    render_problem_reply,
+)
 from pbp.render.registry import ALL, NPC_NUMBERS, ROSTER, VIEWS
 from pbp.render.tables import Shown, Table
 from pbp.render.views import summary_view
@@ -62,14 +68,38 @@ class Replies:
         state = _read_at(content, state)
         if full and not self.full:
             return replace(self, full=True).render(content, state=state)
+        if isinstance(content, ProblemsContent):
+            text = self._problems(content.problems, post_id=content.post_id, state=state)
+            if content.closed:  # the close found them: the templates' "edit before" is past
+                return self.env.get_template("closed_problems.md.j2").render().strip() \
+                    + "\n\n" + text
+            return text
+        if isinstance(content, DoneContent):
+            return self._post_reply(content, state=state)
         name, view = self._view(content, state)
-        if name == "problems":
-            assert isinstance(content, ProblemsContent)
-            post = state.round.post(content.post_id) if state.round is not None else None
-            examples = examples_for(state, author=post.author if post is not None else None)
-            return render_problem_reply(content.problems, env=self.env, examples=examples,
-                                        hidden=self._hidden(state))
         return self.env.get_template(f"{name}.md.j2").render(**view).strip() + "\n"
+
+    def _problems(self, problems: tuple[Problem, ...], *, post_id: str,
+                  state: EngineState) -> str:
+        post = state.round.post(post_id) if state.round is not None else None
+        examples = examples_for(state, author=post.author if post is not None else None)
+        return render_problem_reply(problems, env=self.env, examples=examples,
+                                    hidden=self._hidden(state))
+
+    def _post_reply(self, content: DoneContent, *, state: EngineState) -> str:
+        """A GM post's one reply: what its commands did, the closing commands refused, and
+        what it says of its tags, each in its own template (a campaign's own ``done`` template
+        words the first part alone)."""
+        parts: list[str] = []
+        if content.done:
+            _, view = self._view(content, state)
+            parts.append(self.env.get_template("done.md.j2").render(**view).strip())
+        if content.refused:
+            parts.append(self._problems(content.refused, post_id=content.post_id,
+                                        state=state).strip())
+        if content.then is not None:
+            parts.append(self.render(content.then, state=state).strip())
+        return SEPARATOR.join(parts) + "\n"
 
     def private(self, effect: PrivateReply, *, state: EngineState,
                 thread: str) -> tuple[str, str]:
@@ -106,7 +136,7 @@ class Replies:
 
     def _view(self, content: Content, state: EngineState) -> tuple[str, dict[str, Any]]:
         match content:
-            case ProblemsContent():
+            case ProblemsContent():  # rendered by ``render`` (``render_problem_reply``)
                 return "problems", {}
             case SummaryContent() | UndoneContent():
                 report = content.report
@@ -158,15 +188,18 @@ class Replies:
             case AllActedContent():
                 return "all_acted", {"number": _round_number(state), "gms": content.gms}
             case FixedContent():
-                return "fixed", {}
+                return "fixed", {"actions": content.actions, "listed": content.listed,
+                                 "closed": content.closed}
             case ActedContent():
                 return "acted", {}
             case AckContent():
-                return "ack", {"actions": content.actions}
+                return "ack", {"actions": content.actions, "closed": content.closed}
             case DoneContent():
                 return "done", {"done": content.done, "hide": self._disclosure(state).hide}
             case VoidedContent():
                 return "voided", {"reason": content.reason}
+            case DeletedContent():
+                return "deleted", {}
             case AckModeContent():
                 return "ack_mode", {"author": content.author, "on": content.on,
                                     "table": content.table}

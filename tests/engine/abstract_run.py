@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine_helpers import BOT, Row, event_of, make_campaign
+from engine_helpers import BOT, Row, event_of, make_campaign, problems_in
 from thread_run import ClosedReports, engine_ledger
 
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import ProblemsContent, SummaryContent, UndoneContent
+from pbp.engine.effects import DoneContent, ProblemsContent, SummaryContent, UndoneContent
 from pbp.engine.report import RoundReport
 from pbp.engine.rulesets.abstract.model import (
     AbstractEntry,
@@ -71,12 +71,22 @@ class Run:
             self.reports.see(effects)
             for effect in effects:
                 content = effect.content
-                if isinstance(content, ProblemsContent):
-                    self.problems.append(content)
+                if isinstance(content, ProblemsContent | DoneContent):
+                    self._said(content)
                 if isinstance(content, SummaryContent | UndoneContent):
                     text = self.replies.render(content, state=self.state)
                     self.summaries[content.report.number] = text
         return self
+
+    def _said(self, content: ProblemsContent | DoneContent) -> None:
+        """Keep the problems a post's reply says now (its last text: a GM post's reply may be
+        posted, then edited with what its closing commands did), in the order first said."""
+        said = ProblemsContent(post_id=content.post_id, problems=problems_in(content))
+        at = next((i for i, c in enumerate(self.problems) if c.post_id == content.post_id), None)
+        if at is not None:
+            self.problems[at] = said
+        elif said.problems:
+            self.problems.append(said)
 
     def post(self, *posts: Post) -> Run:
         """Posts, one minute apart after the last."""

@@ -14,10 +14,18 @@ from typing import Any
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import Effect, SummaryContent, UndoneContent
+from pbp.engine.effects import (
+    Content,
+    DoneContent,
+    Effect,
+    ProblemsContent,
+    SummaryContent,
+    UndoneContent,
+)
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
+from pbp.errors import Problem
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
 
@@ -104,6 +112,16 @@ def event_of(row: Row) -> Event:
     raise ValueError(f"unknown event kind {kind!r}")
 
 
+def problems_in(content: Content) -> tuple[Problem, ...]:
+    """The problems a reply says: an error reply's, or a GM post's reply's (the closing
+    commands it refused, then its tags' problems)."""
+    if isinstance(content, ProblemsContent):
+        return content.problems
+    if isinstance(content, DoneContent):
+        return (*content.refused, *(problems_in(content.then) if content.then else ()))
+    return ()
+
+
 def _dice(number: int) -> Dice:
     return SeededDice(f"test-seed-{number}")
 
@@ -138,6 +156,13 @@ class EngineRun:
     def contents(self, kind: type) -> list[Any]:
         """The contents of every effect of that type."""
         return [e.content for e in self.effects if isinstance(e.content, kind)]
+
+    def problems_said(self, post_id: str) -> tuple[Problem, ...]:
+        """The problems the last reply (or edit) under ``post_id`` says."""
+        said = [e.content for e in self.effects
+                if isinstance(e.content, ProblemsContent | DoneContent)
+                and e.content.post_id == post_id]
+        return problems_in(said[-1]) if said else ()
 
 
 def play(

@@ -152,8 +152,7 @@ def test_undo_is_refused_when_the_open_round_has_actions() -> None:
     ])  # fmt: skip
     assert len(run.state.closed) == 1
     assert not any(isinstance(e.content, UndoneContent) for e in run.effects)
-    refusals = [p for c in run.contents(ProblemsContent) if c.post_id == "p5" for p in c.problems]
-    assert [p.code for p in refusals] == ["cannot_undo"]
+    assert [p.code for p in run.problems_said("p5")] == ["cannot_undo"]
 
 
 def test_void_strikes_a_post_of_the_open_round() -> None:

@@ -19,12 +19,12 @@ def _verdicts(posts: tuple[PostRecord, ...]) -> list[tuple[str, object, object]]
 def _from_scratch(state: EngineState) -> list[tuple[str, object, object]]:
     assert state.round is not None
     forgot = replace(state.round, posts=tuple(replace(p, checked=None) for p in state.round.posts))
-    return _verdicts(recheck(state, forgot)[0].posts)
+    return _verdicts(recheck(state, forgot).posts)
 
 
 def _kept(state: EngineState) -> list[tuple[str, object, object]]:
     assert state.round is not None
-    return _verdicts(recheck(state, state.round)[0].posts)
+    return _verdicts(recheck(state, state.round).posts)
 
 
 OPEN: list[Row] = [

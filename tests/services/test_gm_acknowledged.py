@@ -51,13 +51,14 @@ def test_each_set_up_command_of_a_gm_post_gets_a_line_in_one_reply(table: Table)
     assert "body 5" not in text.casefold()  # what an NPC is made of stays with the GM
 
 
-def test_a_refused_command_gets_no_done_line(table: Table) -> None:
+def test_a_refused_command_gets_no_done_line_and_its_error_is_in_the_same_reply(
+    table: Table,
+) -> None:
     gm = table.post("gm_sam", "!group Aria, Nobody\n!rest night", 0)
     table.poll(1)
-    bodies = [r.body for r in table.reply_to(gm)]
-    done = [b for b in bodies if b.startswith("Done:")]
-    assert len(done) == 1 and "together" not in done[0] and "night's rest" in done[0]
-    assert any("Nobody" in b for b in bodies if not b.startswith("Done:"))  # the error reply
+    done, error = _one_reply(table, gm).split("\n\n-----\n\n")
+    assert done.startswith("Done:") and "together" not in done and "night's rest" in done
+    assert "Nobody" in error and "Nobody" not in done
 
 
 def test_a_players_post_gets_no_done_reply(table: Table) -> None:
