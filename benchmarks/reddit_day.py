@@ -1,6 +1,7 @@
 """What a running bot asks of Reddit in a day: requests per poll, through real praw.
 
     python benchmarks/reddit_day.py [--threads 1000] [--hours 24] [--seed 1] [--json FILE]
+    PYTHONPATH=OLDER python benchmarks/reddit_day.py ...   (OLDER: another checkout's folder)
 
 One bot (one worker, a SQLite file) runs THREADS submissions of one subreddit on the fake
 Reddit of the tests, polling every 60 s of a simulated clock (the fake's and the bot's, moved
@@ -143,8 +144,11 @@ class Day:
         campaign.write_text(CAMPAIGN, encoding="utf-8")
         store = Store(f"sqlite:///{folder / 'pbp.db'}")
         store.upgrade()
-        forum = RedditForum(praw.Reddit(**praw_settings(self.fake)), subreddits=[SUB],
-                            bot=BOT, clock=self.fake.now)
+        reddit = praw.Reddit(**praw_settings(self.fake))
+        try:  # the bot's clock is the fake's
+            forum = RedditForum(reddit, subreddits=[SUB], bot=BOT, clock=self.fake.now)
+        except TypeError:  # a pbp from before the forum took a clock (PYTHONPATH=older/)
+            forum = RedditForum(reddit, subreddits=[SUB], bot=BOT)
         self.bot = Bot(store=store, forum=forum,
                        threads=[WatchedThread(key=t.thread, campaign=campaign)
                                 for t in self.tables],

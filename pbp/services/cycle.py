@@ -30,7 +30,7 @@ from pbp.services.history import SNAPSHOT_EVERY, save_snapshot
 from pbp.services.plan import Planned, body_hash, plan
 from pbp.services.polling import PollReport, WatchedThread
 from pbp.services.projection import save_projections, scene_values
-from pbp.services.rereads import OpenRound, mistaken
+from pbp.services.rereads import OpenRound, may_go_stale, schedules
 from pbp.store.repository import Repository
 from pbp.store.schema import ThreadRow
 
@@ -159,7 +159,7 @@ class ThreadCycle:
 
     def _keep_open_round(self) -> None:
         """What the ingest's re-reads need of the open round, in the thread's row: its live
-        posts, those that got an error reply an edit may still fix (each with its schedule),
+        posts, those whose reply an edit could make untrue (each with its schedule),
         its deadline if it holds an action; and when the next re-read falls due
         (``services.rereads``)."""
         rnd = self.state.round
@@ -168,11 +168,10 @@ class ThreadCycle:
             self.thread.reread_at = None
             return
         live = [p for p in rnd.posts if not p.deleted]
-        # the posts an edit may still fix (its command lines act from their first version)
-        errors = mistaken(((p.post_id, p.at) for p in live if p.error_replied and p.problems),
-                          before=OpenRound.decode(self.thread.open_round), now=self.now,
-                          first=self.bot.options.reread_after)
-        kept = OpenRound(posts=tuple(p.post_id for p in live), errors=errors,
+        watched = schedules(((p.post_id, p.at) for p in live if may_go_stale(p)),
+                            before=OpenRound.decode(self.thread.open_round), now=self.now,
+                            first=self.bot.options.reread_after)
+        kept = OpenRound(posts=tuple(p.post_id for p in live), watched=watched,
                          closes_at=rnd.deadline if rnd.has_actions else None)
         text = kept.encode()
         if text != self.thread.open_round:

@@ -5,9 +5,10 @@ Two needs:
 - **the close**: before a round closes (a GM's closing line in the listing, or the deadline of
   a round with an action), every live post of the round is read again, so the version
   current at the close counts (SPEC §4.3);
-- **the fix**: a post that got an error reply is read again now and then, so that a fix shows
-  (and its reply says so) before the close. Each such post has its own schedule, which backs
-  off with its age: ``first`` (the bot's ``reread_after``), 2, 4, 8 … times that after it was
+- **the reply**: a post whose reply an edit could make untrue (it reports problems an edit
+  may fix, or confirms tags an edit may break) is read again now and then, so that the reply
+  follows the post before the close. Each such post has its own schedule, which backs off
+  with its age: ``first`` (the bot's ``reread_after``), 2, 4, 8 … times that after it was
   written, up to ``LONGEST_GAP`` apart, then every ``LONGEST_GAP``. Most fixes come soon after
   the reply, and the close reads everything anyway.
 
@@ -29,15 +30,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from pbp.engine.effects import AckContent, DoneContent, FixedContent
+from pbp.engine.state import PostRecord
+
 LONGEST_GAP = timedelta(hours=4)  # between two re-reads of a post that got an error reply
 RIDE_ALONG = timedelta(minutes=30)  # how soon a re-read may fall due to go with a batch
 MAY_WAIT = timedelta(minutes=10)  # how long a re-read due may wait for a batch to go anyway
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Mistaken:
-    """A post of the open round that got an error reply an edit may still fix: when it was
-    written and when it is read again next."""
+class Watched:
+    """A post of the open round whose reply an edit could make untrue (``may_go_stale``): when
+    it was written and when it is read again next."""
 
     post: str
     at: datetime
@@ -46,24 +50,24 @@ class Mistaken:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OpenRound:
-    """What the re-reads need of a thread's open round: its live posts, those that got an
-    error reply an edit may fix, and when it closes by itself (its deadline, if it holds an
+    """What the re-reads need of a thread's open round: its live posts, those whose reply an
+    edit could make untrue, and when it closes by itself (its deadline, if it holds an
     action)."""
 
     posts: tuple[str, ...]
-    errors: tuple[Mistaken, ...] = ()
+    watched: tuple[Watched, ...] = ()
     closes_at: datetime | None = None
 
     @property
     def reread_at(self) -> datetime | None:
         """When one of its posts is read again next (None: none will be)."""
-        return min((e.due for e in self.errors), default=None)
+        return min((e.due for e in self.watched), default=None)
 
     def encode(self) -> str:
         """As the thread's row keeps it."""
         return json.dumps({
             "posts": list(self.posts),
-            "errors": [[e.post, e.at.isoformat(), e.due.isoformat()] for e in self.errors],
+            "watched": [[e.post, e.at.isoformat(), e.due.isoformat()] for e in self.watched],
             "closes_at": self.closes_at.isoformat() if self.closes_at else None,
         }, separators=(",", ":"))
 
@@ -76,11 +80,22 @@ class OpenRound:
         closes = data.get("closes_at")
         return OpenRound(
             posts=tuple(data["posts"]),
-            errors=tuple(Mistaken(post=post, at=datetime.fromisoformat(at),
+            watched=tuple(Watched(post=post, at=datetime.fromisoformat(at),
                                   due=datetime.fromisoformat(due))
-                         for post, at, due in data["errors"]),
+                          for post, at, due in data.get("watched", ())),
             closes_at=datetime.fromisoformat(closes) if closes else None,
         )
+
+
+def may_go_stale(post: PostRecord) -> bool:
+    """Whether an edit could make the post's reply untrue: it reports problems of its tags (an
+    edit may fix them; its command lines act from their first version), or confirms its tags
+    (an edit may break them)."""
+    if post.deleted or post.reply is None:
+        return False
+    content = post.reply.content
+    said = content.then if isinstance(content, DoneContent) else content
+    return bool(post.problems) or isinstance(said, AckContent | FixedContent)
 
 
 def next_after(at: datetime, *, now: datetime, first: timedelta) -> datetime:
@@ -97,13 +112,13 @@ def next_after(at: datetime, *, now: datetime, first: timedelta) -> datetime:
     return due
 
 
-def mistaken(posts: Iterable[tuple[str, datetime]], *, before: OpenRound | None,
-             now: datetime, first: timedelta) -> tuple[Mistaken, ...]:
+def schedules(posts: Iterable[tuple[str, datetime]], *, before: OpenRound | None,
+              now: datetime, first: timedelta) -> tuple[Watched, ...]:
     """The schedules of these posts (id, time written): each one kept from ``before`` (what
     the thread's row held), or, for a post new to it, its first moment after ``now``."""
-    kept = {e.post: e for e in before.errors} if before is not None else {}
-    return tuple(kept.get(post) or Mistaken(post=post, at=at,
-                                            due=next_after(at, now=now, first=first))
+    kept = {e.post: e for e in before.watched} if before is not None else {}
+    return tuple(kept.get(post) or Watched(post=post, at=at,
+                                           due=next_after(at, now=now, first=first))
                  for post, at in posts)
 
 
@@ -138,30 +153,30 @@ def plan_batch(candidates: Sequence[Candidate], *, now: datetime, first: timedel
     fit in the same requests, the posts due within ``RIDE_ALONG``, soonest first."""
     wanted: dict[int, set[str]] = {}
     closing: set[int] = set()
-    due: list[tuple[Candidate, Mistaken]] = []
-    soon: list[tuple[Candidate, Mistaken]] = []
+    due: list[tuple[Candidate, Watched]] = []
+    soon: list[tuple[Candidate, Watched]] = []
     for c in candidates:
         if c.closing or (c.round.closes_at is not None and now >= c.round.closes_at):
             wanted[c.thread_id] = set(c.round.posts)
             closing.add(c.thread_id)
             continue
-        for error in c.round.errors:
-            if error.due <= now:
-                due.append((c, error))
-            elif error.due <= now + RIDE_ALONG:
-                soon.append((c, error))
-    waited = any(now - error.due >= MAY_WAIT for _c, error in due)
+        for post in c.round.watched:
+            if post.due <= now:
+                due.append((c, post))
+            elif post.due <= now + RIDE_ALONG:
+                soon.append((c, post))
+    waited = any(now - post.due >= MAY_WAIT for _c, post in due)
     if not (wanted or waited or len(due) >= per_request):
         return Batch()
-    for c, error in due:
-        wanted.setdefault(c.thread_id, set()).add(error.post)
+    for c, post in due:
+        wanted.setdefault(c.thread_id, set()).add(post.post)
     size = sum(len(ids) for ids in wanted.values())
     room = math.ceil(size / per_request) * per_request - size
-    for c, error in sorted(soon, key=lambda pair: (pair[1].due, pair[0].thread_id)):
+    for c, post in sorted(soon, key=lambda pair: (pair[1].due, pair[0].thread_id)):
         if room <= 0:
             break
-        if error.post not in wanted.setdefault(c.thread_id, set()):
-            wanted[c.thread_id].add(error.post)
+        if post.post not in wanted.setdefault(c.thread_id, set()):
+            wanted[c.thread_id].add(post.post)
             room -= 1
     return _batch(candidates, wanted, closing, now=now, first=first)
 
@@ -177,9 +192,9 @@ def _batch(candidates: Sequence[Candidate], wanted: dict[int, set[str]], closing
             continue
         batch.wanted[c.key] = [p for p in c.round.posts if p in read] + sorted(
             read - set(c.round.posts))
-        errors = tuple(
+        watched = tuple(
             e if e.post not in read and c.thread_id not in closing
             else replace(e, due=next_after(e.at, now=max(now, e.due), first=first))
-            for e in c.round.errors)
-        batch.moved[c.thread_id] = replace(c.round, errors=errors)
+            for e in c.round.watched)
+        batch.moved[c.thread_id] = replace(c.round, watched=watched)
     return batch

@@ -12,11 +12,11 @@ from pbp.services.rereads import (
     MAY_WAIT,
     RIDE_ALONG,
     Candidate,
-    Mistaken,
     OpenRound,
-    mistaken,
+    Watched,
     next_after,
     plan_batch,
+    schedules,
 )
 
 T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
@@ -31,13 +31,13 @@ def candidate(n: int, *, posts: int = 3, due: tuple[float, ...] = (), closing: b
               closes_at: datetime | None = None) -> Candidate:
     """Thread ``n`` with ``posts`` live posts, the first ones mistaken, due at ``due``."""
     ids = tuple(f"t{n}p{i}" for i in range(posts))
-    errors = tuple(Mistaken(post=ids[i], at=T0, due=minutes(m)) for i, m in enumerate(due))
+    errors = tuple(Watched(post=ids[i], at=T0, due=minutes(m)) for i, m in enumerate(due))
     return Candidate(thread_id=n, key=f"t{n}", closing=closing,
-                     round=OpenRound(posts=ids, errors=errors, closes_at=closes_at))
+                     round=OpenRound(posts=ids, watched=errors, closes_at=closes_at))
 
 
 def test_an_open_round_is_kept_as_text_and_read_back_the_same() -> None:
-    kept = OpenRound(posts=("p1", "p2"), errors=(Mistaken(post="p2", at=minutes(3),
+    kept = OpenRound(posts=("p1", "p2"), watched=(Watched(post="p2", at=minutes(3),
                                                           due=minutes(8)),),
                      closes_at=minutes(60))
     assert OpenRound.decode(kept.encode()) == kept
@@ -66,11 +66,11 @@ def test_the_next_reread_is_after_now_and_never_more_than_the_longest_gap_away(
 
 
 def test_a_schedule_is_kept_for_a_post_still_mistaken_and_begun_for_a_new_one() -> None:
-    before = OpenRound(posts=("p1",), errors=(Mistaken(post="p1", at=T0, due=minutes(40)),))
-    errors = mistaken([("p1", T0), ("p2", minutes(30))], before=before, now=minutes(31),
+    before = OpenRound(posts=("p1",), watched=(Watched(post="p1", at=T0, due=minutes(40)),))
+    errors = schedules([("p1", T0), ("p2", minutes(30))], before=before, now=minutes(31),
                       first=FIVE)
-    assert errors == (Mistaken(post="p1", at=T0, due=minutes(40)),
-                      Mistaken(post="p2", at=minutes(30), due=minutes(35)))
+    assert errors == (Watched(post="p1", at=T0, due=minutes(40)),
+                      Watched(post="p2", at=minutes(30), due=minutes(35)))
 
 
 def test_a_closing_round_is_read_whole_now_with_the_posts_due_soon_filling_the_request() -> None:
@@ -104,7 +104,7 @@ def test_only_the_posts_due_of_a_thread_are_read_not_all_its_mistaken_ones() -> 
     two = candidate(1, due=(10, 200))
     batch = plan_batch([two], now=minutes(20), first=FIVE, per_request=100)
     assert batch.wanted == {"t1": ["t1p0"]}
-    assert [e.due for e in batch.moved[1].errors] == [minutes(40), minutes(200)]
+    assert [e.due for e in batch.moved[1].watched] == [minutes(40), minutes(200)]
 
 
 def test_rereads_due_that_fill_a_request_go_at_once() -> None:
