@@ -115,11 +115,13 @@ class LazyGroup(click.Group):
             sys.exit(1)
 
 
-def _shortened(text: str, *, longest: int = 80) -> str:
-    """``text`` on one line, each word longer than ``longest`` cut (a 5,000-digit --seed is
-    not shown whole)."""
-    return " ".join(word if len(word) <= longest else f"{word[:longest // 2]}…({len(word)} "
-                    "characters)" for word in text.split())
+def _shortened(text: str, *, longest: int = 300) -> str:
+    """``text`` on one line, each word longer than ``longest`` cut in its middle (a 5,000-digit
+    --seed is not shown whole; a long path keeps its start and its file's name)."""
+    keep = longest // 2
+    return " ".join(word if len(word) <= longest
+                    else f"{word[:keep]}…({len(word)} characters)…{word[-keep:]}"
+                    for word in text.split())
 
 
 class OneLineUsageError(click.UsageError):

@@ -54,6 +54,13 @@ def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     assert "nope.toml" in output
 
 
+def test_a_long_missing_path_is_shown_with_its_file_name(tmp_path: Path) -> None:
+    deep = tmp_path.joinpath(*(["campaigns-of-the-sunken-keep"] * 12), "nope.toml")
+    code, output = run([str(deep)])
+    assert code == 2
+    assert "nope.toml" in output and len(output.splitlines()) == 1
+
+
 def test_nothing_to_check_is_a_usage_error(tmp_path: Path) -> None:
     code, output = run([])
     assert code == 2

@@ -248,7 +248,7 @@ CASES = [
     Case("replay: --seed not a number", ["replay", "k.toml", "e.jsonl", "--seed", "x"],
          "'x' is not a valid integer", 2, {"k.toml": CAMPAIGN, "e.jsonl": EVENTS}),
     Case("replay: --seed of 5,000 digits", ["replay", "k.toml", "e.jsonl", "--seed", "9" * 5000],
-         "…(5002 characters) is not a valid integer", 2,
+         "…(5002 characters)…999", 2,
          {"k.toml": CAMPAIGN, "e.jsonl": EVENTS}),
     Case("replay: a bad campaign", ["replay", "k.toml", "e.jsonl"], "k.toml: line 1, column 10",
          files={"k.toml": "[campaign\nname =", "e.jsonl": EVENTS}),

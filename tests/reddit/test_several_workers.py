@@ -57,7 +57,7 @@ PRAW_TIMEOUT = 1.0  # seconds a worker waits for Reddit's answer (the fake's slo
 POSTS_PER_SECOND = 3.0  # in all threads together
 START_GAP = (2.0, 4.0)  # seconds between two workers' starts
 SAMPLE_EVERY = 0.5
-SAMPLE_SECONDS = 30.0  # how long the leases are sampled before the kill
+SAMPLE_SECONDS = 20.0  # how long the leases are sampled before the kill
 SAMPLES_SETTLED = 6  # of them at least, taken while every worker had settled
 SETTLED_POLLS = 2  # a worker's polls before its share of the leases is looked at
 OUTAGE_SECONDS = 30.0  # each of the database's two outages (PostgreSQL only)
@@ -267,6 +267,7 @@ class LeaseSamples:
     started: Callable[[], int]  # how many workers were started (and not killed) so far
     taken: list[tuple[float, dict[str, int]]] = field(default_factory=list)
     unsettled: int = 0  # samples left out: a worker had not polled enough yet
+    last_workers: str = ""  # the workers table at the last sample left out
 
     def sample(self, at: float) -> None:
         with self.engine.connect() as conn:
@@ -278,6 +279,8 @@ class LeaseSamples:
                    if _seconds(w.seen_at) - _seconds(w.started_at) >= SETTLED_POLLS * POLL_SECONDS]
         if len(settled) < self.started():
             self.unsettled += 1
+            self.last_workers = f"t={at:5.1f}s {len(settled)} of {self.started()} settled: " + (
+                ", ".join(f"{w.started_at}..{w.seen_at}" for w in workers))
             return
         self.taken.append((at, {str(owner): int(n) for owner, n in rows if owner is not None}))
 
@@ -286,7 +289,8 @@ class LeaseSamples:
 
     def shown(self) -> str:
         return "\n".join([f"  t={at:5.1f}s {counts}" for at, counts in self.taken]
-                         + [f"  ({self.unsettled} samples before every worker had settled)"])
+                         + [f"  ({self.unsettled} samples before every worker had settled; "
+                            f"the last: {self.last_workers})"])
 
 
 def _seconds(moment: Any) -> float:
@@ -306,17 +310,18 @@ class Step:
 
 @dataclass(frozen=True)
 class Outage:
-    """The database goes away through the proxy: ``mode`` from ``at`` for OUTAGE_SECONDS."""
+    """The database goes away through the proxy: ``mode`` for OUTAGE_SECONDS, from ``after``
+    seconds after the kill (the leases are sampled before it, with every worker polling)."""
 
-    at: float
+    after: float
     mode: Literal["refuse", "silent"]
 
 
 def plan(table: Table, samples: LeaseSamples, rng: random.Random, *, workers: int,
          drive: float, outages: tuple[Outage, ...] = (), proxy: TcpProxy | None = None,
-         restart_at: float | None = None) -> list[Step]:
-    """The timeline: worker starts, lease samples, the kill, the outages, a restart, and the
-    driver's posts."""
+         restart_after: float | None = None) -> list[Step]:
+    """The timeline: worker starts, lease samples, the kill, the outages and a restart (both
+    counted from the kill), and the driver's posts for ``drive`` seconds after the kill."""
     starts = [0.0]
     for _ in range(workers - 1):
         starts.append(starts[-1] + rng.uniform(*START_GAP))
@@ -325,17 +330,19 @@ def plan(table: Table, samples: LeaseSamples, rng: random.Random, *, workers: in
     count = int(SAMPLE_SECONDS / SAMPLE_EVERY)  # the first ones may come before all settled
     steps += [Step(at, partial(samples.sample, at))
               for at in (sampling + i * SAMPLE_EVERY for i in range(count))]
+    kill = sampling + SAMPLE_SECONDS
     if workers > 1:
         victim = rng.randrange(workers - 1)  # never the last one started
-        steps.append(Step(sampling + SAMPLE_SECONDS, partial(table.kill_worker, victim)))
+        steps.append(Step(kill, partial(table.kill_worker, victim)))
     for outage in outages:
         assert proxy is not None
-        steps.append(Step(outage.at, partial(proxy.set_mode, outage.mode)))
-        steps.append(Step(outage.at + OUTAGE_SECONDS, partial(proxy.set_mode, "forward")))
-    if restart_at is not None:
-        steps.append(Step(restart_at, table.start_worker))
+        steps.append(Step(kill + outage.after, partial(proxy.set_mode, outage.mode)))
+        steps.append(Step(kill + outage.after + OUTAGE_SECONDS,
+                          partial(proxy.set_mode, "forward")))
+    if restart_after is not None:
+        steps.append(Step(kill + restart_after, table.start_worker))
     at = 0.0
-    while (at := at + rng.expovariate(POSTS_PER_SECOND)) < drive:
+    while (at := at + rng.expovariate(POSTS_PER_SECOND)) < kill + drive:
         thread = rng.choice(table.threads)
         [kind] = rng.choices(KINDS, WEIGHTS)
         steps.append(Step(at, partial(table.post_planned, thread, kind)))
@@ -353,14 +360,14 @@ def wait_for(done: Callable[[], bool], *, seconds: float, every: float = 1.0) ->
 
 def play(table: Table, lease_url: str, *, workers: int, seed: int, drive: float,
          outages: tuple[Outage, ...] = (), proxy: TcpProxy | None = None,
-         restart_at: float | None = None, chaos: dict[str, float] | None = None) -> None:
+         restart_after: float | None = None, chaos: dict[str, float] | None = None) -> None:
     """Run the workers through the whole timeline; fail with everything that went wrong."""
     for thread in table.threads:
         table.fake.add_comment(GM, f"t3_{thread}", "!group Aria, Bram, Goblin")
     samples = LeaseSamples(create_engine(lease_url),
                            started=lambda: sum(not w.killed for w in table.workers))
     steps = plan(table, samples, random.Random(seed), workers=workers, drive=drive,
-                 outages=outages, proxy=proxy, restart_at=restart_at)
+                 outages=outages, proxy=proxy, restart_after=restart_after)
     if chaos:
         table.fake.chaos(seed, chaos)
     began = time.monotonic()
@@ -370,7 +377,7 @@ def play(table: Table, lease_url: str, *, workers: int, seed: int, drive: float,
             step.action()
         table.fake.calm()  # what waits goes out now: the faults had their say
         settled = wait_for(lambda: not table.unanswered(), seconds=SETTLE_SECONDS)
-        waited = time.monotonic() - began - drive
+        waited = time.monotonic() - began - steps[-1].at
         time.sleep(2 * POLL_SECONDS)  # anything late, or twice, would show now
         problems = []
         if not settled:  # each such post is named below
@@ -413,10 +420,10 @@ def test_four_workers_on_postgresql_through_two_outages_and_reddits_faults_lose_
             hide_password=False)
         table = Table(tmp_path, fake_reddit, proxied)
         table.upgrade_database()
-        outages = (Outage(30.0, "refuse"), Outage(30.0 + OUTAGE_SECONDS + 10.0, "silent"))
-        restart = outages[-1].at + OUTAGE_SECONDS + 5.0
+        outages = (Outage(5.0, "refuse"), Outage(5.0 + OUTAGE_SECONDS + 10.0, "silent"))
+        restart = outages[-1].after + OUTAGE_SECONDS + 5.0
         play(table, direct, workers=4, seed=4, drive=restart + 10.0, outages=outages,
-             proxy=proxy, restart_at=restart, chaos=CHAOS)
+             proxy=proxy, restart_after=restart, chaos=CHAOS)
         assert proxy.connections > 10  # the workers did go through it
 
 
@@ -425,4 +432,4 @@ def test_two_workers_on_sqlite_lose_nothing_and_double_nothing(
 ) -> None:
     table = Table(tmp_path, fake_reddit, "sqlite:///pbp.db")
     table.upgrade_database()
-    play(table, f"sqlite:///{tmp_path / 'pbp.db'}", workers=2, seed=2, drive=35.0)
+    play(table, f"sqlite:///{tmp_path / 'pbp.db'}", workers=2, seed=2, drive=5.0)
