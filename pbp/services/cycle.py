@@ -122,10 +122,9 @@ class ThreadCycle:
         else:
             self._tick()
         self._flush_held()
-        # a snapshot every SNAPSHOT_EVERY events, spaced out as the thread grows (a tenth of
-        # its length), so a long thread neither pickles itself all the time nor replays much
-        spacing = max(SNAPSHOT_EVERY, self.thread.last_seq // 10)
-        if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= spacing:
+        # a snapshot every SNAPSHOT_EVERY events, however long the thread: a new process's
+        # first poll (a cron poll, a restart, a lease passing) replays at most that many
+        if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= SNAPSHOT_EVERY:
             save_snapshot(self.thread, self.state)
         save_projections(self.repo, self.thread, self.state, self.replies,
                          closed=self.closed, summaries=self.summaries, now=self.now,

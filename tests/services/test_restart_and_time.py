@@ -74,6 +74,29 @@ def test_a_restarted_bot_rebuilds_the_same_state_from_snapshot_and_log(
     assert table.ledger_json(table.restart()) == before
 
 
+def test_a_long_thread_is_never_more_than_a_snapshot_spacing_behind_its_snapshot(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a new process's first poll replays what the log holds past the snapshot: however long
+    # the thread, at most SNAPSHOT_EVERY events (not a share of its length)
+    monkeypatch.setattr(cycle_module, "SNAPSHOT_EVERY", 5)
+    table.post("gm_sam", SETUP, 0)
+    gaps = []
+    for minute in range(1, 121):
+        if minute % 10 == 0:
+            table.post("gm_sam", "!close", minute)
+        else:
+            table.post("alice" if minute % 2 else "bob", "[mental: attack Goblin]", minute)
+        table.poll(minute + 0.5)
+        with table.store.session() as s:
+            thread = s.query(ThreadRow).one()
+            gaps.append(thread.last_seq - thread.snapshot_seq)
+    assert thread.last_seq >= 120
+    assert max(gaps) < 5
+    before = table.ledger_json()
+    assert table.ledger_json(table.restart()) == before
+
+
 def test_an_unreadable_snapshot_is_rebuilt_from_the_whole_log(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
