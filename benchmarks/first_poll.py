@@ -26,7 +26,6 @@ is replayed whole either way), and a poll that closes a round (``close_sql.py``)
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
