@@ -41,9 +41,8 @@ from replay_scale import CAMPAIGN, LAUNCHER, START, _child_env, _compile, events
 # Plays the thread (the replay thread of services.replay), polling after every event, then
 # lets it go (its lease released).
 BUILD = r"""
-import json, sys
+import sys
 from pathlib import Path
-from pbp.engine.events import PostArrived, PostEdited
 from pbp.services.events_file import read_events
 from pbp.services.replay import ReplayRun, _Clock
 from pbp.forums.local import LocalForum
