@@ -1,5 +1,7 @@
 """Every ``RULES <id>`` and ``SPEC §<n>`` cited in the code points inside the repository.
 
+The code, the tests, the templates, the benchmarks and the examples are searched.
+
 Comments and docstrings cite the rule readings (``# RULES D7``, ``RULES §6``, ``RULES M2, M3
 and §6``) and the product contract (``SPEC §4.3``). Those entries are defined in
 ``docs/rules.md`` and ``docs/spec.md``: a heading whose first word is the id (``#### D7.``,
@@ -15,7 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-SCANNED = ("pbp", "tests")
+SCANNED = ("pbp", "tests", "templates", "benchmarks", "examples")  # wherever code cites them
+SUFFIXES = {".py", ".j2", ".toml", ".md"}
 
 _RULE_ID = r"(?:§\d+(?:\.\d+)*|[ADEM]\d+[a-z]?)"
 _SEP = r"(?:\s*(?:,|/|–|-|\band\b|\bor\b|\()\s*|\s+)"
@@ -61,11 +64,11 @@ def _rule_ids(cited: str) -> list[str]:
 
 
 def citations() -> list[tuple[str, str, str]]:
-    """Every citation in the code and tests: (``file:line``, ``RULES`` or ``SPEC``, id)."""
+    """Every citation outside the docs: (``file:line``, ``RULES`` or ``SPEC``, id)."""
     found = []
     for top in SCANNED:
-        for path in sorted((ROOT / top).rglob("*.py")):
-            if path == Path(__file__).resolve():
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix not in SUFFIXES or path == Path(__file__).resolve():
                 continue
             where = path.relative_to(ROOT).as_posix()
             for number, text in _joined_lines(path):
@@ -106,3 +109,32 @@ def test_every_rule_reading_of_the_doc_has_one_definition() -> None:
     headings = [m["id"] for line in text.splitlines() if (m := _HEADING_ID.match(line))]
     doubles = sorted({i for i in headings if headings.count(i) > 1})
     assert not doubles, f"defined twice in docs/rules.md: {doubles}"
+
+
+def _slug(heading: str) -> str:
+    """The anchor a Markdown viewer gives a heading (GitHub's rule: lower case, punctuation
+    dropped, spaces to hyphens)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_links_between_the_docs_resolve() -> None:
+    docs = [*sorted(DOCS.glob("*.md")), ROOT / "README.md"]
+    anchors = {
+        doc.resolve(): {
+            _slug(line.lstrip("#"))
+            for line in doc.read_text("utf-8").splitlines()
+            if line.startswith("#")
+        }
+        for doc in docs
+    }
+    broken = []
+    for doc in docs:
+        text = re.sub(r"```.*?```|`[^`\n]*`", "", doc.read_text("utf-8"), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path, _, anchor = target.partition("#")
+            linked = (doc.parent / path).resolve() if path else doc.resolve()
+            if not linked.exists() or (anchor and anchor not in anchors.get(linked, set())):
+                broken.append(f"{doc.relative_to(ROOT)}: ({target})")
+    assert not broken, "links that lead nowhere:\n" + "\n".join(broken)
