@@ -279,7 +279,7 @@ def close_round(
         before=before,
     )
     # `!undo` re-opens the last round only while the round after it has no action: a round
-    # with actions ends the chain (SPEC §4.4 `!undo`)
+    # with actions ends the chain (SPEC §2.5 `!undo`)
     undoable = (closed,) if rnd.has_actions else (*state.closed, closed)
     state = replace(
         state,

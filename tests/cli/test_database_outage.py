@@ -19,6 +19,8 @@ from running_bot import RunningBot, wait_for
 from sqlalchemy.engine import make_url
 from tcp_proxy import Mode, TcpProxy
 
+pytestmark = pytest.mark.slow
+
 Ok = Callable[..., str]
 TIMEOUT = 2  # [database] timeout_seconds: the shortest libpq takes
 

@@ -24,6 +24,8 @@ from pbp.forums.local import LocalForum
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
 
+pytestmark = pytest.mark.slow
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
 Ok = Callable[..., str]
 

@@ -11,6 +11,8 @@ import pytest
 
 from pbp.store.database import SchemaOutOfDate
 
+pytestmark = pytest.mark.slow
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
 Ok = Callable[..., str]
 

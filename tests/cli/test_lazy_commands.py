@@ -15,6 +15,8 @@ from click.testing import CliRunner
 from pbp.cli import app
 from pbp.cli.app import SUBCOMMANDS, LazyGroup
 
+pytestmark = pytest.mark.slow
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEAVY = ("sqlalchemy", "alembic", "praw", "prawcore", "apscheduler", "jinja2", "markdown_it")
 

@@ -391,6 +391,7 @@ def as_a_user(
             for row, r in zip(AS_A_USER, done, strict=True)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", AS_A_USER, ids=[row[0] for row in AS_A_USER])
 def test_a_user_sees_one_line_and_no_traceback(
     row: tuple[str, list[str], dict[str, object], str],

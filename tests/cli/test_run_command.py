@@ -14,6 +14,8 @@ import pytest
 from fake_reddit import FakeReddit, write_praw_ini
 from running_bot import RunningBot, wait_for
 
+pytestmark = pytest.mark.slow
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
 Ok = Callable[..., str]
 

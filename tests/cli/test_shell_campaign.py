@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
 Ok = Callable[..., str]
 Together = Callable[..., list[subprocess.CompletedProcess[str]]]

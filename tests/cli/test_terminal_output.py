@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from pbp.cli.printable import for_terminal, json_for_terminal
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all of C0 but tab and newline, DEL, C1
@@ -28,6 +30,7 @@ def test_json_keeps_its_meaning_without_raw_controls() -> None:
     assert json.loads(text) == data
 
 
+@pytest.mark.slow
 def test_thread_show_and_export_print_no_control_characters(
     site: Path, pbp_ok: Callable[..., str]
 ) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from sample_campaigns import D20_KEEP
 
+pytestmark = pytest.mark.slow
+
 CAMPAIGN = D20_KEEP
 
 # Each post followed by a tick, so the bot answers it as it comes (cheat sheet, summaries).

@@ -660,6 +660,7 @@ def _check_record(r: AbstractRecord, before: int) -> None:
         assert r.pips_paid >= r.dc
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(task_specs, st.lists(intervals, min_size=1, max_size=3), st.integers(0, 10**6))
 def test_random_intervals_keep_the_payment_invariants_and_verify(

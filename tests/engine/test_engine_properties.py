@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import ledger, thread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -50,6 +51,7 @@ def _rows(script: list[tuple[str, object, str]]) -> list[tuple[object, ...]]:
     return rows
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(actions, min_size=1, max_size=14))
 def test_random_threads_never_raise_and_number_rounds_with_one_summary_each(

@@ -165,6 +165,7 @@ def test_a_gm_binds_a_new_submission_with_a_campaign_comment(table: RedditTable)
     assert {key_of(c.body) for c in mine} == {"cheatsheet", f"problems-{typo}"}
 
 
+@pytest.mark.slow
 def test_an_idle_poll_with_three_hundred_threads_is_one_listing_request(
     tmp_path: Path, fake_reddit: FakeReddit
 ) -> None:

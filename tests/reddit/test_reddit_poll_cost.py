@@ -17,6 +17,8 @@ from pbp.forums.reddit import RedditForum, key_of
 from pbp.services.bot import Bot, BotOptions, WatchedThread
 from pbp.store.database import Store
 
+pytestmark = pytest.mark.slow
+
 SUB = "MyPbPGame"
 
 

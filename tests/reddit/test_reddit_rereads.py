@@ -20,6 +20,8 @@ from pbp.forums.reddit import RedditForum, key_of
 from pbp.services.bot import Bot, BotOptions, PollReport, WatchedThread
 from pbp.store.database import Store
 
+pytestmark = pytest.mark.slow
+
 SUB = "MyPbPGame"
 BOT = "pbp_bot"
 

@@ -20,6 +20,8 @@ from pbp.forums.reddit import key_of
 from pbp.store.database import Store
 from pbp.store.schema import ReplyRow
 
+pytestmark = pytest.mark.slow
+
 SUB = "MyPbPGame"
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]

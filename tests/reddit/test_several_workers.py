@@ -45,6 +45,8 @@ from tcp_proxy import TcpProxy
 
 from pbp.forums.reddit import key_of
 
+pytestmark = pytest.mark.slow
+
 SUB = "MyPbPGame"
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]

@@ -13,12 +13,15 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from pbp.forums.local import LocalForum
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
 from pbp.store.schema import LocalMessageRow, LocalPostRow, ReplyRow
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ROUNDS = 15

@@ -76,6 +76,7 @@ def idle_poll(folder: Path, url: str, *, threads: int) -> list[str]:
         store.dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("backend", "many"), [
     ("sqlite", 1000),
     pytest.param("postgresql", 200, marks=pytest.mark.postgres),  # slower to set up

@@ -21,6 +21,8 @@ from pbp.scheduler import BotRunner
 from pbp.services.bot import BotOptions, PollReport
 from pbp.store.database import StoreUnavailable
 
+pytestmark = pytest.mark.slow
+
 NO_ANSWER = "the database postgresql+psycopg://pbp@db/pbp did not answer within 2 s"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ def check_result(line: str, *, gm: bool) -> Command | Problem | None:
     return result
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(rest=st.text(max_size=80), gm=st.booleans())
 def test_any_bang_line_gives_a_command_a_problem_or_prose(rest: str, gm: bool) -> None:

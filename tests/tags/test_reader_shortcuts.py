@@ -174,6 +174,7 @@ def taken(cursor: Cursor, roster: tuple[str, ...], stop: frozenset[str]) -> tupl
     return name, cursor.pos
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(roster_and_text())
 @example((("Orc", "Orc 1 Chief"), "Orc 1"))
