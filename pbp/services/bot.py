@@ -16,48 +16,38 @@ So a crash at any point loses nothing and repeats nothing, whichever worker read
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from pbp.campaign.model import Campaign
-from pbp.engine.effects import SummaryContent
-from pbp.engine.state import EngineState
-from pbp.engine.step import initial_state
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import Forum
-from pbp.render.environment import shared_environment
-from pbp.render.replies import Replies
 from pbp.rules.dice.seal import new_seed
-from pbp.rules.dice.seeded import SeededDice
+from pbp.services.campaign_files import CampaignFiles
 from pbp.services.cycle import ThreadCycle
-from pbp.services.files import load_campaign
-from pbp.services.history import Cached, load_state, save_snapshot
 from pbp.services.ingest import Ingest, campaign_named_in
 from pbp.services.outbox import Owed, deliver, owed_replies
+from pbp.services.poll_context import PollContext, Renderers
 from pbp.services.polling import BotOptions, PollReport, WatchedThread
-from pbp.store.database import Store, StoreError, StoreGone
-from pbp.store.inbox import Inbox, StoredThread
+from pbp.services.state_cache import NewThreadState, StateCache
+from pbp.services.thread_directory import ThreadDirectory
+from pbp.services.work_claims import WorkClaims
+from pbp.store.database import Store, StoreError
+from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases, ThreadWork
 from pbp.store.repository import Repository
-from pbp.store.schema import CampaignRow, ThreadRow
+from pbp.store.schema import ThreadRow
 
 log = logging.getLogger(__name__)
 __all__ = ["Bot", "BotOptions", "PollReport", "WatchedThread", "campaign_named_in"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Loaded:
-    file_hash: str
-    campaign: Campaign
-
-
 class Bot:
-    """The bot: a store, a forum and the threads it runs."""
+    """The bot: a store, a forum and the threads it runs. Its parts, each with one job, are
+    ``campaigns`` (the campaign files), ``states`` (the engine states this process
+    committed), ``threads`` (the store's threads as seen), ``claims`` (the leases) and
+    ``renderers``; ``poll_once`` runs the poll's three steps over them."""
 
     def __init__(
         self,
@@ -69,30 +59,49 @@ class Bot:
         seed_maker: Callable[[str, int], str] | None = None,
         campaigns: Sequence[Path] = (),
     ) -> None:
-        self._store = store
-        self._forum = forum
-        self._configured = {t.key: t.campaign for t in threads}
-        self.bindable = tuple(dict.fromkeys((*(t.campaign for t in threads), *campaigns)))
-        self.options = options
-        self.seed_maker = seed_maker or (lambda _thread, _number: new_seed())
-        self._cache: dict[int, Cached] = {}
-        self._seeds: dict[int, dict[int, str]] = {}  # thread id -> round -> seed, as stored
-        self._campaigns: dict[Path, _Loaded] = {}
         self._stopping = False
-        self._registered: set[str] = set()  # configured threads known to be in the store
-        self._stored: dict[str, StoredThread] = {}  # threads seen in the store, by key
+        files = CampaignFiles({t.key: t.campaign for t in threads},
+                              (*(t.campaign for t in threads), *campaigns))
+        self.context = PollContext(
+            store=store, forum=forum, options=options, campaigns=files,
+            states=StateCache(NewThreadState(bot=options.username, ack=options.ack)),
+            threads=ThreadDirectory(store, forum=forum.kind, campaigns=files),
+            claims=WorkClaims(store, forum=forum.kind, options=options, campaigns=files),
+            renderers=Renderers(reload=options.reload_templates),
+            seed_maker=seed_maker or (lambda _thread, _number: new_seed()),
+            stopping=lambda: self._stopping,
+        )
         self._owed: dict[int, list[Owed]] = {}  # thread id -> what its cycle left to deliver
-        self.looked_at: set[str] = set()  # unwatched threads whose opening post was read
 
     @property
     def store(self) -> Store:
         """The bot's database."""
-        return self._store
+        return self.context.store
 
     @property
     def forum(self) -> Forum:
         """The forum the bot reads."""
-        return self._forum
+        return self.context.forum
+
+    @property
+    def options(self) -> BotOptions:
+        """The bot's settings."""
+        return self.context.options
+
+    @property
+    def campaigns(self) -> CampaignFiles:
+        """The campaign files the bot runs."""
+        return self.context.campaigns
+
+    @property
+    def states(self) -> StateCache:
+        """The engine states this process committed."""
+        return self.context.states
+
+    @property
+    def renderers(self) -> Renderers:
+        """The renderers of the campaigns' replies."""
+        return self.context.renderers
 
     @property
     def stopping(self) -> bool:
@@ -105,17 +114,12 @@ class Bot:
 
     def next_due(self) -> datetime | None:
         """The earliest moment time alone changes one of the forum's threads."""
-        with self._store.session() as s:
-            return Repository(s).next_due(self._forum.kind)
+        with self.store.session() as s:
+            return Repository(s).next_due(self.forum.kind)
 
     def release_leases(self) -> None:
         """Give up this worker's threads and leave the workers' list (on a clean stop)."""
-        try:
-            self._store.check_present()
-        except StoreGone:
-            return  # nothing to give up in a database that is gone (and none to make anew)
-        with self._store.session() as s:
-            Leases(s).leave(name=self.options.owner)
+        self.context.claims.release()
 
     # -- the poll -----------------------------------------------------------------------------
 
@@ -123,10 +127,10 @@ class Bot:
         """Ingest the listing, process the threads with work this worker holds, deliver."""
         report = PollReport()
         self._owed.clear()  # only what this poll's cycles read is delivered without a read
-        self._store.check_present()
-        self._register(now, report)
-        Ingest(self, now=now, report=report).run()
-        share, held, work = self._claim(now, report)
+        self.store.check_present()
+        self.context.threads.register(now, report)
+        Ingest(self.context, now=now, report=report).run()
+        share, held, work = self.context.claims.claim(now, report)
         for item in work:
             if self._stopping:
                 break
@@ -136,114 +140,18 @@ class Bot:
                 break
             self._deliver(item, now, report)
         if held > share:
-            self._shed(share, keep={w.id for w in work})
+            self.context.claims.shed(share, keep={w.id for w in work})
         log.info("poll at %s: %d post versions read, %d replies sent, %d errors",
                  now.isoformat(timespec="seconds"), report.events,
                  sum(len(d) for d in report.delivered.values()), len(report.errors))
         return report
 
-    def _register(self, now: datetime, report: PollReport) -> None:
-        """The configured threads, in the store once (a concurrent first poll included)."""
-        missing = [key for key in self._configured if key not in self._registered]
-        if not missing:
-            return
-        with self._store.session() as s:
-            known = {t.key for t in Inbox(s).watched(self._forum.kind, missing)}
-        ready: dict[str, _Loaded] = {}
-        for key in missing:
-            if key in known:
-                self._registered.add(key)
-                continue
-            try:
-                ready[key] = self.campaign(self._configured[key])
-            except ConfigError as exc:  # this thread waits until its campaign file loads
-                report.errors.append(f"thread {key}: {exc}")
-                log.error("thread %s: %s", key, exc)
-        if not ready:
-            return
-        with self._store.session() as s:  # every new thread in one transaction
-            repo = Repository(s)
-            rows: dict[Path, CampaignRow] = {}  # a campaign file's row, once per file
-            for key, loaded in ready.items():
-                path = self._configured[key]
-                if path not in rows:
-                    rows[path] = self.register_campaign(repo, path, now=now)
-                repo.add_thread(forum=self._forum.kind, key=key, campaign_id=rows[path].id,
-                                campaign_hash=loaded.file_hash, at=now)
-        self._registered.update(ready)
-
-    def stored_threads(self, inbox: Inbox, keys: Iterable[str]) -> list[StoredThread]:
-        """The threads with these keys the store has, in the order they were added. A thread's
-        row never changes its id, key or binding once made (nor goes away), so a thread seen
-        once is not asked for again; only keys not seen yet are looked up."""
-        wanted = list(dict.fromkeys(keys))
-        missing = [key for key in wanted if key not in self._stored]
-        if missing:
-            self._stored.update((t.key, t) for t in inbox.watched(self._forum.kind, missing))
-        found = [self._stored[key] for key in wanted if key in self._stored]
-        return sorted(found, key=lambda t: t.id)
-
-    def knows_threads(self, keys: Iterable[str]) -> bool:
-        """Whether every thread with these keys was seen in the store already."""
-        return all(key in self._stored for key in keys)
-
-    def beat(self, leases: Leases, *, now: datetime) -> None:
-        """This worker is alive: its leases last another ``lease`` (the ingest's first step)."""
-        leases.beat(name=self.options.owner, forum=self._forum.kind, now=now,
-                    until=now + self.options.lease)
-
-    def _claim(self, now: datetime, report: PollReport) -> tuple[int, int, list[ThreadWork]]:
-        """This worker's share of the threads, how many it holds, and the threads with work it
-        holds now (taking free ones, expired ones and dead workers' ones under its share)."""
-        me, alive = self.options.owner, self.options.owner_alive
-        with self._store.session() as s:
-            leases = Leases(s)
-            work = leases.with_work(self._forum.kind, now=now)
-            live = [w for w in leases.workers(self._forum.kind,
-                                              seen_since=now - self.options.lease)
-                    if w == me or alive(w)]
-            total, held = leases.counts(self._forum.kind, owner=me)
-        share = math.ceil(total / max(1, len(live)))
-        mine: list[ThreadWork] = []
-        for item in work:
-            if not (item.bound or self.configures(item.key)):
-                continue  # taken out of the config: left alone
-            if item.owner == me:
-                mine.append(item)
-                continue
-            dead = item.owner is not None and (item.owner not in live or not alive(item.owner))
-            expired = item.expires is not None and item.expires < now
-            if item.owner is not None and not dead and not expired:
-                report.skipped.append(f"{item.key} (run by {item.owner})")
-                continue
-            if held >= share:
-                continue  # a worker with room takes it
-            with self._store.session() as s:
-                taken = Leases(s).claim(item.id, owner=me, now=now,
-                                        until=now + self.options.lease,
-                                        dead=[item.owner] if dead and item.owner else [])
-            if taken:
-                held += 1
-                mine.append(item)
-        return share, held, mine
-
-    def _shed(self, share: int, *, keep: set[int]) -> None:
-        """Hold no more than the share: give up idle threads first (a new worker takes them)."""
-        with self._store.session() as s:
-            leases = Leases(s)
-            held = leases.held(self._forum.kind, owner=self.options.owner)
-            extra = len(held) - share
-            if extra > 0:
-                idle = [t for t in held if t not in keep]
-                busy = [t for t in held if t in keep]
-                leases.release((idle + busy)[:extra], owner=self.options.owner)
-
     def _process(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
         """One thread's cycle in one unit of work; a failure leaves its inbox for next poll."""
-        watched = WatchedThread(key=work.key,
-                                campaign=self._configured.get(work.key, Path(work.campaign_path)))
+        watched = WatchedThread(key=work.key, campaign=self.campaigns.configured.get(
+            work.key, Path(work.campaign_path)))
         try:
-            with self._store.session() as s:
+            with self.store.session() as s:
                 leases = Leases(s)
                 thread = leases.hold(work.id, owner=self.options.owner)
                 if thread is None:  # another worker took it meanwhile
@@ -255,8 +163,9 @@ class Bot:
                 # what to deliver, read in the same unit of work (it holds the lease)
                 owed = owed_replies(repo, inbox, work.id, now=now)
             self._owed[work.id] = owed  # committed: the attempts are counted
-            self._cache[cycle.thread_id] = Cached(seq=cycle.last_seq, state=cycle.state)
-            self._seeds[cycle.thread_id] = cycle.seeds  # committed: the store holds them
+            # committed: the store holds its state and seeds
+            self.states.committed(cycle.thread_id, seq=cycle.last_seq, state=cycle.state,
+                                  seeds=cycle.seeds)
         except StoreError:
             raise  # the database's trouble, not the thread's: the next threads would fail too
         except (ConfigError, ForumError) as exc:
@@ -272,7 +181,7 @@ class Bot:
         posts = [p.post for p in pending]  # in the order listed: a later copy is newer
         shown_at = {p.post.id: p.ingested_at for p in pending}
         if thread.needs_read:  # the store cannot account for every post: read it whole
-            whole = self._forum.backfill(thread.key)
+            whole = self.forum.backfill(thread.key)
             bot = self.options.username.casefold()
             inbox.found_replies(thread.id, {
                 p.reply_key: p.id for p in whole
@@ -281,7 +190,7 @@ class Bot:
             posts = [*posts, *whole]  # the read is newer than what waited
             shown_at.update((p.id, now) for p in whole)
         # a thread read from its start resolves closed rounds silently (SPEC §4)
-        cycle = ThreadCycle(bot=self, repo=repo, thread=thread, watched=watched, now=now,
+        cycle = ThreadCycle(self.context, repo=repo, thread=thread, watched=watched, now=now,
                             silent=thread.last_seq == 0)
         with repo.deferred():  # the log's rows in one INSERT per table
             report.events += cycle.run(posts, report, shown_at=shown_at)
@@ -290,118 +199,12 @@ class Bot:
         return cycle
 
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
-        self._store.check_present()  # nothing goes out from a file damaged since it was read
+        self.store.check_present()  # nothing goes out from a file damaged since it was read
         key = work.key
-        delivery = deliver(self._store, self._forum, thread_id=work.id, thread=key, now=now,
+        delivery = deliver(self.store, self.forum, thread_id=work.id, thread=key, now=now,
                            owner=self.options.owner, owed=self._owed.pop(work.id, None))
         if delivery.sent:
             report.delivered.setdefault(key, []).extend(delivery.sent)
         report.errors += [f"thread {key}: {line}" for line in delivery.refused]
         if delivery.waiting:
             report.waiting.append(f"thread {key}: {delivery.waiting}")
-
-    # -- campaigns ----------------------------------------------------------------------------
-
-    def configures(self, key: str) -> bool:
-        """Whether the config lists the thread (a bound one runs without)."""
-        return key in self._configured
-
-    def campaign(self, path: Path) -> _Loaded:
-        """The campaign file as it is now (parsed again only when its bytes change)."""
-        data = path.read_bytes() if path.is_file() else b""
-        digest = hashlib.sha256(data).hexdigest()
-        cached = self._campaigns.get(path)
-        if cached is not None and cached.file_hash == digest:
-            return cached
-        loaded = _Loaded(file_hash=digest, campaign=load_campaign(path))
-        self._campaigns[path] = loaded
-        return loaded
-
-    def register_campaign(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRow:
-        """The store's row of a campaign file (made, or brought up to date)."""
-        loaded = self.campaign(path)
-        return repo.save_campaign(path=str(path.resolve()), name=loaded.campaign.name,
-                                  file_hash=loaded.file_hash, at=now)
-
-    def bindable_named(self, name: str) -> Path | None:
-        """The campaign file a ``!campaign NAME`` line names (its name or file name)."""
-        wanted = name.strip().casefold()
-        for path in self.bindable:
-            try:
-                loaded = self.campaign(path).campaign
-            except ConfigError:
-                continue
-            if wanted in (loaded.name.casefold(), path.stem.casefold()):
-                return path
-        return None
-
-    def campaign_at(self, key: str, stored: Path) -> Campaign | None:
-        """The campaign thread ``key`` runs (the config's file, else ``stored``, the one it
-        started with); None if it does not load and never did in this process."""
-        path = self._configured.get(key, stored)
-        try:
-            return self.campaign(path).campaign
-        except ConfigError:
-            return self.last_good_campaign(path)
-
-    def campaign_of(self, repo: Repository, thread: ThreadRow) -> Campaign:
-        """The campaign a stored thread runs (from the config, else the file it started with)."""
-        path = self._configured.get(thread.key)
-        if path is None:
-            path = Path(repo.campaign_by_id(thread.campaign_id).path)
-        try:
-            return self.campaign(path).campaign
-        except ConfigError:
-            older = self.last_good_campaign(path)
-            if older is None:
-                raise
-            return older
-
-    def last_good_campaign(self, path: Path) -> Campaign | None:
-        """The last version of a campaign file that loaded, if any did in this process."""
-        loaded = self._campaigns.get(path)
-        return loaded.campaign if loaded is not None else None
-
-    # -- state --------------------------------------------------------------------------------
-
-    def state(self, repo: Repository, thread: ThreadRow, campaign: Campaign,
-              closed: list[SummaryContent] | None = None) -> EngineState:
-        """A thread's engine state (from memory, or the snapshot and the log; the rounds the
-        log closes again are added to ``closed``)."""
-        return load_state(
-            repo, thread, cached=self._cache.get(thread.id),
-            fresh=lambda: initial_state(campaign, bot=self.options.username,
-                                        ack=self.options.ack),
-            dice=lambda number: SeededDice(self._stored_seed(repo, thread, number)),
-            closed=closed,
-        )
-
-    def committed_state(self, thread: ThreadRow) -> EngineState | None:
-        """The state this process's last cycle of the thread committed, if the thread's log
-        has not moved since (no other worker, and nothing else, wrote to it meanwhile)."""
-        cached = self._cache.get(thread.id)
-        return cached.state if cached is not None and cached.seq == thread.last_seq else None
-
-    def stored_seeds(self, thread_id: int) -> dict[int, str]:
-        """The round seeds of a thread this process saw committed (a seed never changes)."""
-        return self._seeds.get(thread_id, {})
-
-    @staticmethod
-    def save_start(thread: ThreadRow, state: EngineState) -> None:
-        """The state a new thread starts from (the characters carried over)."""
-        save_snapshot(thread, state)
-
-    @staticmethod
-    def _stored_seed(repo: Repository, thread: ThreadRow, number: int) -> str:
-        """A round's seed as stored: replaying the log rolls exactly the dice rolled then."""
-        seed = repo.seed(thread.id, number)
-        if seed is None:
-            raise LookupError(f"thread {thread.key}: round {number} rolled dice but its seed "
-                              "is not in the database")
-        return seed
-
-    def replies_for(self, campaign: Campaign, seed_for: Callable[[int], str | None]) -> Replies:
-        """The renderer of a campaign's replies (its template overrides included)."""
-        templates = Path(campaign.templates) if campaign.templates else None
-        return Replies(env=shared_environment(templates, reload=self.options.reload_templates),
-                       seed_for=seed_for)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from pbp.engine.state import EngineState
-    from pbp.services.bot import Bot
+    from pbp.services.poll_context import PollContext
 
 log = logging.getLogger(__name__)
 MARKER_ROOM = 100  # characters a forum may add to a reply (Reddit's invisible key)
@@ -48,9 +48,9 @@ SUBJECT_LIMIT = 100  # characters of a private message's subject (Reddit's limit
 class ThreadCycle:
     """One thread's share of a poll, inside its unit of work."""
 
-    def __init__(self, *, bot: Bot, repo: Repository, thread: ThreadRow,
+    def __init__(self, context: PollContext, *, repo: Repository, thread: ThreadRow,
                  watched: WatchedThread, now: datetime, silent: bool) -> None:
-        self.bot, self.repo, self.thread, self.now = bot, repo, thread, now
+        self.context, self.repo, self.thread, self.now = context, repo, thread, now
         self.thread_id = thread.id
         self.key = watched.key
         self.silent = silent  # back-filling a new thread: closed rounds post nothing
@@ -61,24 +61,24 @@ class ThreadCycle:
         self.barrier = False  # an event the log cannot replay alone: snapshot now
         # the seeds this process knows the store holds (a seed never changes once stored);
         # others are read from the store as needed
-        self.seeds: dict[int, str] = dict(bot.stored_seeds(thread.id))
+        self.seeds: dict[int, str] = dict(context.states.stored_seeds(thread.id))
         # the scene row of the state this process committed at the thread's last event (the
         # cycle that committed it wrote that row), if that is the state this cycle starts from
-        committed = bot.committed_state(thread)
+        committed = context.states.committed_state(thread)
         self.scene_stored = scene_values(committed) if committed is not None else None
         campaign, reloaded = self._campaign(watched)
-        self.state = bot.state(repo, thread, campaign, self.closed)  # rows written again
+        self.state = context.states.state(repo, thread, campaign, self.closed)  # rows written again
         if reloaded:
             self.state = reload_campaign(self.state, campaign)
             self.barrier = True
-        self.replies = bot.replies_for(self.state.campaign, self.seed_for)
+        self.replies = context.renderers.for_campaign(self.state.campaign, self.seed_for)
         self.last_seq = thread.last_seq
 
     def _campaign(self, watched: WatchedThread) -> tuple[Campaign, bool]:
         try:
-            loaded = self.bot.campaign(watched.campaign)
+            loaded = self.context.campaigns.load(watched.campaign)
         except ConfigError as exc:
-            older = self.bot.last_good_campaign(watched.campaign)
+            older = self.context.campaigns.last_good(watched.campaign)
             if older is None:
                 raise  # the thread waits until `pbp check` passes on its campaign file
             log.error("thread %s: campaign not reloaded, the old one stays: %s", self.key, exc)
@@ -95,7 +95,7 @@ class ThreadCycle:
         """A round's seed: stored, or chosen now and stored before anything shows its seal."""
         seed = self.seeds.get(number) or self.repo.seed(self.thread_id, number)
         if seed is None:
-            seed = self.bot.seed_maker(self.key, number)
+            seed = self.context.seed_maker(self.key, number)
             self.repo.add_round(thread_id=self.thread_id, number=number, seed=seed)
         self.seeds[number] = seed
         return seed
@@ -114,9 +114,9 @@ class ThreadCycle:
         posts = posts + self._rereads(posts, shown_at or {})
         known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
         planned = plan(posts, known=known,
-                       bot=self.bot.options.username, now=self.now)
+                       bot=self.context.options.username, now=self.now)
         for item in planned:
-            if self.bot.stopping:  # stop after the post in hand; the rest comes next start
+            if self.context.stopping():  # stop after the post in hand; the rest comes next start
                 break
             self._handle(item, report)
         else:
@@ -140,7 +140,7 @@ class ThreadCycle:
         deadline falls due), for every thread at once: only the posts it did not show since
         the round began to close are read here (a close it could not foresee)."""
         rnd = self.state.round
-        if rnd is None or self.bot.forum.lists_changes:
+        if rnd is None or self.context.forum.lists_changes:
             return []
         campaign = self.state.campaign
         closing = [p for p in posts if may_close(p.body, author=p.author, campaign=campaign)]
@@ -154,7 +154,7 @@ class ThreadCycle:
         ids = [p.post_id for p in rnd.posts if not p.deleted and p.post_id not in fresh]
         if not ids:
             return []
-        return list(self.bot.forum.reread(self.key, ids))
+        return list(self.context.forum.reread(self.key, ids))
 
     def _keep_open_round(self) -> None:
         """What the ingest's re-reads need of the open round, in the thread's row: its live
@@ -162,14 +162,14 @@ class ThreadCycle:
         its deadline if it holds an action; and when the next re-read falls due
         (``services.rereads``)."""
         rnd = self.state.round
-        if rnd is None or self.bot.forum.lists_changes:
+        if rnd is None or self.context.forum.lists_changes:
             self.thread.open_round = None
             self.thread.reread_at = None
             return
         live = [p for p in rnd.posts if not p.deleted]
         watched = schedules(((p.post_id, p.at) for p in live if may_go_stale(p)),
                             before=OpenRound.decode(self.thread.open_round), now=self.now,
-                            first=self.bot.options.reread_after)
+                            first=self.context.options.reread_after)
         kept = OpenRound(posts=tuple(p.post_id for p in live), watched=watched,
                          closes_at=rnd.deadline if rnd.has_actions else None)
         text = kept.encode()

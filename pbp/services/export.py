@@ -39,8 +39,8 @@ def _stored(bot: Bot, thread: str) -> _Stored:
                 f"the bot has not read a thread called {thread!r} yet "
                 "(is it listed under [[threads]], and has `pbp poll --once` run since?)"
             )
-        state = bot.state(repo, row, bot.campaign_of(repo, row))
-        replies = bot.replies_for(state.campaign, repo.seeds(row.id).get)
+        state = bot.states.state(repo, row, bot.campaigns.campaign_of(repo, row))
+        replies = bot.renderers.for_campaign(state.campaign, repo.seeds(row.id).get)
         sheet = repo.latest_reply(row.id, CHEAT_SHEET_KEY)
         return _Stored(state=state, builder=LedgerBuilder(replies=replies, summaries={}),
                        closed=stored_rounds(repo, row.id, state),

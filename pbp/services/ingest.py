@@ -30,7 +30,7 @@ from pbp.store.leases import Leases
 from pbp.store.repository import Repository
 
 if TYPE_CHECKING:
-    from pbp.services.bot import Bot
+    from pbp.services.poll_context import PollContext
 
 log = logging.getLogger(__name__)
 LISTING_SCOPE = "all"
@@ -57,15 +57,15 @@ class _Read:
 class Ingest:
     """One worker's ingest in one poll."""
 
-    def __init__(self, bot: Bot, *, now: datetime, report: PollReport) -> None:
-        self.bot, self.now, self.report = bot, now, report
-        self.forum = bot.forum
-        self.kind = bot.forum.kind
+    def __init__(self, context: PollContext, *, now: datetime, report: PollReport) -> None:
+        self.context, self.now, self.report = context, now, report
+        self.forum = context.forum
+        self.kind = context.forum.kind
 
     def run(self) -> None:
         """Read the listing (and the surveys it calls for) and keep what it showed."""
-        with self.bot.store.session() as s:
-            self.bot.beat(Leases(s), now=self.now)
+        with self.context.store.session() as s:
+            self.context.claims.beat(Leases(s), now=self.now)
             cursor = Repository(s).cursor(self.kind, LISTING_SCOPE)
             fresh = self._run_here(Inbox(s).unsurveyed(self.kind))
         # surveyed before the listing: a post made in between shows in the listing too, so a
@@ -83,7 +83,7 @@ class Ingest:
     def _run_here(self, threads: Iterable[StoredThread]) -> dict[str, int]:
         """The threads this bot runs among ``threads`` (key -> id): those the config lists
         and those a GM bound; a thread taken out of the config is left alone."""
-        return {t.key: t.id for t in threads if t.bound or self.bot.configures(t.key)}
+        return {t.key: t.id for t in threads if t.bound or self.context.campaigns.configures(t.key)}
 
     # -- reading the forum ----------------------------------------------------------------------
 
@@ -121,10 +121,10 @@ class Ingest:
         if self.forum.lists_changes:
             return {}, {}
         hinted = {p.thread for p in listed if "!" in p.body}  # a closing line, maybe
-        with self.bot.store.session() as s:
+        with self.context.store.session() as s:
             rows = Inbox(s).reread_rows(self.kind, now=self.now, soon=self.now + RIDE_ALONG,
                                         keys=hinted)
-        rows = [r for r in rows if r.bound or self.bot.configures(r.key)]
+        rows = [r for r in rows if r.bound or self.context.campaigns.configures(r.key)]
         by_thread = _by_thread(listed)
         candidates = []
         for row in rows:
@@ -134,7 +134,7 @@ class Ingest:
             closing = row.key in hinted and self._closes(row, by_thread.get(row.key, ()))
             candidates.append(Candidate(thread_id=row.id, key=row.key, round=open_round,
                                         closing=closing))
-        batch = plan_batch(candidates, now=self.now, first=self.bot.options.reread_after,
+        batch = plan_batch(candidates, now=self.now, first=self.context.options.reread_after,
                            per_request=self.forum.reread_batch)
         shown = {p.id for p in listed}  # the listing shows these as they are now
         wanted = {key: kept for key, ids in batch.wanted.items()
@@ -153,7 +153,7 @@ class Ingest:
 
     def _closes(self, row: RereadRow, posts: Iterable[ForumPost]) -> bool:
         """Whether one of ``posts`` may close the thread's round (a GM's closing line)."""
-        campaign = self.bot.campaign_at(row.key, Path(row.campaign_path))
+        campaign = self.context.campaigns.campaign_at(row.key, Path(row.campaign_path))
         return campaign is not None and any(
             may_close(p.body, author=p.author, campaign=campaign) for p in posts)
 
@@ -163,10 +163,10 @@ class Ingest:
         """One transaction: the inbox, what the surveys decided, and the cursor."""
         listing = read.listing
         listed = _by_thread(listing.posts if listing else ())
-        bot = self.bot.options.username.casefold()
-        with self.bot.store.session() as s:
+        bot = self.context.options.username.casefold()
+        with self.context.store.session() as s:
             inbox = Inbox(s)
-            watched = self._run_here(self.bot.stored_threads(inbox, listed))
+            watched = self._run_here(self.context.threads.stored(inbox, listed))
             kept = 0
             for key, thread_id in watched.items():
                 kept += inbox.put(thread_id, (p for p in listed[key]
@@ -202,7 +202,7 @@ class Ingest:
         if read.listing is not None and not read.listing.complete:
             gap = self._gap_surveys(inbox)
             read.surveys.update(gap)
-            threads.update(self._run_here(self.bot.stored_threads(inbox, gap)))
+            threads.update(self._run_here(self.context.threads.stored(inbox, gap)))
         known = inbox.known_posts(threads.values())
         out: dict[str, int] = {}
         for key, thread_id in threads.items():
@@ -230,10 +230,10 @@ class Ingest:
         """SPEC §2.5: ``!campaign NAME`` by that campaign's GM in a thread not run yet binds
         the thread to the campaign; its characters come along from their last thread."""
         threads = list(dict.fromkeys(p.thread for p in posts))
-        if self.bot.knows_threads(threads):  # every post is of a thread run already
+        if self.context.threads.knows(threads):  # every post is of a thread run already
             return {}
-        with self.bot.store.session() as s:
-            watched = {t.key for t in self.bot.stored_threads(Inbox(s), threads)}
+        with self.context.store.session() as s:
+            watched = {t.key for t in self.context.threads.stored(Inbox(s), threads)}
         unwatched = [p for p in posts if p.thread not in watched and p.reply_key is None]
         bound: dict[str, int] = {}
         for post in [*self._openings(unwatched), *unwatched]:
@@ -248,7 +248,7 @@ class Ingest:
     def _openings(self, posts: Iterable[ForumPost]) -> list[ForumPost]:
         """The opening posts (a Reddit submission's text) of unwatched threads seen for the
         first time in this process: the GM may have written ``!campaign NAME`` there."""
-        looked_at = self.bot.looked_at
+        looked_at = self.context.looked_at
         new = [t for t in dict.fromkeys(p.thread for p in posts) if t not in looked_at]
         if not new:
             return []
@@ -262,13 +262,14 @@ class Ingest:
                 if s.opening is not None and not s.opening.deleted]
 
     def _campaign_for(self, post: ForumPost, name: str) -> Path | None:
-        path = self.bot.bindable_named(name)
+        path = self.context.campaigns.bindable_named(name)
         if path is None:
-            known = ", ".join(self.bot.campaign(p).campaign.name for p in self.bot.bindable)
+            files = self.context.campaigns
+            known = ", ".join(files.load(p).campaign.name for p in files.bindable)
             self.report.errors.append(f"thread {post.thread}: {post.author} asked for campaign "
                                       f"{name!r}, which this bot does not run (it runs: {known})")
             return None
-        campaign = self.bot.campaign(path).campaign
+        campaign = self.context.campaigns.load(path).campaign
         if not campaign.is_gm(post.author):
             self.report.errors.append(f"thread {post.thread}: {post.author} is not a GM of "
                                       f"{campaign.name!r} and cannot bind a thread to it")
@@ -276,10 +277,10 @@ class Ingest:
         return path
 
     def _bind_thread(self, post: ForumPost, path: Path) -> int:
-        loaded = self.bot.campaign(path)
-        with self.bot.store.session() as s:
+        loaded = self.context.campaigns.load(path)
+        with self.context.store.session() as s:
             repo = Repository(s)
-            row = self.bot.register_campaign(repo, path, now=self.now)
+            row = self.context.campaigns.register(repo, path, now=self.now)
             thread = repo.add_thread(forum=self.kind, key=post.thread, campaign_id=row.id,
                                      campaign_hash=loaded.file_hash, at=self.now,
                                      bound_by=post.author)
@@ -290,13 +291,13 @@ class Ingest:
                 previous = None  # another worker bound it a moment ago: it has its start
             if previous is not None:  # the characters come along, as they stand there
                 try:
-                    old = self.bot.state(repo, previous, loaded.campaign)
+                    old = self.context.states.state(repo, previous, loaded.campaign)
                 except ConfigError:
                     old = None
                 if old is not None:
-                    self.bot.save_start(thread, carry_over(
-                        old, campaign=loaded.campaign, bot=self.bot.options.username,
-                        ack=self.bot.options.ack))
+                    self.context.states.save_start(thread, carry_over(
+                        old, campaign=loaded.campaign, bot=self.context.options.username,
+                        ack=self.context.options.ack))
             thread_id = thread.id
         log.info("thread %s bound to campaign %s by %s", post.thread, loaded.campaign.name,
                  post.author)

@@ -37,5 +37,5 @@ def test_the_bot_reloads_by_default_and_a_replay_does_not(tmp_path: Path) -> Non
     campaign.write_text('[campaign]\nname = "T"\ngms = ["gm"]\n', encoding="utf-8")
     with replay_run(campaign, seed="s") as run:
         assert not run.bot.options.reload_templates
-        loaded = run.bot.campaign(campaign).campaign
-        assert run.bot.replies_for(loaded, {}.get).env.auto_reload is False
+        loaded = run.bot.campaigns.load(campaign).campaign
+        assert run.bot.renderers.for_campaign(loaded, {}.get).env.auto_reload is False

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -67,13 +67,18 @@ class Table:
         self.ack = ack
         self.bot = self.restart()
 
-    def restart(self, *, owner: str = "w1", forum: Any = None) -> Bot:
-        """A new bot on the same database (a restarted process)."""
+    def restart(self, *, owner: str = "w1", forum: Any = None,
+                owner_alive: Callable[[str], bool] | None = None) -> Bot:
+        """A new bot on the same database (a restarted process); ``owner_alive``: what it
+        knows of the other workers (by default, each one alive while its lease lasts)."""
+        options = BotOptions(username=BOT, ack=self.ack, owner=owner)
+        if owner_alive is not None:
+            options = replace(options, owner_alive=owner_alive)
         self.bot = Bot(
             store=self.store,
             forum=forum or self.forum,
             threads=[WatchedThread(key=THREAD, campaign=self.campaign)],
-            options=BotOptions(username=BOT, ack=self.ack, owner=owner),
+            options=options,
             seed_maker=lambda _t, n: round_seeds("test")(n),
         )
         return self.bot

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from service_table import BOT, CAMPAIGN, SETUP, THREAD, Table, at
@@ -94,8 +93,7 @@ def test_a_thread_leased_by_a_live_worker_is_left_alone_until_the_lease_expires(
 def test_a_lease_held_by_a_worker_known_dead_is_taken_at_once(table: Table) -> None:
     table.post("gm_sam", SETUP, 0)
     table.poll(1)  # w1 holds the thread, then dies
-    other = table.restart(owner="w2")
-    other.options = replace(other.options, owner_alive=lambda owner: owner != "w1")
+    other = table.restart(owner="w2", owner_alive=lambda owner: owner != "w1")
     table.post("alice", "[physical: attack Goblin]", 2)
     table.post("gm_sam", "!close", 3)
     report = other.poll_once(at(4))  # well inside w1's lease

@@ -1,0 +1,75 @@
+"""The engine states and round seeds this process committed, by thread: a thread whose log
+has not moved since is not rebuilt (``history.load_state`` rebuilds the others from their
+snapshot and log)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pbp.campaign.model import Campaign
+from pbp.engine.effects import SummaryContent
+from pbp.engine.state import EngineState
+from pbp.engine.step import initial_state
+from pbp.rules.dice.seeded import SeededDice
+from pbp.services.history import Cached, load_state, save_snapshot
+from pbp.store.repository import Repository
+from pbp.store.schema import ThreadRow
+
+
+@dataclass(frozen=True, slots=True)
+class NewThreadState:
+    """What a thread that has no state yet starts from: the bot's name and the ack setting."""
+
+    bot: str
+    ack: str
+
+
+class StateCache:
+    """Each thread's state as this process last committed it, and the seeds it knows."""
+
+    def __init__(self, new: NewThreadState) -> None:
+        self._new = new
+        self._states: dict[int, Cached] = {}
+        self._seeds: dict[int, dict[int, str]] = {}  # thread id -> round -> seed, as stored
+
+    def state(self, repo: Repository, thread: ThreadRow, campaign: Campaign,
+              closed: list[SummaryContent] | None = None) -> EngineState:
+        """A thread's engine state (from memory, or the snapshot and the log; the rounds the
+        log closes again are added to ``closed``)."""
+        return load_state(
+            repo, thread, cached=self._states.get(thread.id),
+            fresh=lambda: initial_state(campaign, bot=self._new.bot, ack=self._new.ack),
+            dice=lambda number: SeededDice(_stored_seed(repo, thread, number)),
+            closed=closed,
+        )
+
+    def committed_state(self, thread: ThreadRow) -> EngineState | None:
+        """The state this process's last cycle of the thread committed, if the thread's log
+        has not moved since (no other worker, and nothing else, wrote to it meanwhile)."""
+        cached = self._states.get(thread.id)
+        return cached.state if cached is not None and cached.seq == thread.last_seq else None
+
+    def stored_seeds(self, thread_id: int) -> Mapping[int, str]:
+        """The round seeds of a thread this process saw committed (a seed never changes)."""
+        return self._seeds.get(thread_id, {})
+
+    def committed(self, thread_id: int, *, seq: int, state: EngineState,
+                  seeds: Mapping[int, str]) -> None:
+        """A cycle of the thread committed: its state at event ``seq``, and its seeds."""
+        self._states[thread_id] = Cached(seq=seq, state=state)
+        self._seeds[thread_id] = dict(seeds)
+
+    @staticmethod
+    def save_start(thread: ThreadRow, state: EngineState) -> None:
+        """The state a new thread starts from (the characters carried over)."""
+        save_snapshot(thread, state)
+
+
+def _stored_seed(repo: Repository, thread: ThreadRow, number: int) -> str:
+    """A round's seed as stored: replaying the log rolls exactly the dice rolled then."""
+    seed = repo.seed(thread.id, number)
+    if seed is None:
+        raise LookupError(f"thread {thread.key}: round {number} rolled dice but its seed "
+                          "is not in the database")
+    return seed
