@@ -172,6 +172,9 @@ class EngineState:
     scene: Roster  # the scene's roster after the last closed round (the open round's start)
     bot: str = ""
     ack: str = "errors"  # "errors" | "all" | "none" (SPEC §3)
+    # user mentions one reply may carry that the forum still notifies (its ForumLimits,
+    # passed in by the shell): the reminders are split by it, the all-acted reply cut to it
+    mentions_per_post: int = 3
     round: OpenRound | None = None
     # the closed rounds `!undo` can still reach: the last one, and the ones before it while
     # every later one had no action (older rounds live in the store, SPEC §5 ledger)

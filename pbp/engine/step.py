@@ -41,14 +41,16 @@ from pbp.errors import Problem
 from pbp.tags import parse_post
 
 Step = tuple[EngineState, tuple[Effect, ...]]
-MENTIONS_PER_COMMENT = 3
 
 
-def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> EngineState:
-    """A thread of ``campaign`` before its first post."""
+def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors",
+                  mentions_per_post: int = 3) -> EngineState:
+    """A thread of ``campaign`` before its first post; ``mentions_per_post`` is the forum's
+    (how many user mentions one reply may carry that still notify)."""
     state = EngineState(
         campaign=campaign, scene_kind=campaign.ruleset,
         scene=registry.ROSTER.start(campaign), bot=bot, ack=ack,
+        mentions_per_post=mentions_per_post,
     )
     return registry.fresh(state, campaign.ruleset, None)
 
@@ -121,13 +123,14 @@ def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
     missing = _missing(state, rnd)
     players = list(dict.fromkeys(p for p, _ in missing))
     out: list[Effect] = []
-    for i in range(0, len(players), MENTIONS_PER_COMMENT):
-        chunk = tuple(players[i : i + MENTIONS_PER_COMMENT])
+    per_reply = state.mentions_per_post
+    for i in range(0, len(players), per_reply):
+        chunk = tuple(players[i : i + per_reply])
         names = tuple(n for p, n in missing if p in chunk)
         owners = tuple(p for p, _n in missing if p in chunk)
         out.append(
             Reply(
-                key=f"reminder-{rnd.number}-{i // MENTIONS_PER_COMMENT + 1}",
+                key=f"reminder-{rnd.number}-{i // per_reply + 1}",
                 to=None,
                 content=ReminderContent(players=chunk, characters=names, owners=owners,
                                         deadline=rnd.deadline),
@@ -207,8 +210,8 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
             Reply(
                 key=f"all-acted-{rnd.number}",
                 to=None,  # the thread's, like the reminders: a post has one reply, its own
-                # at most three mentions per comment (Reddit drops the notifications past that)
-                content=AllActedContent(gms=state.campaign.gms[:MENTIONS_PER_COMMENT]),
+                # no more mentions than the forum notifies in one post
+                content=AllActedContent(gms=state.campaign.gms[:state.mentions_per_post]),
             )
         )
         return replace(state, round=replace(rnd, all_acted_told=True))

@@ -370,8 +370,10 @@ class Bot:
         log closes again are added to ``closed``)."""
         return load_state(
             repo, thread, cached=self._cache.get(thread.id),
-            fresh=lambda: initial_state(campaign, bot=self.options.username,
-                                        ack=self.options.ack),
+            fresh=lambda: initial_state(
+                campaign, bot=self.options.username, ack=self.options.ack,
+                mentions_per_post=self.forum.limits.mentions_per_post,
+            ),
             dice=lambda number: SeededDice(self._stored_seed(repo, thread, number)),
             closed=closed,
         )
