@@ -7,6 +7,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.engine import post_reply
+from pbp.engine.done import (
+    DeadlineSet,
+    DifficultySet,
+    Done,
+    EncounterBegun,
+    EncounterEnded,
+    FeatureAdded,
+    Grouped,
+    NpcJoined,
+    PostVoided,
+    Rested,
+    TaskSet,
+)
 from pbp.engine.effects import (
     CheatSheetContent,
     EditReply,
@@ -14,7 +27,6 @@ from pbp.engine.effects import (
     Reply,
     VoidedContent,
 )
-from pbp.engine.report import Done
 from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.tags import resolve_name
@@ -46,40 +58,37 @@ def done_of(state: EngineState, command: Command, post: PostRecord) -> Done | No
     at = post.post_id
     match command:
         case RestCommand():
-            return Done(post_id=at, kind="rest")
+            return Rested(post_id=at)
         case NpcCommand():
-            with_whom = (_canonical(state, command.group),) if command.group else ()
-            return Done(post_id=at, kind="npc", names=(command.name, *with_whom),
-                        text=command.side or "foes")
+            group = _canonical(state, command.group) if command.group else None
+            return NpcJoined(post_id=at, name=command.name, side=command.side or "foes",
+                             group=group)
         case GroupCommand():
-            names = tuple(_canonical(state, n) for n in command.names)
-            return Done(post_id=at, kind="group", names=names)
+            return Grouped(post_id=at, names=tuple(_canonical(state, n) for n in command.names))
         case FeatureCommand():
-            return Done(post_id=at, kind="feature", names=(command.name,), number=command.tn)
+            return FeatureAdded(post_id=at, name=command.name, target_number=command.tn)
         case TaskCommand():
-            return Done(post_id=at, kind="task", names=(command.name,), number=command.dc,
-                        secret=command.secret)
+            return TaskSet(post_id=at, name=command.name, dc=command.dc, secret=command.secret)
         case DeadlineCommand():
             rnd = state.round
             deadline = rnd.deadline if rnd is not None else None
             when = deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline is not None else None
-            return Done(post_id=at, kind="deadline", text=when)
+            return DeadlineSet(post_id=at, when=when)
         case DifficultyCommand():
-            names = (command.post, *((command.character,) if command.character else ()))
-            return Done(post_id=at, kind="difficulty", names=names, number=command.dc)
+            return DifficultySet(post_id=at, target=command.post,
+                                 character=command.character or None, dc=command.dc)
         case VoidCommand():
             target = state.round.post(command.post) if state.round is not None else None
             author = target.author if target is not None else ""
-            return Done(post_id=at, kind="void", names=(command.post, author),
-                        text=command.reason)
+            return PostVoided(post_id=at, target=command.post, author=author,
+                              reason=command.reason)
         case EncounterCommand():
             hours = (int(command.interval.total_seconds() // 3600)
                      if command.interval is not None else None)
-            pressure = ("pressure",) if command.pressure else ()
-            return Done(post_id=at, kind="encounter", names=(command.kind.value, *pressure),
-                        number=hours, text=command.ambush)
+            return EncounterBegun(post_id=at, scene=command.kind.value, hours=hours,
+                                  ambush=command.ambush, pressure=command.pressure)
         case EncounterEndCommand():
-            return Done(post_id=at, kind="encounter_end")
+            return EncounterEnded(post_id=at)
     return None
 
 
@@ -87,7 +96,7 @@ def _sheet_shows_deadline(state: EngineState, done: list[Done], effects: list[Ef
     """Whether a new deadline changes the posted cheat-sheet: it shows round 1's deadline
     while round 1 is open (a cheat-sheet still to be posted shows it anyway)."""
     rnd = state.round
-    return (rnd is not None and rnd.number == 1 and any(d.kind == "deadline" for d in done)
+    return (rnd is not None and rnd.number == 1 and any(isinstance(d, DeadlineSet) for d in done)
             and not any(isinstance(e, Reply) and e.key == "cheatsheet" for e in effects))
 
 
@@ -112,9 +121,11 @@ def acknowledge(state: EngineState, post_id: str, done: list[Done],
                                       part=post_reply.part_of(said_before))
         state = _said(state, *post_reply.say(state, post, content), effects)
     for item in done:  # under ack = none only a confirmation a player asked for is edited
-        target = post_reply.find(state, item.names[0]) if item.kind == "void" else None
-        if target is not None and item.names[1] and not target.deleted:  # it said so
-            struck = VoidedContent(post_id=target.post_id, reason=item.text)
+        if not isinstance(item, PostVoided):
+            continue
+        target = post_reply.find(state, item.target)
+        if target is not None and item.author and not target.deleted:  # it said so
+            struck = VoidedContent(post_id=target.post_id, reason=item.reason)
             state = _said(state, *post_reply.not_counted(state, target, struck), effects)
     return state
 

@@ -8,6 +8,7 @@ from datetime import datetime
 from pbp.campaign.model import Campaign
 from pbp.engine import registry
 from pbp.engine.acks import done_of
+from pbp.engine.done import Done
 from pbp.engine.effects import (
     AckModeContent,
     EditReply,
@@ -26,7 +27,6 @@ from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.private import hides_npcs, private_key
 from pbp.engine.problems import CannotUndo
 from pbp.engine.reading import Parse, is_command_problem
-from pbp.engine.report import Done
 from pbp.engine.roster import Roster
 from pbp.engine.rounds import close_round, summary_key
 from pbp.engine.setup import located, no_such_post

@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, TypeVar
 
 from pbp.campaign.model import Campaign
+from pbp.engine.done import Done
 from pbp.engine.post_ids import PostIds
-from pbp.engine.report import Done, RoundReport
+from pbp.engine.report import RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
 from pbp.errors import Problem

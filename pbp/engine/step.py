@@ -15,6 +15,7 @@ from pbp.campaign.model import Campaign
 from pbp.engine import post_reply, registry
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
+from pbp.engine.done import Done
 from pbp.engine.effects import (
     AllActedContent,
     CheatSheetContent,
@@ -34,7 +35,6 @@ from pbp.engine.reading import (
     pending_of,
     read_post,
 )
-from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem

@@ -1,0 +1,110 @@
+"""What one GM command did, said back to the table: one typed record per kind of
+acknowledgement, each with the facts its line names and one template of its own
+(``templates/done/<template>.md.j2``), in the GM post's one reply or (ack = none) the list in
+the round's summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Done:
+    """An acknowledgement of the command in post ``post_id``; ``template`` names its line's
+    template."""
+
+    post_id: str
+    template: ClassVar[str] = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rested(Done):
+    """``!rest``: a night's rest for everyone."""
+
+    template: ClassVar[str] = "rest"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NpcJoined(Done):
+    """``!npc``: ``name`` joins the scene on ``side``, standing with ``group`` if given."""
+
+    template: ClassVar[str] = "npc"
+    name: str
+    side: str
+    group: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Grouped(Done):
+    """``!group``: these characters now stand together."""
+
+    template: ClassVar[str] = "group"
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FeatureAdded(Done):
+    """``!feature``: ``name`` is part of the scene, with its target number if it has one."""
+
+    template: ClassVar[str] = "feature"
+    name: str
+    target_number: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskSet(Done):
+    """``!task``: task ``name`` and its DC (``secret``: kept from the players)."""
+
+    template: ClassVar[str] = "task"
+    name: str
+    dc: int
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadlineSet(Done):
+    """``!deadline``: the round's deadline as it now stands (None: it has none)."""
+
+    template: ClassVar[str] = "deadline"
+    when: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DifficultySet(Done):
+    """``!difficulty``: the DC the course of post ``target`` (``character``'s) rolls against."""
+
+    template: ClassVar[str] = "difficulty"
+    target: str
+    character: str | None = None
+    dc: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PostVoided(Done):
+    """``!void``: post ``target`` by ``author`` does not count this round, for ``reason``
+    (``author`` is empty when the post was not found in the round)."""
+
+    template: ClassVar[str] = "void"
+    target: str
+    author: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EncounterBegun(Done):
+    """``!encounter``: a new scene of ``scene`` (its interval in hours, the side that
+    ambushed, whether it is under pressure)."""
+
+    template: ClassVar[str] = "encounter"
+    scene: str
+    hours: int | None = None
+    ambush: str | None = None
+    pressure: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EncounterEnded(Done):
+    """``!encounter end``: the encounter is over, everyone takes a short rest."""
+
+    template: ClassVar[str] = "encounter_end"
