@@ -9,7 +9,6 @@ from dataclasses import replace
 from pbp.engine import post_reply
 from pbp.engine.done import (
     DeadlineSet,
-    DifficultySet,
     Done,
     EncounterBegun,
     EncounterEnded,
@@ -18,7 +17,6 @@ from pbp.engine.done import (
     NpcJoined,
     PostVoided,
     Rested,
-    TaskSet,
 )
 from pbp.engine.effects import (
     CheatSheetContent,
@@ -31,16 +29,13 @@ from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.tags import resolve_name
 from pbp.tags.commands import (
-    Command,
     DeadlineCommand,
-    DifficultyCommand,
     EncounterCommand,
     EncounterEndCommand,
     FeatureCommand,
     GroupCommand,
     NpcCommand,
     RestCommand,
-    TaskCommand,
     VoidCommand,
 )
 
@@ -52,44 +47,60 @@ def _canonical(state: EngineState, text: str) -> str:
     return found if isinstance(found, str) else text
 
 
-def done_of(state: EngineState, command: Command, post: PostRecord) -> Done | None:
-    """What ``command`` did, read from the state it left; None for a command the table needs
-    no word about (the summary or a reply of its own says it)."""
-    at = post.post_id
-    match command:
-        case RestCommand():
-            return Rested(post_id=at)
-        case NpcCommand():
-            group = _canonical(state, command.group) if command.group else None
-            return NpcJoined(post_id=at, name=command.name, side=command.side or "foes",
-                             group=group)
-        case GroupCommand():
-            return Grouped(post_id=at, names=tuple(_canonical(state, n) for n in command.names))
-        case FeatureCommand():
-            return FeatureAdded(post_id=at, name=command.name, target_number=command.tn)
-        case TaskCommand():
-            return TaskSet(post_id=at, name=command.name, dc=command.dc, secret=command.secret)
-        case DeadlineCommand():
-            rnd = state.round
-            deadline = rnd.deadline if rnd is not None else None
-            when = deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline is not None else None
-            return DeadlineSet(post_id=at, when=when)
-        case DifficultyCommand():
-            return DifficultySet(post_id=at, target=command.post,
-                                 character=command.character or None, dc=command.dc)
-        case VoidCommand():
-            target = state.round.post(command.post) if state.round is not None else None
-            author = target.author if target is not None else ""
-            return PostVoided(post_id=at, target=command.post, author=author,
-                              reason=command.reason)
-        case EncounterCommand():
-            hours = (int(command.interval.total_seconds() // 3600)
-                     if command.interval is not None else None)
-            return EncounterBegun(post_id=at, scene=command.kind.value, hours=hours,
-                                  ambush=command.ambush, pressure=command.pressure)
-        case EncounterEndCommand():
-            return EncounterEnded(post_id=at)
-    return None
+# -- each command's acknowledgement, from the state it left (the table's rows name them) ----
+
+
+def rested(state: EngineState, command: RestCommand, post: PostRecord) -> Rested:
+    """``!rest``."""
+    return Rested(post_id=post.post_id)
+
+
+def npc_joined(state: EngineState, command: NpcCommand, post: PostRecord) -> NpcJoined:
+    """``!npc``: the name as written, the group as the scene spells it."""
+    group = _canonical(state, command.group) if command.group else None
+    return NpcJoined(post_id=post.post_id, name=command.name, side=command.side or "foes",
+                     group=group)
+
+
+def grouped(state: EngineState, command: GroupCommand, post: PostRecord) -> Grouped:
+    """``!group``: the names as the scene spells them."""
+    return Grouped(post_id=post.post_id, names=tuple(_canonical(state, n) for n in command.names))
+
+
+def feature_added(state: EngineState, command: FeatureCommand, post: PostRecord) -> FeatureAdded:
+    """``!feature``."""
+    return FeatureAdded(post_id=post.post_id, name=command.name, target_number=command.tn)
+
+
+def deadline_set(state: EngineState, command: DeadlineCommand, post: PostRecord) -> DeadlineSet:
+    """``!deadline``: the round's deadline as it now stands."""
+    rnd = state.round
+    deadline = rnd.deadline if rnd is not None else None
+    when = deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline is not None else None
+    return DeadlineSet(post_id=post.post_id, when=when)
+
+
+def post_voided(state: EngineState, command: VoidCommand, post: PostRecord) -> PostVoided:
+    """``!void``: the struck post and its author (empty: not a post of the round)."""
+    target = state.round.post(command.post) if state.round is not None else None
+    author = target.author if target is not None else ""
+    return PostVoided(post_id=post.post_id, target=command.post, author=author,
+                      reason=command.reason)
+
+
+def encounter_begun(state: EngineState, command: EncounterCommand,
+                    post: PostRecord) -> EncounterBegun:
+    """``!encounter KIND``: the new scene and its options."""
+    hours = (int(command.interval.total_seconds() // 3600)
+             if command.interval is not None else None)
+    return EncounterBegun(post_id=post.post_id, scene=command.kind.value, hours=hours,
+                          ambush=command.ambush, pressure=command.pressure)
+
+
+def encounter_ended(state: EngineState, command: EncounterEndCommand,
+                    post: PostRecord) -> EncounterEnded:
+    """``!encounter end``."""
+    return EncounterEnded(post_id=post.post_id)
 
 
 def _sheet_shows_deadline(state: EngineState, done: list[Done], effects: list[Effect]) -> bool:

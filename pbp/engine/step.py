@@ -169,7 +169,8 @@ def _arrive(
     reading = parse_for(state, body=event.body, gm=gm, parse=parse)
     done: list[Done] = []
     read_against = state
-    state, post, closing = read_commands(state, post, reading.parsed, effects, done)
+    state, post, closing = read_commands(state, post, reading.parsed, effects, done,
+                                         dice=dice, parse=parse)
     assert state.round is not None
     rnd = state.round
     if state is not read_against:  # the tags are read against the scene the set-up commands left
@@ -190,7 +191,7 @@ def _arrive(
     state = _tell_all_acted(state, post, effects)
     refused: list[Problem] = []
     state = after_tags(
-        state, post, closing, at=event.at, effects=effects, dice=dice, parse=parse, acks=done,
+        state, post, closing, effects=effects, dice=dice, parse=parse, acks=done,
         refused=refused,
     )
     return acknowledge(state, post.post_id, done, tuple(refused), effects)

@@ -40,7 +40,8 @@ from pbp.tags.model import Source
 
 SUGGESTION_DISTANCE = 2
 
-_READERS: dict[str, Reader] = {
+# the reader of each command word's arguments (the engine's table of commands points here)
+READERS: dict[str, Reader] = {
     "close": no_arguments(lambda source: CloseCommand(source=source)),
     "undo": no_arguments(lambda source: UndoCommand(source=source)),
     "preview": no_arguments(lambda source: PreviewCommand(source=source)),
@@ -86,7 +87,7 @@ def parse_command_line(text: str, *, source: Source, gm: bool) -> Command | Prob
     written, rest = split
     word = written.lower()
     where = _Where(tag=source.text or text, line=source.line, column=source.column)
-    reader = _READERS.get(word)
+    reader = READERS.get(word)
     if reader is None:
         if not gm:
             return None
