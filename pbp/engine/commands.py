@@ -3,8 +3,9 @@ when read, and the commands that act after the tags (SPEC §2.5).
 
 Each row (``engine.command_table``) names a typed command, its handler, its acknowledgement
 record and when it acts; the rulesets contribute the rows of the commands they own. Adding a
-command: its type and reader in ``pbp.tags``, a row below (or in its ruleset), and, if the
-table is told what it did, a record in ``engine.done`` with its template.
+command: its type (``pbp.tags.commands``) and reader (``pbp.tags.command_parser.READERS``), its
+handler (``engine.command_handlers``) and a row below (or in its ruleset), and, if the table is
+told what it did, a record in ``engine.done`` with its template (``templates/done/``).
 """
 
 from __future__ import annotations
@@ -14,18 +15,18 @@ from dataclasses import replace
 from pbp.campaign.model import Campaign
 from pbp.engine import command_handlers as do
 from pbp.engine import registry
-from pbp.engine.acks import (
-    deadline_set,
-    encounter_begun,
-    encounter_ended,
-    feature_added,
-    grouped,
-    npc_joined,
-    post_voided,
-    rested,
-)
 from pbp.engine.command_table import Acting, CommandRow, by_type, row, unchanged
-from pbp.engine.done import Done
+from pbp.engine.done import (
+    DeadlineSet,
+    Done,
+    EncounterBegun,
+    EncounterEnded,
+    FeatureAdded,
+    Grouped,
+    NpcJoined,
+    PostVoided,
+    Rested,
+)
 from pbp.engine.effects import Effect, ProblemsContent, Reply
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.reading import Parse, is_command_problem
@@ -64,15 +65,15 @@ COMMANDS: tuple[CommandRow, ...] = (
     row(CloseCommand, do.close),
     row(UndoCommand, do.undo),
     row(PreviewCommand, do.preview),
-    row(EncounterCommand, do.encounter, acknowledge=encounter_begun),
-    row(EncounterEndCommand, do.end_encounter, acknowledge=encounter_ended),
+    row(EncounterCommand, do.encounter, acknowledge=EncounterBegun.of),
+    row(EncounterEndCommand, do.end_encounter, acknowledge=EncounterEnded.of),
     # set-up and control, at once
-    row(DeadlineCommand, do.deadline, acknowledge=deadline_set),
-    row(VoidCommand, do.void, acknowledge=post_voided),
-    row(NpcCommand, do.roster_setup, acknowledge=npc_joined),
-    row(GroupCommand, do.roster_setup, acknowledge=grouped),
-    row(FeatureCommand, do.roster_setup, acknowledge=feature_added),
-    row(RestCommand, do.roster_setup, acknowledge=rested),
+    row(DeadlineCommand, do.deadline, acknowledge=DeadlineSet.of),
+    row(VoidCommand, do.void, acknowledge=PostVoided.of),
+    row(NpcCommand, do.roster_setup, acknowledge=NpcJoined.of),
+    row(GroupCommand, do.roster_setup, acknowledge=Grouped.of),
+    row(FeatureCommand, do.roster_setup, acknowledge=FeatureAdded.of),
+    row(RestCommand, do.roster_setup, acknowledge=Rested.of),
     row(CampaignCommand, unchanged),  # binding a thread is the shell's business
     # corrections: at the post's place in the round's resolution (engine.rounds)
     row(BonusCommand, unchanged),

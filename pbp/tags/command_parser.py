@@ -28,6 +28,7 @@ from pbp.tags.command_control import (
 from pbp.tags.command_problems import BadCommandArguments, NotGm, UnknownCommand
 from pbp.tags.command_scene import read_encounter, read_feature, read_group, read_npc, read_task
 from pbp.tags.commands import (
+    COMMAND_TYPES,
     COMMAND_WORDS,
     CloseCommand,
     Command,
@@ -65,7 +66,8 @@ READERS: dict[str, Reader] = {
     "sheet": read_sheet,
     "ack": read_ack,
 }
-PLAYER_COMMANDS: frozenset[str] = frozenset({"help", "status", "sheet", "ack"})
+# the words a player may write (every other is the GM's)
+PLAYER_COMMANDS: frozenset[str] = frozenset(k.word for k in COMMAND_TYPES if not k.gm_only)
 
 # "!" then the word, up to a space; sentence punctuation after it ("!close.") is not part of it.
 _WORD = re.compile(r"!(\S*)")

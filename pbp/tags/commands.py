@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, get_args
 
 from pbp.tags.model import SceneKind, Source
 
@@ -309,7 +309,6 @@ class SheetCommand:
 
 Command = (
     CloseCommand
-    | PreviewCommand
     | UndoCommand
     | DeadlineCommand
     | EncounterCommand
@@ -324,16 +323,14 @@ Command = (
     | HealCommand
     | RestCommand
     | VoidCommand
-    | DifficultyCommand
     | CampaignCommand
     | HelpCommand
     | StatusCommand
     | SheetCommand
+    | DifficultyCommand
+    | PreviewCommand
     | AckCommand
 )
-
-COMMAND_WORDS: tuple[str, ...] = (
-    "close", "undo", "deadline", "encounter", "npc", "group", "feature", "task", "oppose",
-    "bonus", "damage", "heal", "rest", "void", "campaign", "help", "status", "sheet",
-    "difficulty", "preview", "ack",
-)  # fmt: skip
+COMMAND_TYPES: tuple[type[Command], ...] = get_args(Command)
+# every command word, in the order an unknown command's reply lists them
+COMMAND_WORDS: tuple[str, ...] = tuple(dict.fromkeys(kind.word for kind in COMMAND_TYPES))

@@ -3,7 +3,6 @@ word of the grammar, and every acknowledgement record worded by a template of it
 
 from __future__ import annotations
 
-import typing
 from dataclasses import fields
 
 import pytest
@@ -13,10 +12,9 @@ from pbp.engine.command_table import CommandRow
 from pbp.engine.commands import COMMANDS, command_row
 from pbp.render.environment import make_environment
 from pbp.tags.command_parser import READERS
-from pbp.tags.commands import Command, CommandTiming, TaskCommand
+from pbp.tags.commands import COMMAND_TYPES, CommandTiming, TaskCommand
 from pbp.tags.model import Source
 
-COMMAND_TYPES = typing.get_args(Command)
 RECORDS = [kind for kind in vars(done).values()
            if isinstance(kind, type) and issubclass(kind, done.Done) and kind is not done.Done]
 

@@ -152,8 +152,7 @@ class AbstractRuleset(Ruleset):
                     post: PostRecord) -> Done | None:
         if not isinstance(command, TaskCommand):
             return None
-        return TaskSet(post_id=post.post_id, name=command.name, dc=command.dc,
-                       secret=command.secret)
+        return TaskSet.of(state, command, post)
 
     def before_scene(self, command: Command) -> Problem | None:
         """RULES E9: opposition counts for an interval of the encounter, which a post with

@@ -181,8 +181,7 @@ class MarkhorRuleset(Ruleset):
                     post: PostRecord) -> Done | None:
         if not isinstance(command, DifficultyCommand):
             return None
-        return DifficultySet(post_id=post.post_id, target=command.post,
-                             character=command.character or None, dc=command.dc)
+        return DifficultySet.of(state, command, post)
 
 
 MARKHOR = MarkhorRuleset()
