@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from pbp.errors import ForumError
-from pbp.forums.base import Forum, ForumPost, Listing, PrivateMessage, ThreadSurvey
+from pbp.forums.base import Forum, ForumLimits, ForumPost, Listing, PrivateMessage, ThreadSurvey
 
 T = TypeVar("T")
 
@@ -233,6 +233,11 @@ class FlakyForum:
     def reread_batch(self) -> int:
         """The inner forum's."""
         return self.inner.reread_batch
+
+    @property
+    def limits(self) -> ForumLimits:
+        """The inner forum's."""
+        return self.inner.limits
 
     # -- what the test asks for ---------------------------------------------------------------
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbp.engine.report import Done, RoundReport
+from pbp.engine.done import Done
+from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 

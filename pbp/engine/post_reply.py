@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pbp.engine.done import Done
 from pbp.engine.effects import (
     AckContent,
     ActedContent,
@@ -32,7 +33,6 @@ from pbp.engine.effects import (
     TagsContent,
     VoidedContent,
 )
-from pbp.engine.report import Done
 from pbp.engine.state import EngineState, OpenRound, PostRecord, PostReply
 from pbp.errors import Problem
 

@@ -9,6 +9,7 @@ below, and its views in ``render.registry`` (docs/rulesets.md).
 
 from __future__ import annotations
 
+from pbp.engine.command_table import CommandRow
 from pbp.engine.pending import Pending
 from pbp.engine.roster import RosterKeeper
 from pbp.engine.ruleset import Closer, Ruleset
@@ -19,7 +20,7 @@ from pbp.engine.rulesets.distat.ruleset import DISTAT
 from pbp.engine.rulesets.markhor.ruleset import MARKHOR
 from pbp.engine.state import Accepted, ClosedRound, EngineState
 from pbp.rules.dice.seeded import RecordingDice
-from pbp.tags.commands import Command, EncounterCommand
+from pbp.tags.commands import EncounterCommand
 from pbp.tags.model import RollTag, SceneKind
 from pbp.tags.registry import Tag
 
@@ -83,9 +84,10 @@ def undo(state: EngineState, closed: ClosedRound) -> EngineState:
     return state
 
 
-def command_owner(command: Command) -> Ruleset | None:
-    """The ruleset whose command this is (``!task``, ``!difficulty`` …), if any."""
-    return next((r for r in ALL if isinstance(command, r.commands)), None)
+def command_rows() -> tuple[CommandRow, ...]:
+    """The rows each ruleset contributes to the table of commands (``!task``, ``!oppose``,
+    ``!difficulty`` …)."""
+    return tuple(entry for r in ALL for entry in r.command_rows())
 
 
 def tasks(state: EngineState) -> tuple[str, ...]:

@@ -40,6 +40,7 @@ def carry_over(
     kept = EngineState(
         campaign=campaign, scene_kind=campaign.ruleset,
         scene=registry.ROSTER.carry_over(old), bot=bot, ack=ack,
+        mentions_per_post=previous.mentions_per_post,
         rulesets=previous.rulesets, npc_scores=previous.npc_scores,
     )  # fmt: skip
     # each ruleset's state as a new scene of the campaign's own kind finds it (engine.registry):

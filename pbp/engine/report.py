@@ -5,26 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbp.engine.done import Done
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Done:
-    """What one GM command did, for its acknowledgement (or the summary under ack = none).
-
-    ``kind`` is the command (``rest``, ``npc``, ``group``, ``feature``, ``deadline``,
-    ``difficulty``, ``void``, ``task``, ``encounter``, ``encounter_end``); ``names`` the
-    characters, features, task or post it concerns; ``number`` and ``text`` its value (a DC, a
-    deadline, a side, a reason); ``secret`` hides ``number`` from players.
-    """
-
-    post_id: str
-    kind: str
-    names: tuple[str, ...] = ()
-    number: int | None = None
-    text: str | None = None
-    secret: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

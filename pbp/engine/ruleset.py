@@ -16,6 +16,8 @@ from typing import TypeVar
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
+from pbp.engine.command_table import Acting, CommandRow
+from pbp.engine.done import Done
 from pbp.engine.pending import Pending
 from pbp.engine.report import CorrectionEntry, Rejection
 from pbp.engine.roster import Roster
@@ -23,7 +25,7 @@ from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
-from pbp.tags.commands import Command, EncounterCommand
+from pbp.tags.commands import Command, CommandTiming, EncounterCommand
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
 
@@ -146,3 +148,26 @@ class Ruleset:
     def read_command(self, state: EngineState, command: Command) -> Problem | None:
         """A command it owns that acts at the close, checked when read."""
         return None
+
+    def acknowledge(self, state: EngineState, command: Command,
+                    post: PostRecord) -> Done | None:
+        """What a set-up command it owns did, for the GM post's acknowledgement (None: no
+        word)."""
+        return None
+
+    def command_rows(self) -> tuple[CommandRow, ...]:
+        """Its rows of the table of commands: each command it owns, set up when read
+        (``setup``) or checked then and acting at the close (``read_command``), acknowledged
+        by ``acknowledge``, refused below an ``!encounter`` by ``before_scene``."""
+        return tuple(
+            CommandRow(command=kind, handler=self._handle, acknowledge=self.acknowledge,
+                       before_scene=self.before_scene)
+            for kind in self.commands
+        )
+
+    def _handle(self, state: EngineState, command: Command,
+                acting: Acting) -> EngineState | Problem:
+        if command.timing is CommandTiming.IN_ORDER:  # it acts at the close: checked now
+            refused = self.read_command(state, command)
+            return refused if refused is not None else state
+        return self.setup(state, command, acting.post)

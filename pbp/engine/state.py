@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, TypeVar
 
 from pbp.campaign.model import Campaign
+from pbp.engine.done import Done
 from pbp.engine.post_ids import PostIds
-from pbp.engine.report import Done, RoundReport
+from pbp.engine.report import RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
@@ -172,6 +173,9 @@ class EngineState:
     scene: Roster  # the scene's roster after the last closed round (the open round's start)
     bot: str = ""
     ack: str = "errors"  # "errors" | "all" | "none" (SPEC §3)
+    # user mentions one reply may carry that the forum still notifies (its ForumLimits,
+    # passed in by the shell): the reminders are split by it, the all-acted reply cut to it
+    mentions_per_post: int = 3
     round: OpenRound | None = None
     # the closed rounds `!undo` can still reach: the last one, and the ones before it while
     # every later one had no action (older rounds live in the store, SPEC §5 ledger)

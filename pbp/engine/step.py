@@ -15,6 +15,7 @@ from pbp.campaign.model import Campaign
 from pbp.engine import post_reply, registry
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
+from pbp.engine.done import Done
 from pbp.engine.effects import (
     AllActedContent,
     CheatSheetContent,
@@ -34,21 +35,22 @@ from pbp.engine.reading import (
     pending_of,
     read_post,
 )
-from pbp.engine.report import Done
 from pbp.engine.rounds import close_round, open_round
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.tags import parse_post
 
 Step = tuple[EngineState, tuple[Effect, ...]]
-MENTIONS_PER_COMMENT = 3
 
 
-def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors") -> EngineState:
-    """A thread of ``campaign`` before its first post."""
+def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors",
+                  mentions_per_post: int = 3) -> EngineState:
+    """A thread of ``campaign`` before its first post; ``mentions_per_post`` is the forum's
+    (how many user mentions one reply may carry that still notify)."""
     state = EngineState(
         campaign=campaign, scene_kind=campaign.ruleset,
         scene=registry.ROSTER.start(campaign), bot=bot, ack=ack,
+        mentions_per_post=mentions_per_post,
     )
     return registry.fresh(state, campaign.ruleset, None)
 
@@ -121,13 +123,14 @@ def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
     missing = _missing(state, rnd)
     players = list(dict.fromkeys(p for p, _ in missing))
     out: list[Effect] = []
-    for i in range(0, len(players), MENTIONS_PER_COMMENT):
-        chunk = tuple(players[i : i + MENTIONS_PER_COMMENT])
+    per_reply = state.mentions_per_post
+    for i in range(0, len(players), per_reply):
+        chunk = tuple(players[i : i + per_reply])
         names = tuple(n for p, n in missing if p in chunk)
         owners = tuple(p for p, _n in missing if p in chunk)
         out.append(
             Reply(
-                key=f"reminder-{rnd.number}-{i // MENTIONS_PER_COMMENT + 1}",
+                key=f"reminder-{rnd.number}-{i // per_reply + 1}",
                 to=None,
                 content=ReminderContent(players=chunk, characters=names, owners=owners,
                                         deadline=rnd.deadline),
@@ -166,7 +169,8 @@ def _arrive(
     reading = parse_for(state, body=event.body, gm=gm, parse=parse)
     done: list[Done] = []
     read_against = state
-    state, post, closing = read_commands(state, post, reading.parsed, effects, done)
+    state, post, closing = read_commands(state, post, reading.parsed, effects, done,
+                                         dice=dice, parse=parse)
     assert state.round is not None
     rnd = state.round
     if state is not read_against:  # the tags are read against the scene the set-up commands left
@@ -187,7 +191,7 @@ def _arrive(
     state = _tell_all_acted(state, post, effects)
     refused: list[Problem] = []
     state = after_tags(
-        state, post, closing, at=event.at, effects=effects, dice=dice, parse=parse, acks=done,
+        state, post, closing, effects=effects, dice=dice, parse=parse, acks=done,
         refused=refused,
     )
     return acknowledge(state, post.post_id, done, tuple(refused), effects)
@@ -207,8 +211,8 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
             Reply(
                 key=f"all-acted-{rnd.number}",
                 to=None,  # the thread's, like the reminders: a post has one reply, its own
-                # at most three mentions per comment (Reddit drops the notifications past that)
-                content=AllActedContent(gms=state.campaign.gms[:MENTIONS_PER_COMMENT]),
+                # no more mentions than the forum notifies in one post
+                content=AllActedContent(gms=state.campaign.gms[:state.mentions_per_post]),
             )
         )
         return replace(state, round=replace(rnd, all_acted_told=True))

@@ -99,6 +99,21 @@ class PrivateMessage:
     sent_at: datetime
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForumLimits:
+    """What one forum takes in one go, as the forum states it.
+
+    ``reply_chars``: characters of text the bot may hand ``reply``, ``edit_reply`` or
+    ``send_private`` (room for whatever the forum adds to it, such as Reddit's hidden key, is
+    already taken off); longer replies are split into parts. ``subject_chars``: characters of a
+    private message's subject. ``mentions_per_post``: user mentions one post may carry that the
+    forum still notifies."""
+
+    reply_chars: int
+    subject_chars: int
+    mentions_per_post: int
+
+
 class Forum(Protocol):
     """A forum the bot reads and answers."""
 
@@ -115,6 +130,11 @@ class Forum(Protocol):
     @property
     def reread_batch(self) -> int:
         """How many posts one request of ``reread_many`` reads at most."""
+        ...
+
+    @property
+    def limits(self) -> ForumLimits:
+        """How long a reply and a subject may be, and how many mentions a post may carry."""
         ...
 
     def listing(self, *, cursor: str | None) -> Listing:

@@ -14,11 +14,21 @@ from datetime import datetime
 from typing import Protocol
 
 from pbp.errors import ForumError
-from pbp.forums.base import ForumPost, Listing, PrivateMessage, ThreadSurvey, clean_text
+from pbp.forums.base import (
+    ForumLimits,
+    ForumPost,
+    Listing,
+    PrivateMessage,
+    ThreadSurvey,
+    clean_text,
+)
 
-POST_LIMIT = 40_000  # characters, like Reddit's comment limit: the same summaries split alike
+POST_LIMIT = 40_000  # characters of any one post it keeps: a player's, or one of the bot's
 NAME_LIMIT = 100  # characters of a thread's or an author's name
 SUBJECT_LIMIT = 100  # characters of a private message's subject, like Reddit's
+# the bot's replies are split as on Reddit (its text room, its mentions), so a thread reads
+# alike on both forums, though a post here may be longer
+LIMITS = ForumLimits(reply_chars=9_900, subject_chars=SUBJECT_LIMIT, mentions_per_post=3)
 
 
 class LocalStorage(Protocol):
@@ -87,6 +97,7 @@ class LocalForum:
     kind = "local"
     lists_changes = True  # every change bumps a post's change number
     reread_batch = 1000  # posts read in one transaction
+    limits = LIMITS
 
     def __init__(self, storage: LocalStorage, *, bot: str, clock: Callable[[], datetime]) -> None:
         self._storage = storage

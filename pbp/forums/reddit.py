@@ -44,7 +44,7 @@ from praw.exceptions import PRAWException, RedditAPIException
 from prawcore.sessions import RetryStrategy
 
 from pbp.errors import ForumError
-from pbp.forums.base import ForumPost, Listing, ThreadSurvey, clean_text
+from pbp.forums.base import ForumLimits, ForumPost, Listing, ThreadSurvey, clean_text
 from pbp.forums.reddit_pacing import Pacing
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,13 @@ _PERMANENT_API_ERRORS = frozenset({
 })
 SINCE_SLACK = 600.0  # seconds: Reddit's clock and the bot's may differ a little
 TREE_LIMIT = 500  # comments asked for in one request of a comment tree (Reddit's most)
+COMMENT_LIMIT = 10_000  # characters of a comment or a message's text, its hidden key included
+KEY_ROOM = 100  # characters kept for the hidden key (``marked``) a reply carries
+LIMITS = ForumLimits(
+    reply_chars=COMMENT_LIMIT - KEY_ROOM,
+    subject_chars=100,  # a private message's subject
+    mentions_per_post=3,  # Reddit notifies no one past the third mention of a comment
+)
 
 
 class _NoRetry(RetryStrategy):
@@ -141,6 +148,7 @@ class RedditForum:
     kind = "reddit"
     lists_changes = False  # a listing shows new comments only: edits need re-reads
     reread_batch = 100  # fullnames per /api/info request
+    limits = LIMITS
 
     def __init__(self, reddit: praw.Reddit, *, subreddits: Sequence[str], bot: str,
                  clock: Callable[[], float] = time.monotonic) -> None:

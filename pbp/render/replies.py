@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -44,14 +43,8 @@ from pbp.render.problems import (
 from pbp.render.registry import ALL, NPC_NUMBERS, ROSTER, VIEWS
 from pbp.render.tables import Shown, Table
 from pbp.render.views import summary_view
+from pbp.rules.dice.seal import seal
 from pbp.tags.model import SceneKind
-
-REPLY_LIMIT = 10_000  # Reddit's comment length limit
-
-
-def seal_of(seed: str) -> str:
-    """The published seal of a round's seed: its SHA-256 (SPEC §6)."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,7 +113,7 @@ class Replies:
 
     def _seal(self, number: int) -> str | None:
         seed = self.seed_for(number)
-        return seal_of(seed) if seed is not None else None
+        return seal(seed) if seed is not None else None
 
     def _disclosure(self, state: EngineState) -> Disclosure:
         scene = state.round.base if state.round is not None else state.scene
@@ -328,8 +321,9 @@ def _round_number(state: EngineState) -> int:
     return state.round.number if state.round is not None else 1
 
 
-def split_reply(text: str, *, limit: int = REPLY_LIMIT) -> list[str]:
-    """A reply cut into numbered parts that each fit the forum's limit, at line ends."""
+def split_reply(text: str, *, limit: int) -> list[str]:
+    """A reply cut into numbered parts of at most ``limit`` characters each (the forum's
+    ``ForumLimits.reply_chars``), at line ends."""
     if len(text) <= limit:
         return [text]
     room = limit - 40  # space for the "(part i/n)" header

@@ -64,7 +64,9 @@ class Bot:
                               (*(t.campaign for t in threads), *campaigns))
         self.context = PollContext(
             store=store, forum=forum, options=options, campaigns=files,
-            states=StateCache(NewThreadState(bot=options.username, ack=options.ack)),
+            states=StateCache(NewThreadState(
+                bot=options.username, ack=options.ack,
+                mentions_per_post=forum.limits.mentions_per_post)),
             threads=ThreadDirectory(store, forum=forum.kind, campaigns=files),
             claims=WorkClaims(store, forum=forum.kind, options=options, campaigns=files),
             renderers=Renderers(reload=options.reload_templates),

@@ -23,7 +23,7 @@ from pbp.engine.reload import reload_campaign
 from pbp.engine.step import step
 from pbp.errors import ConfigError
 from pbp.forums.base import ForumPost
-from pbp.render.replies import REPLY_LIMIT, split_reply
+from pbp.render.replies import split_reply
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
 from pbp.services.history import SNAPSHOT_EVERY, save_snapshot
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
     from pbp.services.poll_context import PollContext
 
 log = logging.getLogger(__name__)
-MARKER_ROOM = 100  # characters a forum may add to a reply (Reddit's invisible key)
-SUBJECT_LIMIT = 100  # characters of a private message's subject (Reddit's limit)
 
 
 class ThreadCycle:
@@ -229,7 +227,7 @@ class ThreadCycle:
     def _render(self, effect: Effect, state: EngineState) -> str:
         if isinstance(effect, PrivateReply):  # the subject on the first line, then the text
             subject, text = self.replies.private(effect, state=state, thread=self.key)
-            return f"{subject[:SUBJECT_LIMIT]}\n{text}"
+            return f"{subject[:self.context.forum.limits.subject_chars]}\n{text}"
         return self.replies.render(effect.content, state=state)
 
     def _effect(self, effect: Effect, text: str) -> None:
@@ -279,7 +277,7 @@ class ThreadCycle:
         subject = ""
         if isinstance(effect, PrivateReply):
             subject, text = text.split("\n", 1)
-        parts = split_reply(text, limit=REPLY_LIMIT - MARKER_ROOM)
+        parts = split_reply(text, limit=self.context.forum.limits.reply_chars)
         for i, part in enumerate(parts):
             key = effect.key if i == 0 else f"{effect.key}/part{i + 1}"
             match effect:

@@ -19,10 +19,12 @@ from pbp.store.schema import ThreadRow
 
 @dataclass(frozen=True, slots=True)
 class NewThreadState:
-    """What a thread that has no state yet starts from: the bot's name and the ack setting."""
+    """What a thread that has no state yet starts from: the bot's name, the ack setting and
+    the mentions a post may hold on the forum (the engine's reminders are split by it)."""
 
     bot: str
     ack: str
+    mentions_per_post: int
 
 
 class StateCache:
@@ -39,7 +41,8 @@ class StateCache:
         log closes again are added to ``closed``)."""
         return load_state(
             repo, thread, cached=self._states.get(thread.id),
-            fresh=lambda: initial_state(campaign, bot=self._new.bot, ack=self._new.ack),
+            fresh=lambda: initial_state(campaign, bot=self._new.bot, ack=self._new.ack,
+                                        mentions_per_post=self._new.mentions_per_post),
             dice=lambda number: SeededDice(_stored_seed(repo, thread, number)),
             closed=closed,
         )

@@ -28,6 +28,7 @@ from pbp.tags.command_control import (
 from pbp.tags.command_problems import BadCommandArguments, NotGm, UnknownCommand
 from pbp.tags.command_scene import read_encounter, read_feature, read_group, read_npc, read_task
 from pbp.tags.commands import (
+    COMMAND_TYPES,
     COMMAND_WORDS,
     CloseCommand,
     Command,
@@ -40,7 +41,8 @@ from pbp.tags.model import Source
 
 SUGGESTION_DISTANCE = 2
 
-_READERS: dict[str, Reader] = {
+# the reader of each command word's arguments (the engine's table of commands points here)
+READERS: dict[str, Reader] = {
     "close": no_arguments(lambda source: CloseCommand(source=source)),
     "undo": no_arguments(lambda source: UndoCommand(source=source)),
     "preview": no_arguments(lambda source: PreviewCommand(source=source)),
@@ -64,7 +66,8 @@ _READERS: dict[str, Reader] = {
     "sheet": read_sheet,
     "ack": read_ack,
 }
-PLAYER_COMMANDS: frozenset[str] = frozenset({"help", "status", "sheet", "ack"})
+# the words a player may write (every other is the GM's)
+PLAYER_COMMANDS: frozenset[str] = frozenset(k.word for k in COMMAND_TYPES if not k.gm_only)
 
 # "!" then the word, up to a space; sentence punctuation after it ("!close.") is not part of it.
 _WORD = re.compile(r"!(\S*)")
@@ -86,7 +89,7 @@ def parse_command_line(text: str, *, source: Source, gm: bool) -> Command | Prob
     written, rest = split
     word = written.lower()
     where = _Where(tag=source.text or text, line=source.line, column=source.column)
-    reader = _READERS.get(word)
+    reader = READERS.get(word)
     if reader is None:
         if not gm:
             return None

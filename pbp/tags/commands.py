@@ -2,7 +2,9 @@
 
 Names in commands are kept as written (trimmed): a command may name a character that an
 earlier line of the same post creates (``!npc`` then ``!group``), so the engine resolves them
-when the command acts, with ``pbp.tags.names``.
+when the command acts, with ``pbp.tags.names``. Each type says the word it is written with
+(``word``) and when it acts (``timing``); the engine's table of commands (``engine.commands``)
+says what each does.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, get_args
 
 from pbp.tags.model import SceneKind, Source
 
@@ -31,6 +33,7 @@ class CloseCommand:
     source: Source
     gm_only = True
     timing = CommandTiming.AFTER_TAGS
+    word = "close"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +43,7 @@ class PreviewCommand:
     source: Source
     gm_only = True
     timing = CommandTiming.AFTER_TAGS
+    word = "preview"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -49,6 +53,7 @@ class UndoCommand:
     source: Source
     gm_only = True
     timing = CommandTiming.AFTER_TAGS
+    word = "undo"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,6 +65,7 @@ class DeadlineCommand:
     at: datetime | None = None  # aware, UTC
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "deadline"
 
     @property
     def off(self) -> bool:
@@ -82,6 +88,7 @@ class EncounterCommand:
     pressure: bool = False
     gm_only = True
     timing = CommandTiming.AFTER_TAGS
+    word = "encounter"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +100,7 @@ class EncounterEndCommand:
     rally: tuple[str, ...] = ()
     gm_only = True
     timing = CommandTiming.AFTER_TAGS
+    word = "encounter"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +120,7 @@ class NpcCommand:
     scores: tuple[tuple[str, int], ...] = ()
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "npc"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -122,6 +131,7 @@ class GroupCommand:
     names: tuple[str, ...]
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "group"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,6 +144,7 @@ class FeatureCommand:
     constraint: int | None = None
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "feature"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,6 +157,7 @@ class TaskCommand:
     secret: bool = False
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "task"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -158,6 +170,7 @@ class OpposeCommand:
     sides: int = 6
     gm_only = True
     timing = CommandTiming.IN_ORDER
+    word = "oppose"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -172,6 +185,7 @@ class DifficultyCommand:
     character: str | None = None
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "difficulty"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,6 +197,7 @@ class BonusCommand:
     amount: int
     gm_only = True
     timing = CommandTiming.IN_ORDER
+    word = "bonus"
 
 
 # Distat's Body and Mind, or a Markhorspire fight's HP and WP
@@ -199,6 +214,7 @@ class DamageCommand:
     amount: int
     gm_only = True
     timing = CommandTiming.IN_ORDER
+    word = "damage"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -211,6 +227,7 @@ class HealCommand:
     amount: int
     gm_only = True
     timing = CommandTiming.IN_ORDER
+    word = "heal"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -220,6 +237,7 @@ class RestCommand:
     source: Source
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "rest"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -231,6 +249,7 @@ class VoidCommand:
     reason: str | None = None  # the words after the post: told to its author
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "void"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -241,6 +260,7 @@ class CampaignCommand:
     name: str
     gm_only = True
     timing = CommandTiming.AT_ONCE
+    word = "campaign"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -250,6 +270,7 @@ class HelpCommand:
     source: Source
     gm_only = False
     timing = CommandTiming.REPLY
+    word = "help"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -259,6 +280,7 @@ class StatusCommand:
     source: Source
     gm_only = False
     timing = CommandTiming.REPLY
+    word = "status"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -270,6 +292,7 @@ class AckCommand:
     on: bool
     gm_only = False
     timing = CommandTiming.REPLY
+    word = "ack"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -281,11 +304,11 @@ class SheetCommand:
     private: bool = False
     gm_only = False
     timing = CommandTiming.REPLY
+    word = "sheet"
 
 
 Command = (
     CloseCommand
-    | PreviewCommand
     | UndoCommand
     | DeadlineCommand
     | EncounterCommand
@@ -300,16 +323,14 @@ Command = (
     | HealCommand
     | RestCommand
     | VoidCommand
-    | DifficultyCommand
     | CampaignCommand
     | HelpCommand
     | StatusCommand
     | SheetCommand
+    | DifficultyCommand
+    | PreviewCommand
     | AckCommand
 )
-
-COMMAND_WORDS: tuple[str, ...] = (
-    "close", "undo", "deadline", "encounter", "npc", "group", "feature", "task", "oppose",
-    "bonus", "damage", "heal", "rest", "void", "campaign", "help", "status", "sheet",
-    "difficulty", "preview", "ack",
-)  # fmt: skip
+COMMAND_TYPES: tuple[type[Command], ...] = get_args(Command)
+# every command word, in the order an unknown command's reply lists them
+COMMAND_WORDS: tuple[str, ...] = tuple(dict.fromkeys(kind.word for kind in COMMAND_TYPES))

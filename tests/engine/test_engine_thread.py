@@ -8,7 +8,7 @@ from engine_helpers import BOT, ledger, make_campaign, play, thread
 from thread_run import actions_of
 
 from pbp.engine.effects import AckContent, CheatSheetContent, ProblemsContent, Reply
-from pbp.render.replies import seal_of
+from pbp.rules.dice.seal import seal as seal_of
 from pbp.services.seeds import round_seeds
 
 FIGHT = [

@@ -14,6 +14,7 @@ from forum_harness import START, FlakyLocalHarness, ForumHarness
 from pbp.errors import ForumError
 from pbp.forums.base import ForumPost
 from pbp.forums.local import POST_LIMIT
+from pbp.render.replies import split_reply
 
 
 def ids(posts: tuple[ForumPost, ...] | list[ForumPost]) -> list[str]:
@@ -414,3 +415,56 @@ def test_flaky_forum_can_send_a_private_message_and_still_answer_with_an_error(
     assert flaky.inbox("gm_sam") == [("s", "t")]
     (failed, _find) = flaky.flaky.calls
     assert (failed.reached, failed.result) == (True, found)
+
+
+# -- the limits each forum states (ForumLimits): what the services split replies by ------------
+
+LONG_KEY = "problems-t3_abcdefg-closing/part12"  # as long as the keys the services give
+
+
+def test_a_reply_as_long_as_the_forums_stated_limit_is_posted_and_edited_whole(
+    harness: ForumHarness,
+) -> None:
+    limits = harness.forum.limits
+    a = harness.new_thread("keep-a")
+    full = "x" * limits.reply_chars
+
+    reply = harness.forum.reply(thread=a, to=None, text=full, key=LONG_KEY)
+    harness.forum.edit_reply(thread=a, reply_id=reply, text="y" * limits.reply_chars,
+                             key=LONG_KEY)
+    (after,) = harness.forum.reread(a, [reply])
+
+    assert after.body == "y" * limits.reply_chars
+
+
+def test_a_private_message_as_long_as_the_stated_limits_is_sent_whole(
+    harness: ForumHarness,
+) -> None:
+    limits = harness.forum.limits
+    a = harness.new_thread("keep-a")
+    subject, text = "s" * limits.subject_chars, "x" * limits.reply_chars
+
+    harness.forum.send_private(thread=a, to="alice", subject=subject, text=text, key=LONG_KEY)
+
+    assert harness.inbox("alice") == [(subject, text)]
+
+
+def test_the_bot_splits_a_longer_reply_into_parts_the_forum_takes(harness: ForumHarness) -> None:
+    limit = harness.forum.limits.reply_chars
+    a = harness.new_thread("keep-a")
+    text = "".join(f"line {i}: {'z' * 60}\n" for i in range(limit // 60))
+    assert len(text) > limit
+
+    parts = split_reply(text, limit=limit)
+    for i, part in enumerate(parts):
+        harness.forum.reply(thread=a, to=None, text=part, key=f"{LONG_KEY}{i}")
+
+    assert len(parts) > 1
+    assert all(len(part) <= limit for part in parts)
+    posted = [p for p in harness.forum.backfill(a) if p.reply_key is not None]
+    # Reddit trims a reply's last line break
+    assert [p.body.rstrip() for p in posted] == [part.rstrip() for part in parts]
+
+
+def test_a_forum_notifies_at_least_one_mention_a_post(harness: ForumHarness) -> None:
+    assert harness.forum.limits.mentions_per_post >= 1

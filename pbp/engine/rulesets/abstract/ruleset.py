@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
+from pbp.engine.done import Done, TaskSet
 from pbp.engine.problems import BadName
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
@@ -146,6 +147,12 @@ class AbstractRuleset(Ruleset):
         self, state: EngineState, command: Command, post: PostRecord
     ) -> EngineState | Problem:
         return _task(state, command) if isinstance(command, TaskCommand) else state
+
+    def acknowledge(self, state: EngineState, command: Command,
+                    post: PostRecord) -> Done | None:
+        if not isinstance(command, TaskCommand):
+            return None
+        return TaskSet.of(state, command, post)
 
     def before_scene(self, command: Command) -> Problem | None:
         """RULES E9: opposition counts for an interval of the encounter, which a post with

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pbp.engine.actors import Actor
+from pbp.engine.done import DifficultySet, Done
 from pbp.engine.report import Rejection
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
@@ -175,6 +176,12 @@ class MarkhorRuleset(Ruleset):
         self, state: EngineState, command: Command, post: PostRecord
     ) -> EngineState | Problem:
         return _difficulty(state, command) if isinstance(command, DifficultyCommand) else state
+
+    def acknowledge(self, state: EngineState, command: Command,
+                    post: PostRecord) -> Done | None:
+        if not isinstance(command, DifficultyCommand):
+            return None
+        return DifficultySet.of(state, command, post)
 
 
 MARKHOR = MarkhorRuleset()
