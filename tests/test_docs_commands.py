@@ -9,7 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbp.cli import app
-from pbp.tags.command_parser import _READERS, PLAYER_COMMANDS
+from pbp.engine.commands import COMMANDS
+from pbp.tags.command_parser import PLAYER_COMMANDS, READERS
 from pbp.tags.commands import COMMAND_WORDS
 from pbp.tags.registry import COMMON_VERBS, SCENE_VERBS, VERB_ALIASES
 
@@ -21,13 +22,13 @@ def _text() -> str:
 
 
 def test_the_command_table_is_the_list_of_command_words() -> None:
-    assert set(_READERS) == set(COMMAND_WORDS)
+    assert {row.word for row in COMMANDS} == set(READERS) == set(COMMAND_WORDS)
     assert set(COMMAND_WORDS) >= PLAYER_COMMANDS
 
 
 def test_every_command_the_bot_reads_is_in_docs_commands_md() -> None:
     shown = {word.casefold() for word in re.findall(r"`!([a-z]+)", _text())}
-    missing = sorted(set(_READERS) - shown)
+    missing = sorted({row.word for row in COMMANDS} - shown)
     assert not missing, f"commands read but not shown in docs/commands.md: {missing}"
 
 
