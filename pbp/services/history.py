@@ -25,7 +25,7 @@ from pbp.store.schema import ThreadRow
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_FORMAT = 11  # bump when EngineState changes shape: old snapshots are then rebuilt
+SNAPSHOT_FORMAT = 12  # bump when EngineState changes shape: old snapshots are then rebuilt
 SNAPSHOT_EVERY = 100
 
 

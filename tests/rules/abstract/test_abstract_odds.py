@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.rules.abstract import (
+from pbp.rulesets.abstract.rules import (
     DIVISORS,
     MAX_INTERVALS,
     auto,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.rules.abstract import (
+from pbp.rulesets.abstract.rules import (
     PoolUse,
     auto,
     bank_best,

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.rules.abstract import (
+from pbp.rules.dice.scripted import ScriptedDice
+from pbp.rulesets.abstract.rules import (
     DIVISORS,
     MAX_DICE,
     MAX_MODIFIER,
@@ -15,7 +16,6 @@ from pbp.rules.abstract import (
     roll_action_dice,
     skill_result,
 )
-from pbp.rules.dice.scripted import ScriptedDice
 
 
 def test_e1_the_worked_example_27_on_the_proper_skill_gives_five_dice() -> None:

@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from pbp.rules.abstract import MAX_REROLLS, ReactionRoll, reaction_order
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
+from pbp.rulesets.abstract.rules import MAX_REROLLS, ReactionRoll, reaction_order
 
 
 class Rollers:

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbp.errors import PbpError
-from pbp.rules.d20.checks import (
+from pbp.rules.dice.scripted import ScriptedDice
+from pbp.rulesets.d20.rules.checks import (
     Check,
     Difficulty,
     Situation,
@@ -16,9 +17,8 @@ from pbp.rules.d20.checks import (
     take_check,
     tools_modifier,
 )
-from pbp.rules.d20.errors import TakeNotAllowed
-from pbp.rules.d20.results import Modifier, Reason
-from pbp.rules.dice.scripted import ScriptedDice
+from pbp.rulesets.d20.rules.errors import TakeNotAllowed
+from pbp.rulesets.d20.rules.results import Modifier, Reason
 
 
 def roller(*rolls: int) -> ScriptedDice:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.rules.d20.aid import aid_bonus, resolve_aid, roll_aid, total_aid
-from pbp.rules.d20.attack import roll_attack
-from pbp.rules.d20.checks import Check, Difficulty, Situation, roll_check
-from pbp.rules.d20.errors import D20Error, TakeNotAllowed
-from pbp.rules.d20.opposed import OpposedSide, compare_scores, opposed_check
-from pbp.rules.d20.results import Reason
 from pbp.rules.dice.scripted import ScriptedDice, ScriptedDiceError
 from pbp.rules.dice.source import Roller
+from pbp.rulesets.d20.rules.aid import aid_bonus, resolve_aid, roll_aid, total_aid
+from pbp.rulesets.d20.rules.attack import roll_attack
+from pbp.rulesets.d20.rules.checks import Check, Difficulty, Situation, roll_check
+from pbp.rulesets.d20.rules.errors import D20Error, TakeNotAllowed
+from pbp.rulesets.d20.rules.opposed import OpposedSide, compare_scores, opposed_check
+from pbp.rulesets.d20.rules.results import Reason
 
 
 def rolls(*values: int) -> Roller:

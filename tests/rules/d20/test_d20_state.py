@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.rules.d20.actions import MOVE, ActionCost, Activity, RoundBudget, spend
-from pbp.rules.d20.checks import Check, Difficulty, resolve_check
-from pbp.rules.d20.conditions import (
+from pbp.rules.dice.scripted import ScriptedDice
+from pbp.rules.dice.source import Roller
+from pbp.rulesets.d20.rules.actions import MOVE, ActionCost, Activity, RoundBudget, spend
+from pbp.rulesets.d20.rules.checks import Check, Difficulty, resolve_check
+from pbp.rulesets.d20.rules.conditions import (
     DEFAULT_TRACKS,
     RECOVERY,
     Conditions,
@@ -16,11 +18,9 @@ from pbp.rules.d20.conditions import (
     recovery_attempt_allowed,
     step,
 )
-from pbp.rules.d20.errors import PoolNotUsable, RoundBudgetExceeded
-from pbp.rules.d20.pools import DicePool, retry_with_pool, roll_negative_pool, roll_pool
-from pbp.rules.d20.resistances import Resistance, resist, resistance_dc, severity
-from pbp.rules.dice.scripted import ScriptedDice
-from pbp.rules.dice.source import Roller
+from pbp.rulesets.d20.rules.errors import PoolNotUsable, RoundBudgetExceeded
+from pbp.rulesets.d20.rules.pools import DicePool, retry_with_pool, roll_negative_pool, roll_pool
+from pbp.rulesets.d20.rules.resistances import Resistance, resist, resistance_dc, severity
 
 
 def rolls(*values: int) -> Roller:

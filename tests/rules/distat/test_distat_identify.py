@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbp.rules.distat import (
+from pbp.rulesets.distat.rules import (
     Attack,
     DistatScene,
     Fighter,
@@ -20,7 +20,7 @@ from pbp.rules.distat import (
     set_group,
     validate,
 )
-from pbp.rules.distat.violations import NoSuchTalent, NothingToIdentify, TalentNotActive
+from pbp.rulesets.distat.rules.violations import NoSuchTalent, NothingToIdentify, TalentNotActive
 
 HEX = Talent(name="Hex", stat="mind", level=3, kind="active")
 CURSE = Talent(name="Curse", stat="mind", level=1, kind="active", effect="attack")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbp.rules.distat import (
+from pbp.rulesets.distat.rules import (
     DistatScene,
     Feat,
     Fighter,
@@ -19,7 +19,7 @@ from pbp.rules.distat import (
     validate,
     view,
 )
-from pbp.rules.distat.violations import AlreadyInGroup, SelfTarget, UnknownFeatureTn
+from pbp.rulesets.distat.rules.violations import AlreadyInGroup, SelfTarget, UnknownFeatureTn
 
 MOBILE = Talent(name="Mobile", stat="body", level=1, kind="passive")
 CONTROLLER = Talent(name="Controller", stat="body", level=1, kind="passive")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.rules.distat import (
+from pbp.rulesets.distat.rules import (
     STATS,
     Attack,
     Fighter,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.rules.distat import (
+from pbp.rulesets.distat.rules import (
     Attack,
     Fighter,
     Restrain,
@@ -23,7 +23,7 @@ from pbp.rules.distat import (
     talent_names,
     view,
 )
-from pbp.rules.distat.rounds import short_rest_damage
+from pbp.rulesets.distat.rules.rounds import short_rest_damage
 
 
 def aria(bonus_pool: int = 0) -> Fighter:

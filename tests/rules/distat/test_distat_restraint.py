@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbp.rules.distat import (
+from pbp.rulesets.distat.rules import (
     Attack,
     DistatScene,
     Escape,
@@ -22,7 +22,7 @@ from pbp.rules.distat import (
     validate,
     view,
 )
-from pbp.rules.distat.violations import (
+from pbp.rulesets.distat.rules.violations import (
     AlreadyRestrained,
     MoveAfterRestrain,
     NotRestrained,

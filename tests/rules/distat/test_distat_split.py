@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbp.rules.distat import (
+from pbp.rulesets.distat.rules import (
     Attack,
     DistatScene,
     Fighter,
@@ -17,7 +17,7 @@ from pbp.rules.distat import (
     validate,
     view,
 )
-from pbp.rules.distat.violations import (
+from pbp.rulesets.distat.rules.violations import (
     BonusOverCap,
     BonusOverPool,
     SplitPartTooLarge,

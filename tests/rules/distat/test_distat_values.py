@@ -3,7 +3,7 @@ D11)."""
 
 from __future__ import annotations
 
-from pbp.rules.distat import (
+from pbp.rulesets.distat.rules import (
     Attack,
     Fighter,
     Move,
@@ -16,8 +16,8 @@ from pbp.rules.distat import (
     validate,
     view,
 )
-from pbp.rules.distat.values import crowd_penalty, epv_in_scene
-from pbp.rules.distat.violations import ActorOut, NotAdjacent, StatTooLow
+from pbp.rulesets.distat.rules.values import crowd_penalty, epv_in_scene
+from pbp.rulesets.distat.rules.violations import ActorOut, NotAdjacent, StatTooLow
 
 AGGRESSIVE = Talent(name="Aggressive", stat="body", level=3, kind="active")
 HARD_TO_HIT = Talent(name="Hard to Hit", stat="body", level=3, kind="passive")
@@ -40,7 +40,7 @@ def test_d1_worked_example_ev_eav_epv_with_three_enemies() -> None:
     shown = view(scene, "Hero").body
     assert (shown.full, shown.damage, shown.eav, shown.epv) == (5, 1, 5, 5)
     assert epv_in_scene(scene, "Hero", "body") == 3  # 4 + 1 − 2
-    from pbp.rules.distat.fighter import eav
+    from pbp.rulesets.distat.rules.fighter import eav
     assert eav(hero, "body", per_check=1) == 6  # with the sword (a per-check +1)
 
 
@@ -182,7 +182,7 @@ def test_opposed_basics_round_damage_carries_into_later_checks() -> None:
 
 
 def test_enemies_are_characters_on_different_sides() -> None:
-    from pbp.rules.distat import enemies
+    from pbp.rulesets.distat.rules import enemies
 
     scene = new_scene([pc("Aria"), pc("Bram"), foe("Goblin")])
     assert enemies(scene, "Aria", "Goblin") and not enemies(scene, "Aria", "Bram")

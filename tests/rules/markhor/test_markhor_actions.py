@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from pbp.rules.markhor import (
+from pbp.rulesets.markhor.rules import (
     ActionRefused,
     Cost,
     TurnBudget,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.rules.markhor import (
+from pbp.rulesets.markhor.rules import (
     CourseRefused,
     Pools,
     fate_of_foes,

@@ -1,0 +1,15 @@
+"""Markhorspire skirmishes and battles (RULES M*)."""
+
+from pbp.rulesets import RulesetPlugin
+
+RULESET = RulesetPlugin(
+    name="markhor",
+    package=__name__,
+    kinds=("skirmish", "battle"),
+    called=(("skirmish", "Markhorspire skirmish"), ("battle", "Markhorspire battle")),
+    rank=3,
+    grammar=".tags",
+    engine=".engine.ruleset:MARKHOR",
+    views=".views.ruleset:MARKHOR_VIEWS",
+    sheets=(".sheet:MARKHOR_SHEET",),
+)
