@@ -42,6 +42,8 @@ class RulesetPlugin:
     roster: str | None = None  # the engine.roster.RosterKeeper, if it keeps the shared roster
     roster_views: str | None = None  # the render.roster.RosterViews of that roster
     common_tags: bool = False  # it reads the tags every scene shares ([roll], SPEC §2)
+    # the options of `!encounter KIND` for each kind it runs, and how a wrong one is explained
+    encounter_options: tuple[tuple[str, frozenset[str], str], ...] = ()
 
     def part(self, where: str, kind: type[_Part]) -> _Part:
         """The part named ``module:attribute``, checked to be a ``kind``."""

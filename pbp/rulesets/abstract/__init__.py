@@ -12,4 +12,5 @@ RULESET = RulesetPlugin(
     engine=".engine.ruleset:ABSTRACT",
     views=".views.ruleset:ABSTRACT_VIEWS",
     sheets=("pbp.campaign.sheets.skills:SKILL_SHEET",),
+    encounter_options=(("abstract", frozenset({"interval"}), "an option like interval 1 day"),),
 )

@@ -14,4 +14,5 @@ RULESET = RulesetPlugin(
     views=".views.ruleset:D20_VIEWS",
     sheets=(".sheet:D20_SHEET", "pbp.campaign.sheets.skills:SKILL_SHEET"),
     common_tags=True,
+    encounter_options=(("d20", frozenset({"pressure"}), "pressure on or pressure off"),),
 )

@@ -15,4 +15,5 @@ RULESET = RulesetPlugin(
     sheets=(".sheet:DISTAT_SHEET",),
     roster=".engine.roster:DISTAT_ROSTER",
     roster_views=".views.ruleset:DISTAT_ROSTER_VIEWS",
+    encounter_options=(("distat", frozenset(), "nothing after distat"),),
 )

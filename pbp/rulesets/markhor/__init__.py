@@ -12,4 +12,8 @@ RULESET = RulesetPlugin(
     engine=".engine.ruleset:MARKHOR",
     views=".views.ruleset:MARKHOR_VIEWS",
     sheets=(".sheet:MARKHOR_SHEET",),
+    encounter_options=(
+        ("skirmish", frozenset({"ambush"}), "an option like ambush party"),
+        ("battle", frozenset(), "nothing after battle"),
+    ),
 )
