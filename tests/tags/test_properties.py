@@ -130,7 +130,7 @@ ALPHABET = st.sampled_from(
 @settings(max_examples=300)
 @given(
     text=st.one_of(st.text(), st.lists(ALPHABET, max_size=60).map("".join)),
-    scene=st.sampled_from(SceneKind),
+    scene=st.sampled_from(list(SceneKind)),
     gm=st.booleans(),
 )
 def test_any_text_yields_tags_and_problems_never_an_exception(
