@@ -2,7 +2,7 @@
 
 Here are what every tag kind shares (``Source``), the tags every scene reads (``[pass]``,
 ``[roll]``) and the scene kinds; each ruleset's own tag kinds are in its tag grammar,
-``pbp/rulesets/<name>/tags.py``, and ``pbp.tags.registry.Tag`` is the union of the built-in ones.
+``pbp/rulesets/<name>/tags.py``, and ``pbp.tags.registry.Tag`` is what every kind is.
 
 Every tag carries ``source`` (where it stood and how it was written) and ``as_name`` (the
 ``as NAME`` option, resolved to a roster name, or None). Names in tags are resolved against the

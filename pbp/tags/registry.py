@@ -1,39 +1,31 @@
-"""The one tags module that names the rulesets: which verbs each scene kind reads and the reader
-of each verb (each ruleset's grammar, ``pbp/rulesets/<name>/tags.py``, found through its plugin),
-the canonical text and meaning of each tag kind, and the verbs every scene shares."""
+"""The tag grammars of every ruleset, found through their plugins (``pbp/rulesets/<name>/tags.py``):
+which verbs each scene kind reads and the reader of each verb, the canonical text and meaning of
+each tag kind, and the verbs every scene shares."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from pbp.rulesets import plugins
-from pbp.rulesets.abstract import tags as abstract
-from pbp.rulesets.d20 import tags as d20
-from pbp.rulesets.distat import tags as distat
-from pbp.rulesets.markhor import tags as markhor
 from pbp.tags import common
 from pbp.tags.format import COMMON_FORMATS
-from pbp.tags.model import PassTag, RollTag, SceneKind
+from pbp.tags.model import PassTag, RollTag, SceneKind, Source
 
-# Every tag kind a post may hold.
-Tag = (
-    distat.MoveTag
-    | distat.ActionTag
-    | distat.IdentifyTag
-    | PassTag
-    | abstract.AbstractTag
-    | abstract.ReactionTag
-    | d20.CheckTag
-    | d20.AttackRollTag
-    | d20.AidTag
-    | d20.CompareTag
-    | d20.EffectTag
-    | RollTag
-    | markhor.SkirmishAttackTag
-    | markhor.CastTag
-    | markhor.ActTag
-)
+
+class Tag(Protocol):
+    """A tag of any kind a post may hold (``[pass]``, ``[roll]`` and every ruleset's own, each
+    a frozen dataclass of its grammar): where it stood and whom it acts as."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def source(self) -> Source: ...
+
+    @property
+    def as_name(self) -> str | None: ...
+
+
 # reader(body, *, source, names) -> its tag; raises cursor.Reject with the problem that stops it
 Reader = Callable[..., Tag]
 # The reader of each verb of each scene kind ("attack" differs between d20 and Markhorspire).
