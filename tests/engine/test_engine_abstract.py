@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from pbp.rulesets.abstract.engine.model import AbstractRecord, AbstractReport, AbstractState, Task
 from pbp.rulesets.abstract.engine.resolve import all_rolls
-from pbp.rulesets.abstract.rules import completion_odds
+from pbp.rulesets.abstract.rules.odds import completion_odds
 from pbp.services.verify import verify_text
 from pbp.tags.model import SceneKind
 

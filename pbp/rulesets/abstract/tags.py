@@ -141,21 +141,6 @@ READERS: Mapping[str, Callable[..., AbstractTag | ReactionTag]] = {
     "abstract": read_abstract, "reaction": read_reaction,
 }  # fmt: skip
 
-# Its tag types, its readers and verbs.
-__all__ = [
-    "FORMATS",
-    "MEANINGS",
-    "READERS",
-    "VERBS",
-    "AbstractTag",
-    "Payment",
-    "PaymentKind",
-    "ReactionTag",
-    "SkillSource",
-    "read_abstract",
-    "read_reaction",
-]
-
 
 def _abstract(tag: AbstractTag) -> str:
     skill = "spell" if tag.skill is None else with_bonus(tag.skill, tag.modifier)

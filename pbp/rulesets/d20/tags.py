@@ -259,27 +259,6 @@ READERS: Mapping[str, Callable[..., CheckTag | AttackRollTag | AidTag | CompareT
     "compare": read_compare, "effect": read_effect,
 }  # fmt: skip
 
-# Its tag types, its readers and verbs.
-__all__ = [
-    "FORMATS",
-    "MEANINGS",
-    "READERS",
-    "RESISTANCES",
-    "TRACKS",
-    "VERBS",
-    "AidTag",
-    "AttackRollTag",
-    "CheckTag",
-    "CompareTag",
-    "EffectTag",
-    "Opponent",
-    "read_aid",
-    "read_attack_roll",
-    "read_check",
-    "read_compare",
-    "read_effect",
-]
-
 
 def _check(tag: CheckTag) -> str:
     against = (

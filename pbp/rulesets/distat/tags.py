@@ -261,25 +261,6 @@ ALIASES: dict[str, str] = {"p": "physical", "m": "mental"}
 # The words that may stand before a name in a colonless bracket (`[attack Goblin Brute]`)
 LEAD_WORDS: frozenset[str] = frozenset(maneuver.value for maneuver in Maneuver)
 
-# Its tag types, its readers and verbs.
-__all__ = [
-    "ALIASES",
-    "FORMATS",
-    "LEAD_WORDS",
-    "MEANINGS",
-    "READERS",
-    "VERBS",
-    "ActionPart",
-    "ActionTag",
-    "IdentifyTag",
-    "Maneuver",
-    "MoveTag",
-    "Stat",
-    "read_action",
-    "read_identify",
-    "read_move",
-]
-
 
 def _part(part: ActionPart) -> str:
     match part.maneuver:

@@ -154,20 +154,6 @@ READERS: Mapping[str, Callable[..., SkirmishAttackTag | CastTag | ActTag]] = {
     "attack": read_skirmish_attack, "cast": read_cast, "act": read_act,
 }  # fmt: skip
 
-# Its tag types, its readers and verbs.
-__all__ = [
-    "FORMATS",
-    "MEANINGS",
-    "READERS",
-    "VERBS",
-    "ActTag",
-    "CastTag",
-    "SkirmishAttackTag",
-    "read_act",
-    "read_cast",
-    "read_skirmish_attack",
-]
-
 
 def _advantage_words(advantage: int) -> list[str]:
     return ["adv"] * advantage if advantage >= 0 else ["dis"] * -advantage

@@ -11,15 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.rulesets.abstract.rules import (
-    DIVISORS,
-    MAX_INTERVALS,
-    auto,
-    completion_odds,
-    dice_count,
-    meets,
-    skill_result,
-)
+from pbp.rulesets.abstract.rules.odds import MAX_INTERVALS, completion_odds
+from pbp.rulesets.abstract.rules.payment import auto, meets
+from pbp.rulesets.abstract.rules.pool import DIVISORS, dice_count, skill_result
 
 
 def brute_odds(*, dc: int, bank: int, modifier: int, source: str, intervals: int) -> Fraction:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.rulesets.abstract.rules import (
+from pbp.rulesets.abstract.rules.payment import (
     PoolUse,
     auto,
     bank_best,

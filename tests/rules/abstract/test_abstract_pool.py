@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbp.rules.dice.scripted import ScriptedDice
-from pbp.rulesets.abstract.rules import (
+from pbp.rulesets.abstract.rules.pool import (
     DIVISORS,
     MAX_DICE,
     MAX_MODIFIER,

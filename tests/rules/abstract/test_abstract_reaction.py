@@ -8,7 +8,7 @@ import pytest
 
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
-from pbp.rulesets.abstract.rules import MAX_REROLLS, ReactionRoll, reaction_order
+from pbp.rulesets.abstract.rules.reaction import MAX_REROLLS, ReactionRoll, reaction_order
 
 
 class Rollers:

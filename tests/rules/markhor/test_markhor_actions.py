@@ -8,8 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from pbp.rulesets.markhor.rules import (
-    ActionRefused,
+from pbp.rulesets.markhor.rules.actions import (
     Cost,
     TurnBudget,
     action_points,
@@ -17,6 +16,7 @@ from pbp.rulesets.markhor.rules import (
     spend_on_turn,
     start_turn,
 )
+from pbp.rulesets.markhor.rules.errors import ActionRefused
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
-from pbp.rulesets.markhor.rules import net_advantage, roll_with
+from pbp.rulesets.markhor.rules.advantage import net_advantage, roll_with
 
 
 def rolls(*values: int) -> Roller:

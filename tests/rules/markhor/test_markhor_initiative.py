@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
-from pbp.rulesets.markhor.rules import (
+from pbp.rulesets.markhor.rules.initiative import (
     MAX_TIEBREAK_ROUNDS,
     InitiativeRoll,
     battle_initiative,

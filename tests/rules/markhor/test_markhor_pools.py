@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.rulesets.markhor.rules import (
-    PoolRefused,
+from pbp.rulesets.markhor.rules.errors import PoolRefused
+from pbp.rulesets.markhor.rules.pools import (
     Pools,
     battle_pools,
     cast_cost,
@@ -105,7 +105,7 @@ def test_m3_someone_out_cannot_be_healed_back_into_the_skirmish() -> None:
 
 
 def test_m1_the_formula_takes_a_minimum_and_points_per_score() -> None:
-    from pbp.rulesets.markhor.rules import SkirmishFormula
+    from pbp.rulesets.markhor.rules.pools import SkirmishFormula
 
     formula = SkirmishFormula(minimum=2, per_point=3)
     assert skirmish_pools(constitution=2, wisdom=0, formula=formula) == Pools(hp=6, wp=2)

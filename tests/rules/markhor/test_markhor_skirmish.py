@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.rulesets.markhor.rules import (
-    CourseRefused,
-    Pools,
+from pbp.rulesets.markhor.rules.errors import CourseRefused
+from pbp.rulesets.markhor.rules.pools import Pools
+from pbp.rulesets.markhor.rules.skirmish import (
     fate_of_foes,
     needs_roll,
     skips_turn,

@@ -27,17 +27,10 @@ from pbp.rulesets.abstract.engine.model import (
     ReactionRoll,
     Task,
 )
-from pbp.rulesets.abstract.rules import (
-    PoolUse,
-    auto,
-    bank_best,
-    completion_odds,
-    meets,
-    reaction_order,
-    roll_action_dice,
-    spend,
-    spend_all,
-)
+from pbp.rulesets.abstract.rules.odds import completion_odds
+from pbp.rulesets.abstract.rules.payment import PoolUse, auto, bank_best, meets, spend, spend_all
+from pbp.rulesets.abstract.rules.pool import roll_action_dice
+from pbp.rulesets.abstract.rules.reaction import reaction_order
 from pbp.tags import resolve_name
 from pbp.tags.commands import OpposeCommand
 

@@ -26,7 +26,7 @@ from pbp.rulesets.abstract.engine.refusals import (
     NotBailiwick,
     TaskDone,
 )
-from pbp.rulesets.abstract.rules import MAX_MODIFIER
+from pbp.rulesets.abstract.rules.pool import MAX_MODIFIER
 from pbp.rulesets.abstract.tags import AbstractTag, ReactionTag
 from pbp.tags.registry import Tag
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
-from pbp.rulesets.markhor.rules import InitiativeRoll, Pools, TurnBudget
+from pbp.rulesets.markhor.rules.actions import TurnBudget
+from pbp.rulesets.markhor.rules.initiative import InitiativeRoll
+from pbp.rulesets.markhor.rules.pools import Pools
 from pbp.tags.model import SceneKind
 
 Mode = Literal["skirmish", "battle"]

@@ -27,29 +27,25 @@ from pbp.rulesets.markhor.engine.model import (
     MarkhorReport,
     MarkhorState,
 )
-from pbp.rulesets.markhor.rules import (
-    Cost,
+from pbp.rulesets.markhor.rules.actions import Cost, react, spend_on_turn, start_turn
+from pbp.rulesets.markhor.rules.advantage import clamp_net, roll_with
+from pbp.rulesets.markhor.rules.errors import MarkhorError
+from pbp.rulesets.markhor.rules.initiative import (
     InitiativeRoll,
-    MarkhorError,
-    Outcome,
+    battle_initiative,
+    skirmish_initiative,
+)
+from pbp.rulesets.markhor.rules.pools import (
     Pools,
     SkirmishFormula,
-    battle_initiative,
     battle_pools,
     cast_cost,
-    clamp_net,
     heal,
     heal_by,
-    needs_roll,
-    react,
-    roll_with,
-    skirmish_initiative,
-    skirmish_outcome,
     skirmish_pools,
-    spend_on_turn,
-    start_turn,
     take_damage,
 )
+from pbp.rulesets.markhor.rules.skirmish import Outcome, needs_roll, skirmish_outcome
 from pbp.rulesets.markhor.sheet import MarkhorOptions
 from pbp.tags import resolve_name
 from pbp.tags.commands import DamageCommand, HealCommand

@@ -31,7 +31,7 @@ from pbp.rulesets.markhor.engine.refusals import (
     SelfTarget,
     TargetOut,
 )
-from pbp.rulesets.markhor.rules import action_points
+from pbp.rulesets.markhor.rules.actions import action_points
 from pbp.rulesets.markhor.tags import ActTag, CastTag, SkirmishAttackTag
 from pbp.tags.registry import Tag
 

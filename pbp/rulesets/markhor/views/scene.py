@@ -7,7 +7,7 @@ from pbp.engine.state import EngineState
 from pbp.render.environment import md_escape as md
 from pbp.render.tables import SheetLines, Shown, Table, scene_names, side_of
 from pbp.rulesets.markhor.engine.model import MarkhorState
-from pbp.rulesets.markhor.rules import action_points
+from pbp.rulesets.markhor.rules.actions import action_points
 
 TURN_AP_CAP = 6  # the Actions page: at most 6 AP on one's own turn
 

@@ -16,7 +16,7 @@ from typing import Any
 from pbp.render.disclosure import Disclosure
 from pbp.render.plain import roll_view
 from pbp.rulesets.markhor.engine.model import MarkhorEntry, MarkhorReport
-from pbp.rulesets.markhor.rules import InitiativeRoll
+from pbp.rulesets.markhor.rules.initiative import InitiativeRoll
 
 
 def _entry(e: MarkhorEntry, disclosure: Disclosure) -> dict[str, Any]:
