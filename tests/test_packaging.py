@@ -25,6 +25,9 @@ print(template.render(version=pbp.__version__))
 print(template.filename)
 print(builtin_templates_dir())
 print(pbp.__file__)
+from pbp.rulesets import plugins
+for plugin in plugins():
+    print(plugin.templates_folder, len(list(plugin.templates_folder.rglob("*.j2"))))
 """
 
 
@@ -47,9 +50,15 @@ def test_wheel_ships_templates_that_render_from_inside_the_package(tmp_path: Pat
         [sys.executable, "-c", RENDER],
         cwd=elsewhere, env=env, capture_output=True, text=True, check=True, timeout=60,
     )  # fmt: skip
-    rendered, filename, folder, module = result.stdout.splitlines()
+    rendered, filename, folder, module, *rulesets = result.stdout.splitlines()
     assert rendered == f"pbp {pbp.__version__}"
     packaged = (site / "pbp").resolve()
     assert Path(module).resolve().is_relative_to(packaged)
     assert Path(folder).resolve() == packaged / "templates"
     assert Path(filename).resolve() == packaged / "templates" / "about.md.j2"
+    # each ruleset's own templates are package data inside its package, shipped with it
+    assert len(rulesets) >= 4
+    for line in rulesets:
+        where, count = line.rsplit(" ", 1)
+        assert Path(where).resolve().is_relative_to(packaged / "rulesets")
+        assert int(count) > 0

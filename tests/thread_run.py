@@ -21,14 +21,14 @@ from pbp.engine.effects import (
 )
 from pbp.engine.events import Event, PostArrived
 from pbp.engine.report import RoundReport
-from pbp.engine.rulesets.distat.model import ActionEntry, DistatRound, RosterReport
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.render.environment import make_environment
 from pbp.render.replies import Replies
 from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
-from pbp.rules.distat import CharacterView
+from pbp.rulesets.distat.engine.model import ActionEntry, DistatRound, RosterReport
+from pbp.rulesets.distat.rules import CharacterView
 from pbp.services.ledger import LedgerBuilder
 from pbp.services.seeds import round_seeds
 

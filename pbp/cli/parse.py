@@ -13,31 +13,8 @@ from pbp.cli.shell import text_argument
 from pbp.errors import PbpError
 from pbp.tags import ParsedPost, ReadContext, format_tag, parse_post
 from pbp.tags.commands import Command
-from pbp.tags.model import PassTag, RollTag, SceneKind
-from pbp.tags.registry import Tag
-from pbp.tags.rulesets.abstract import AbstractTag, ReactionTag
-from pbp.tags.rulesets.d20 import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
-from pbp.tags.rulesets.distat import ActionTag, IdentifyTag, MoveTag
-from pbp.tags.rulesets.markhor import ActTag, CastTag, SkirmishAttackTag
-
-# What each kind of tag means, in a few words (SPEC §2.1-2.4).
-MEANINGS: dict[type, str] = {
-    MoveTag: "movement: join the target's group (or stand alone)",
-    ActionTag: "opposed or stat check(s) with the action",
-    IdentifyTag: "identify the target's latest talent (uses the move)",
-    PassTag: "done for the round",
-    AbstractTag: "this interval's skill roll toward the task",
-    ReactionTag: "roll the Reaction Die",
-    CheckTag: "d20 check",
-    AttackRollTag: "d20 attack roll",
-    AidTag: "aid another: check vs DC 10",
-    CompareTag: "comparison check: the higher score wins, no roll",
-    EffectTag: "effect roll against a resistance's static DC",
-    RollTag: "generic dice",
-    SkirmishAttackTag: "skirmish attack: 1 Skirmish HP",
-    CastTag: "a spell for 1 Skirmish WP",
-    ActTag: "another course of action",
-}
+from pbp.tags.model import SceneKind
+from pbp.tags.registry import MEANINGS, Tag
 
 
 def describe_tag(tag: Tag) -> str:

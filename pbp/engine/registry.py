@@ -3,8 +3,8 @@ keeper of the roster every scene shares (``engine.roster``): the only engine mod
 them. Reading, the close, ``!undo``, a new scene, the rulesets' own set-up commands and every
 change of the roster call through here.
 
-Adding a ruleset: its package under ``pbp/engine/rulesets/`` with a ``Ruleset``, one line
-below, and its views in ``render.registry`` (docs/rulesets.md).
+The rulesets come from their plugins (``pbp.rulesets``): adding one is its package and its
+entry point (docs/rulesets.md).
 """
 
 from __future__ import annotations
@@ -13,29 +13,28 @@ from pbp.engine.command_table import CommandRow
 from pbp.engine.pending import Pending
 from pbp.engine.roster import RosterKeeper
 from pbp.engine.ruleset import Closer, Ruleset
-from pbp.engine.rulesets.abstract.ruleset import ABSTRACT
-from pbp.engine.rulesets.d20.ruleset import D20
-from pbp.engine.rulesets.distat.roster import DISTAT_ROSTER
-from pbp.engine.rulesets.distat.ruleset import DISTAT
-from pbp.engine.rulesets.markhor.ruleset import MARKHOR
 from pbp.engine.state import Accepted, ClosedRound, EngineState
 from pbp.rules.dice.seeded import RecordingDice
+from pbp.rulesets import plugins
 from pbp.tags.commands import EncounterCommand
 from pbp.tags.model import RollTag, SceneKind
 from pbp.tags.registry import Tag
 
-# in the order a round's report and the ledger list their parts
-ALL: tuple[Ruleset, ...] = (DISTAT, D20, ABSTRACT, MARKHOR)
+_PLUGINS = plugins()
+# in the order a round's report and the ledger list their parts (each plugin's rank)
+ALL: tuple[Ruleset, ...] = tuple(plugin.part(plugin.engine, Ruleset) for plugin in _PLUGINS)
 RULESETS: dict[SceneKind, Ruleset] = {
-    SceneKind.DISTAT: DISTAT,
-    SceneKind.D20: D20,
-    SceneKind.ABSTRACT: ABSTRACT,
-    SceneKind.SKIRMISH: MARKHOR,
-    SceneKind.BATTLE: MARKHOR,
+    SceneKind(kind): ruleset
+    for plugin, ruleset in zip(_PLUGINS, ALL, strict=True)
+    for kind in plugin.kinds
 }
-# the scene every ruleset runs in is Distat's: its characters, groups, features, Body and Mind
-ROSTER: RosterKeeper = DISTAT_ROSTER
-COMMON = D20  # SPEC §2: every scene rolls [roll:], a d20 tag
+# the scene every ruleset runs in is the one a plugin keeps (Distat's: its characters, groups,
+# features, Body and Mind)
+ROSTER: RosterKeeper = next(
+    plugin.part(plugin.roster, RosterKeeper) for plugin in _PLUGINS if plugin.roster
+)
+# SPEC §2: every scene rolls [roll:], read by the ruleset that says it reads the common tags
+COMMON = next(r for plugin, r in zip(_PLUGINS, ALL, strict=True) if plugin.common_tags)
 COMMON_TAGS: tuple[type, ...] = (RollTag,)
 
 

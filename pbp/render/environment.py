@@ -26,6 +26,14 @@ def builtin_templates_dir() -> Path:
     raise FileNotFoundError(f"pbp's templates are missing (looked in {_PACKAGED} and {_CHECKOUT})")
 
 
+def ruleset_templates_dirs() -> tuple[Path, ...]:
+    """Each ruleset's own templates (its scenes' words, its refusals, its summary section),
+    package data inside its package: after the built-ins, the same names a campaign overrides."""
+    from pbp.rulesets import plugins
+
+    return tuple(plugin.templates_folder for plugin in plugins())
+
+
 def md_escape(value: object) -> str:
     """Escape user text so a reply that repeats it stays plain text.
 
@@ -72,6 +80,7 @@ def make_environment(override: Path | None = None, *, reload: bool = True
     the file's time at each use); without it each template is compiled once."""
     folders = [str(override)] if override is not None else []
     folders.append(str(builtin_templates_dir()))
+    folders += [str(folder) for folder in ruleset_templates_dirs()]
     env = _Environment(
         loader=jinja2.FileSystemLoader(folders),
         autoescape=False,  # replies are Markdown, not HTML: user text goes through |md

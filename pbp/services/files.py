@@ -78,8 +78,12 @@ def raise_all(errors: tuple[ConfigError, ...]) -> None:
 
 
 def _builtin_names(builtin: Path) -> list[str]:
-    """Every template of pbp's, as a path relative to its folder (``effects/zeroed.md.j2``)."""
-    return sorted(p.relative_to(builtin).as_posix() for p in builtin.rglob("*.j2"))
+    """Every template of pbp's, the built-ins' and the rulesets', as a path relative to its
+    folder (``effects/zeroed.md.j2``)."""
+    from pbp.render.environment import ruleset_templates_dirs
+
+    folders = (builtin, *ruleset_templates_dirs())
+    return sorted(p.relative_to(f).as_posix() for f in folders for p in f.rglob("*.j2"))
 
 
 def _with_templates(path: Path, text: str, campaign: Campaign) -> Campaign:

@@ -6,6 +6,7 @@ line of the same post may name what an earlier line created.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -36,23 +37,23 @@ from pbp.tags.times import parse_duration
 SCORE_LIMIT = 999
 DC_LIMIT = 9999
 
-# The options each scene kind takes, and how a wrong one is explained.
-_ENCOUNTER_OPTIONS: dict[SceneKind, frozenset[str]] = {
-    SceneKind.DISTAT: frozenset(),
-    SceneKind.ABSTRACT: frozenset({"interval"}),
-    SceneKind.D20: frozenset({"pressure"}),
-    SceneKind.SKIRMISH: frozenset({"ambush"}),
-    SceneKind.BATTLE: frozenset(),
-}
-_OPTION_EXAMPLES: dict[SceneKind, str] = {
-    SceneKind.DISTAT: "nothing after distat",
-    SceneKind.ABSTRACT: "an option like interval 1 day",
-    SceneKind.D20: "pressure on or pressure off",
-    SceneKind.SKIRMISH: "an option like ambush party",
-    SceneKind.BATTLE: "nothing after battle",
-}
-_ALL_ENCOUNTER_OPTIONS = frozenset({"interval", "pressure", "ambush"})
-_KINDS = "distat, abstract, d20, skirmish, battle or end"
+_KINDS = ", ".join(kind.value for kind in SceneKind) + " or end"
+
+
+@functools.cache
+def _encounter_options() -> dict[SceneKind, tuple[frozenset[str], str]]:
+    """The options each scene kind takes, and how a wrong one is explained (its plugin's)."""
+    from pbp.rulesets import plugins  # only when a post holds !encounter
+
+    return {
+        SceneKind(kind): (options, example)
+        for plugin in plugins()
+        for kind, options, example in plugin.encounter_options
+    }
+
+
+def _all_encounter_options() -> frozenset[str]:
+    return frozenset().union(*(options for options, _ in _encounter_options().values()))
 
 # !npc keywords: the two Distat stats, where the NPC stands, and the other sheet numbers by
 # their campaign-file key (SPEC §3).
@@ -74,11 +75,11 @@ def read_encounter(args: Args) -> Command:
         kind = SceneKind(first.text.lower())
     except ValueError:
         raise ArgumentError(found=first.text, expected=_KINDS) from None
-    head, options = split_keywords(rest, keywords=_ALL_ENCOUNTER_OPTIONS)
-    allowed = _ENCOUNTER_OPTIONS[kind]
+    head, options = split_keywords(rest, keywords=_all_encounter_options())
+    allowed, example = _encounter_options().get(kind, (frozenset(), f"nothing after {kind}"))
     wrong = head[:1] or [Token(o.written) for o in options if o.keyword not in allowed][:1]
     if wrong:
-        raise ArgumentError(found=join(wrong), expected=_OPTION_EXAMPLES[kind])
+        raise ArgumentError(found=join(wrong), expected=example)
     values = {option.keyword: option for option in options}
     return EncounterCommand(
         source=args.source,

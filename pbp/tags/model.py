@@ -2,7 +2,7 @@
 
 Here are what every tag kind shares (``Source``), the tags every scene reads (``[pass]``,
 ``[roll]``) and the scene kinds; each ruleset's own tag kinds are in its tag grammar,
-``pbp/tags/rulesets/<name>.py``, and ``pbp.tags.registry.Tag`` is the union of them all.
+``pbp/rulesets/<name>/tags.py``, and ``pbp.tags.registry.Tag`` is what every kind is.
 
 Every tag carries ``source`` (where it stood and how it was written) and ``as_name`` (the
 ``as NAME`` option, resolved to a roster name, or None). Names in tags are resolved against the
@@ -12,8 +12,9 @@ names only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import ClassVar
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,14 +48,58 @@ class RollTag:
     as_name: str | None = None
 
 
-class SceneKind(StrEnum):
-    """What a thread is running now (SPEC §1); it fixes which verbs exist."""
+class _Kinds(type):
+    """Iterating ``SceneKind`` gives every kind: the built-in ones in their order, then each
+    other plugin's (``pbp.rulesets``)."""
 
-    DISTAT = "distat"
-    ABSTRACT = "abstract"
-    D20 = "d20"
-    SKIRMISH = "skirmish"
-    BATTLE = "battle"
+    def __iter__(cls) -> Iterator[SceneKind]:
+        from pbp.rulesets import plugins
+
+        every = [*_MEMBERS.values()]
+        every += [SceneKind(k) for p in plugins() for k in p.kinds if k not in _MEMBERS]
+        return iter(every)
+
+
+class SceneKind(str, metaclass=_Kinds):
+    """What a thread is running now (SPEC §1); it fixes which verbs exist. A kind is one some
+    ruleset's plugin runs (``SceneKind("coin")`` for a plugin's own); each kind is one object,
+    so ``is`` compares them, and a snapshot's kinds unpickle to the same objects."""
+
+    __slots__ = ()
+
+    DISTAT: ClassVar[SceneKind]
+    ABSTRACT: ClassVar[SceneKind]
+    D20: ClassVar[SceneKind]
+    SKIRMISH: ClassVar[SceneKind]
+    BATTLE: ClassVar[SceneKind]
+
+    def __new__(cls, value: str) -> SceneKind:
+        found = _MEMBERS.get(value)
+        if found is not None:
+            return found
+        from pbp.rulesets import plugins
+
+        if not isinstance(value, str) or not any(value in p.kinds for p in plugins()):
+            raise ValueError(f"{value!r} is not a valid SceneKind")
+        found = _MEMBERS[value] = str.__new__(cls, value)
+        return found
+
+    @property
+    def value(self) -> str:
+        """The kind as written: ``distat``."""
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"<SceneKind.{self.upper()}: {str(self)!r}>"
+
+    def __reduce__(self) -> tuple[type[SceneKind], tuple[str]]:
+        return SceneKind, (str(self),)  # unpickled through __new__: the one object of its kind
+
+
+_MEMBERS: dict[str, SceneKind] = {}
+for _name in ("distat", "abstract", "d20", "skirmish", "battle"):  # the built-in kinds, in order
+    _MEMBERS[_name] = str.__new__(SceneKind, _name)
+    setattr(SceneKind, _name.upper(), _MEMBERS[_name])
 
 
 # Words a name may not be on its own (the campaign loader refuses them), and characters a name

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbp.campaign.loader import parse_campaign
-from pbp.campaign.sheets.d20 import D20Sheet
-from pbp.campaign.sheets.distat import DistatOptions, DistatSheet
-from pbp.campaign.sheets.markhor import MarkhorOptions, MarkhorSheet
-from pbp.rules.distat.talents import Talent
+from pbp.rulesets.d20.sheet import D20Sheet
+from pbp.rulesets.distat.rules.talents import Talent
+from pbp.rulesets.distat.sheet import DistatOptions, DistatSheet
+from pbp.rulesets.markhor.sheet import MarkhorOptions, MarkhorSheet
 from pbp.services.files import load_campaign
 from pbp.tags.model import SceneKind
 
@@ -137,8 +137,8 @@ def test_every_acceptance_style_ruleset_loads() -> None:
 
 def test_a_talent_taken_twice_loads_and_its_copies_stack() -> None:
     # RULES §1.1: many talents "may be taken more than once", stacking their +1s
-    from pbp.rules import distat
-    from pbp.rules.distat import Fighter
+    from pbp.rulesets.distat import rules as distat
+    from pbp.rulesets.distat.rules import Fighter
 
     text = (
         '[campaign]\nname = "Keep"\ngms = ["gm_sam"]\n'

@@ -8,11 +8,11 @@ import pytest
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import CharacterSheet
 from pbp.campaign.sheets import registry
-from pbp.campaign.sheets.d20 import D20Sheet
-from pbp.campaign.sheets.distat import DistatSheet
-from pbp.campaign.sheets.markhor import MarkhorSheet
 from pbp.campaign.sheets.skills import SkillSheet
 from pbp.errors import ConfigError
+from pbp.rulesets.d20.sheet import D20Sheet
+from pbp.rulesets.distat.sheet import DistatSheet
+from pbp.rulesets.markhor.sheet import MarkhorSheet
 
 SHEET = """[campaign]
 name = "Keep"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pbp.campaign.loader import parse_campaign
-from pbp.campaign.sheets.distat import DistatSheet
 from pbp.campaign.tables import LineIndex, Reader, did_you_mean
 from pbp.errors import ConfigError
+from pbp.rulesets.distat.sheet import DistatSheet
 
 TEXT = """\
 # a comment [not a header]

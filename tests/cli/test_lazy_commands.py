@@ -90,7 +90,7 @@ def test_a_distat_replay_loads_no_other_rulesets_checks_or_resolution() -> None:
     campaign, events = EXAMPLES / "sunken-keep.toml", EXAMPLES / "sunken-keep-thread.jsonl"
     # the modules that read, fill and resolve the other rulesets' tags (their rulesets load)
     others = tuple(
-        f"pbp.engine.rulesets.{ruleset}.{part}"
+        f"pbp.rulesets.{ruleset}.engine.{part}"
         for ruleset, parts in (("d20", ("tags", "resolve", "refusals", "sheets")),
                                ("abstract", ("tags", "resolve", "refusals", "sheets")),
                                ("markhor", ("tags", "resolve", "refusals")))
@@ -98,9 +98,9 @@ def test_a_distat_replay_loads_no_other_rulesets_checks_or_resolution() -> None:
     )  # fmt: skip
     heavy, output = imported(
         "replay", str(campaign), str(events), "--json", "--seed", "1",
-        heavy=(*others, "pbp.engine.rulesets.distat.tags", "pbp.engine.rulesets.d20.ruleset"),
+        heavy=(*others, "pbp.rulesets.distat.engine.tags", "pbp.rulesets.d20.engine.ruleset"),
     )  # fmt: skip
-    assert heavy == ["pbp.engine.rulesets.d20.ruleset", "pbp.engine.rulesets.distat.tags"]
+    assert heavy == ["pbp.rulesets.d20.engine.ruleset", "pbp.rulesets.distat.engine.tags"]
     assert '"rounds"' in output
 
 

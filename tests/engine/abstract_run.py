@@ -17,14 +17,6 @@ from thread_run import ClosedReports, engine_ledger
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import DoneContent, ProblemsContent, SummaryContent, UndoneContent
 from pbp.engine.report import RoundReport
-from pbp.engine.rulesets.abstract.model import (
-    AbstractEntry,
-    AbstractRecord,
-    AbstractReport,
-    AbstractState,
-    Opposition,
-    Task,
-)
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.render.environment import make_environment
@@ -32,6 +24,14 @@ from pbp.render.replies import Replies
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seeded import Key, SeededDice
 from pbp.rules.dice.source import Dice
+from pbp.rulesets.abstract.engine.model import (
+    AbstractEntry,
+    AbstractRecord,
+    AbstractReport,
+    AbstractState,
+    Opposition,
+    Task,
+)
 from pbp.services.seeds import round_seeds
 
 # the set-up post of most tests: a fresh abstract encounter and one public task

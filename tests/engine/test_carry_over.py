@@ -7,12 +7,12 @@ from datetime import timedelta
 from engine_helpers import BOT, make_campaign
 
 from pbp.engine.reload import carry_over
-from pbp.engine.rulesets.abstract.model import AbstractState, Task
-from pbp.engine.rulesets.d20.model import D20State
-from pbp.engine.rulesets.markhor.model import MarkhorState
 from pbp.engine.step import initial_state
-from pbp.rules.d20.conditions import Conditions
-from pbp.rules.markhor.pools import Pools
+from pbp.rulesets.abstract.engine.model import AbstractState, Task
+from pbp.rulesets.d20.engine.model import D20State
+from pbp.rulesets.d20.rules.conditions import Conditions
+from pbp.rulesets.markhor.engine.model import MarkhorState
+from pbp.rulesets.markhor.rules.pools import Pools
 from pbp.tags.model import SceneKind
 
 

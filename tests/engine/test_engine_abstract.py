@@ -17,9 +17,9 @@ from engine_helpers import make_campaign
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from pbp.engine.rulesets.abstract.model import AbstractRecord, AbstractReport, AbstractState, Task
-from pbp.engine.rulesets.abstract.resolve import all_rolls
-from pbp.rules.abstract import completion_odds
+from pbp.rulesets.abstract.engine.model import AbstractRecord, AbstractReport, AbstractState, Task
+from pbp.rulesets.abstract.engine.resolve import all_rolls
+from pbp.rulesets.abstract.rules.odds import completion_odds
 from pbp.services.verify import verify_text
 from pbp.tags.model import SceneKind
 

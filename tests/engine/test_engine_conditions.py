@@ -10,8 +10,8 @@ from typing import Any
 from engine_helpers import BOT, event_of, ledger
 
 from pbp.campaign.loader import parse_campaign
-from pbp.engine.rulesets.d20.model import D20Report, D20State
-from pbp.rules.d20.conditions import Track
+from pbp.rulesets.d20.engine.model import D20Report, D20State
+from pbp.rulesets.d20.rules.conditions import Track
 from pbp.services.seeds import round_seeds
 from pbp.tags.problems import BadNumber
 
@@ -118,9 +118,9 @@ def test_an_unknown_track_is_refused_with_the_tracks_to_choose() -> None:
 
 
 def test_the_option_reads_back_as_written() -> None:
+    from pbp.rulesets.d20.tags import EffectTag
     from pbp.tags import ReadContext, format_tag, parse_post
     from pbp.tags.model import SceneKind
-    from pbp.tags.rulesets.d20 import EffectTag
 
     context = ReadContext(scene=SceneKind.D20, characters=("Aria", "Goblin"), features=(),
                           talents=(), tasks=(), gm=False)

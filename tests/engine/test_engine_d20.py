@@ -14,12 +14,12 @@ from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import ProblemsContent
 from pbp.engine.report import RoundReport
-from pbp.engine.rulesets.d20.model import D20Entry, D20Report, D20State
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seeded import Key, SeededDice, derive_roll
 from pbp.rules.dice.source import Dice
+from pbp.rulesets.d20.engine.model import D20Entry, D20Report, D20State
 
 D20_TOML = """
 [campaign]

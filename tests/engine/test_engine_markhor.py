@@ -11,12 +11,12 @@ from thread_run import ClosedReports
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import ProblemsContent
-from pbp.engine.rulesets.markhor.model import MarkhorEntry, MarkhorReport, MarkhorState
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seeded import Key, SeededDice
 from pbp.rules.dice.source import Dice
+from pbp.rulesets.markhor.engine.model import MarkhorEntry, MarkhorReport, MarkhorState
 from pbp.tags.model import SceneKind
 
 MARKHOR_TOML = """

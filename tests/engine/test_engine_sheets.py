@@ -12,15 +12,15 @@ from engine_helpers import BOT, event_of
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.effects import ProblemsContent
-from pbp.engine.rulesets.abstract.model import AbstractReport
-from pbp.engine.rulesets.d20.model import D20Report
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.errors import ConfigError
 from pbp.rules.dice.scripted import ScriptedDice
+from pbp.rulesets.abstract.engine.model import AbstractReport
+from pbp.rulesets.d20.engine.model import D20Report
+from pbp.rulesets.d20.tags import AttackRollTag, CheckTag
 from pbp.tags import format_tag
 from pbp.tags.model import Source
-from pbp.tags.rulesets.d20 import AttackRollTag, CheckTag
 
 SHEETS = """
 [campaign]

@@ -11,10 +11,10 @@ import pytest
 from engine_helpers import ledger, make_campaign, thread
 
 from pbp.campaign.loader import parse_campaign
-from pbp.engine.rulesets.abstract import resolve as abstract_resolve
-from pbp.engine.rulesets.d20 import resolve as d20_resolve
-from pbp.engine.rulesets.markhor import resolve as markhor_resolve
-from pbp.rules import distat
+from pbp.rulesets.abstract.engine import resolve as abstract_resolve
+from pbp.rulesets.d20.engine import resolve as d20_resolve
+from pbp.rulesets.distat import rules as distat
+from pbp.rulesets.markhor.engine import resolve as markhor_resolve
 
 
 def failing_once(real: Callable[..., Any], *, on_call: int = 1) -> Callable[..., Any]:

@@ -14,20 +14,20 @@ from thread_run import new_run
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.events import PostArrived
 from pbp.engine.problems import RuleBroken
-from pbp.engine.rulesets.d20.refusals import PoolEmpty
-from pbp.engine.rulesets.distat.refusals import BonusBudget
-from pbp.engine.rulesets.markhor.refusals import ApShort
 from pbp.errors import Problem
 from pbp.render.disclosure import Hidden
 from pbp.render.environment import make_environment
 from pbp.render.problems import render_problem
 from pbp.render.registry import NPC_NUMBERS
-from pbp.rules.distat.violations import (
+from pbp.rulesets.d20.engine.refusals import PoolEmpty
+from pbp.rulesets.distat.engine.refusals import BonusBudget
+from pbp.rulesets.distat.rules.violations import (
     BonusOverCap,
     BonusOverPool,
     SplitPartTooLarge,
     SplitTooLarge,
 )
+from pbp.rulesets.markhor.engine.refusals import ApShort
 from pbp.services.seeds import round_seeds
 
 KEEP = """

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pbp.engine.rulesets.distat.refusals import BonusBudget
 from pbp.render.environment import make_environment
 from pbp.render.problems import Examples, render_problem, render_problem_reply
+from pbp.rulesets.distat.engine.refusals import BonusBudget
 from pbp.tags import ReadContext, parse_post
 from pbp.tags.model import SceneKind
 from pbp.tags.problems import TAG_PROBLEMS

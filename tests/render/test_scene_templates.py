@@ -1,6 +1,6 @@
-"""Each scene kind has its own words in ``templates/scenes/<kind>/`` (its example tags, its
-cheat-sheet list, what it is called), and the generic templates name no scene: a new ruleset's
-scene adds its folder and nothing else changes."""
+"""Each scene kind has its own words in its ruleset's ``templates/scenes/<kind>/`` (its example
+tags, its cheat-sheet list, what it is called), and the generic templates name no scene: a new
+ruleset's scene adds its folder and nothing else changes."""
 
 from __future__ import annotations
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from tags_roster import context
 
+from pbp.rulesets.abstract.tags import AbstractTag, Payment, PaymentKind, SkillSource
+from pbp.rulesets.d20.tags import AidTag, CheckTag, Opponent
+from pbp.rulesets.distat.tags import ActionPart, ActionTag, Maneuver, MoveTag
 from pbp.tags import format_tag, parse_post
 from pbp.tags.model import SceneKind
-from pbp.tags.rulesets.abstract import AbstractTag, Payment, PaymentKind, SkillSource
-from pbp.tags.rulesets.d20 import AidTag, CheckTag, Opponent
-from pbp.tags.rulesets.distat import ActionPart, ActionTag, Maneuver, MoveTag
 
 D, A, T, S, B = (SceneKind.DISTAT, SceneKind.ABSTRACT, SceneKind.D20, SceneKind.SKIRMISH,
                  SceneKind.BATTLE)  # fmt: skip

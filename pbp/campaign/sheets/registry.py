@@ -4,8 +4,7 @@ the sheet's keys, the words that belong elsewhere and the scene kinds' names in 
 come from here, and so do the keys of ``[campaign.options]`` beyond the general ones and
 each ruleset's part of the campaign's options.
 
-Adding a ruleset's part: its module under ``pbp/campaign/sheets/`` and one line in ``ALL``
-(docs/rulesets.md).
+The parts come from the rulesets' plugins (``pbp.rulesets``, docs/rulesets.md).
 """
 
 from __future__ import annotations
@@ -13,22 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbp.campaign.sheets.base import OptionKey, SheetKey, SheetReader
-from pbp.campaign.sheets.d20 import D20_SHEET
-from pbp.campaign.sheets.distat import DISTAT_SHEET
-from pbp.campaign.sheets.markhor import MARKHOR_SHEET
-from pbp.campaign.sheets.skills import SKILL_SHEET
+from pbp.rulesets import plugins
 from pbp.tags.model import SceneKind
 
-# in the order a sheet's parts are read (and their mistakes kept), as engine.registry.ALL
-ALL: tuple[SheetReader, ...] = (DISTAT_SHEET, D20_SHEET, SKILL_SHEET, MARKHOR_SHEET)
+# in the order a sheet's parts are read (and their mistakes kept), as engine.registry.ALL: each
+# plugin's parts, a part two rulesets read (the skills) once, where the first lists it
+ALL: tuple[SheetReader, ...] = tuple(dict.fromkeys(
+    plugin.part(where, SheetReader) for plugin in plugins() for where in plugin.sheets
+))
 
 # what a warning calls the scenes of each kind ("this campaign runs Distat scenes")
 NAMES: Mapping[SceneKind, str] = {
-    SceneKind.DISTAT: "Distat",
-    SceneKind.ABSTRACT: "Epic Path abstract",
-    SceneKind.D20: "d20 Advanced",
-    SceneKind.SKIRMISH: "Markhorspire skirmish",
-    SceneKind.BATTLE: "Markhorspire battle",
+    SceneKind(kind): called for plugin in plugins() for kind, called in plugin.called
 }
 
 # the order an unknown key's message lists the parts' keys in (after name, player, side):

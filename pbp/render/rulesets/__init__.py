@@ -1,1 +1,0 @@
-"""Each ruleset's own modules, one package per ruleset; only the registry imports them."""

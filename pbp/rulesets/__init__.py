@@ -1,0 +1,92 @@
+"""The rulesets pbp runs, one package each (docs/rulesets.md), and the one registry of them.
+
+A ruleset is one plugin object, ``RulesetPlugin``: its name, the scene kinds it runs, and
+where each of its parts is, as ``module:attribute`` inside its package (its tag grammar, its
+side of the round, its views, its sheet parts, its templates folder). The parts are named, not
+imported: each layer's registry (tags, campaign, engine, render) imports only the part it
+reads, so loading the plugins imports no ruleset module and the layers hold.
+
+The plugins are found once through the entry-point group ``pbp.rulesets`` (another installed
+package may add one), or registered with ``register`` (a test's ruleset). This module is the
+only one outside a ruleset's package that finds them; it names none.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+GROUP = "pbp.rulesets"
+
+_Part = TypeVar("_Part")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulesetPlugin:
+    """One ruleset, everything it provides. ``package`` is its Python package; every part is
+    ``module:attribute``, relative to it with a leading dot (``.engine.ruleset:DISTAT``)."""
+
+    name: str
+    package: str
+    kinds: tuple[str, ...]  # the scene kinds it runs (SceneKind values)
+    called: tuple[tuple[str, str], ...]  # what a warning calls each kind's scenes
+    rank: int  # where its parts stand in a round's report and the ledger (lower first)
+    grammar: str  # its tag grammar module: VERBS, READERS (ALIASES, LEAD_WORDS when it has them)
+    engine: str  # its engine.ruleset.Ruleset
+    views: str  # its render.ruleset.RulesetViews
+    sheets: tuple[str, ...] = ()  # its campaign.sheets.base.SheetReader parts, in reading order
+    templates: str = "templates"  # its folder of templates, inside its package
+    roster: str | None = None  # the engine.roster.RosterKeeper, if it keeps the shared roster
+    roster_views: str | None = None  # the render.roster.RosterViews of that roster
+    common_tags: bool = False  # it reads the tags every scene shares ([roll], SPEC §2)
+    # the options of `!encounter KIND` for each kind it runs, and how a wrong one is explained
+    encounter_options: tuple[tuple[str, frozenset[str], str], ...] = ()
+
+    def part(self, where: str, kind: type[_Part]) -> _Part:
+        """The part named ``module:attribute``, checked to be a ``kind``."""
+        module, _, attribute = where.partition(":")
+        found = getattr(importlib.import_module(module, self.package), attribute)
+        if not isinstance(found, kind):
+            raise TypeError(f"{self.name}: {where} is not a {kind.__name__}")
+        return found
+
+    def module(self, name: str) -> Any:
+        """One module of its package (its tag grammar)."""
+        return importlib.import_module(name, self.package)
+
+    @property
+    def templates_folder(self) -> Path:
+        """Its templates, package data inside its package."""
+        spec = importlib.import_module(self.package).__file__
+        assert spec is not None
+        return Path(spec).resolve().parent / self.templates
+
+
+_REGISTERED: list[RulesetPlugin] = []
+
+
+@functools.cache
+def _installed() -> tuple[RulesetPlugin, ...]:
+    from importlib.metadata import entry_points
+
+    found = []
+    for point in entry_points(group=GROUP):
+        plugin = point.load()
+        if not isinstance(plugin, RulesetPlugin):
+            raise TypeError(f"entry point {point.name} of {GROUP} is not a RulesetPlugin")
+        found.append(plugin)
+    return tuple(found)
+
+
+def plugins() -> tuple[RulesetPlugin, ...]:
+    """Every ruleset, installed or registered, in report order."""
+    every = {plugin.name: plugin for plugin in (*_installed(), *_REGISTERED)}
+    return tuple(sorted(every.values(), key=lambda plugin: (plugin.rank, plugin.name)))
+
+
+def register(plugin: RulesetPlugin) -> None:
+    """Add a ruleset that no installed package declares (before the registries are read)."""
+    _REGISTERED.append(plugin)

@@ -1,0 +1,81 @@
+"""The Distat ruleset behind the engine's interface (SPEC §2.1, RULES §1): its actions change
+the Distat scene, which is the roster every scene shares (``roster``: Body, Mind, groups,
+restraints)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbp.engine.actors import Actor
+from pbp.engine.pending import Pending
+from pbp.engine.problems import failure_text
+from pbp.engine.roster import Roster
+from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
+from pbp.engine.state import Accepted, EngineState, PostRecord
+from pbp.errors import Problem
+from pbp.rules.dice.seeded import RecordingDice
+from pbp.rulesets.distat import rules as distat
+from pbp.rulesets.distat.engine.model import ActionEntry, DistatRound, own
+from pbp.rulesets.distat.engine.tags import check_tag, count
+from pbp.rulesets.distat.rules import DistatScene
+from pbp.rulesets.distat.rules.intents import INTENTS
+from pbp.rulesets.distat.tags import ActionTag, IdentifyTag, MoveTag
+from pbp.tags.model import PassTag
+from pbp.tags.registry import Tag
+
+
+def _resolve(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tuple[Any, ...]]:
+    """A Distat action resolved; one whose resolution fails is void with what failed, and the
+    round goes on (no exception inside one action may lose a close)."""
+    try:
+        return distat.resolve(scene, intent)
+    except Exception as error:
+        why = distat.CouldNotResolve(error=failure_text(error))
+        return scene, distat.void_records(intent, why)
+
+
+@dataclass(slots=True)
+class _DistatCloser(Closer):
+    """Each Distat action resolved at its turn against the scene the earlier ones left."""
+
+    actions: list[ActionEntry] = field(default_factory=list)
+
+    def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
+        intent = accepted.intent
+        assert isinstance(intent, INTENTS)
+        after, records = _resolve(own(scene), intent)
+        self.actions += [
+            ActionEntry(post_id=post.post_id, author=post.author, tag=accepted.tag.source.text,
+                        record=r, on_behalf=accepted.on_behalf)
+            for r in records
+        ]  # fmt: skip
+        return after
+
+    def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
+        return Closed(part=DistatRound(actions=tuple(self.actions)) if self.actions else None)
+
+
+class DistatRuleset(Ruleset):
+    """Distat: moves, physical and mental actions, Identify and pass."""
+
+    name = "distat"
+    tags = (MoveTag, ActionTag, IdentifyTag, PassTag)
+    intents = INTENTS
+
+    def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
+        return check_tag(scene=own(ctx.scene), tag=tag, actor=actor, pending=ctx.pending)
+
+    def count(self, pending: Pending, accepted: Accepted) -> None:
+        count(pending, accepted)
+
+    def still_refused(self, scene: Roster, accepted: Accepted) -> bool:
+        intent = accepted.intent
+        assert isinstance(intent, INTENTS)
+        return bool(distat.validate(own(scene), intent))
+
+    def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
+        return _DistatCloser()
+
+
+DISTAT = DistatRuleset()

@@ -1,0 +1,142 @@
+"""The GM's commands on the Distat roster: set-up at once (``!npc``, ``!group``, ``!feature``,
+``!rest``) and corrections of Body, Mind and the bonus pool in resolution order (``!damage``,
+``!heal``, ``!bonus``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbp.campaign.model import CharacterSheet
+from pbp.engine.report import CorrectionEntry
+from pbp.engine.setup import new_name_problem, resolve_in
+from pbp.errors import Problem
+from pbp.rulesets.distat import rules as distat
+from pbp.rulesets.distat.rules import DistatScene, Fighter
+from pbp.rulesets.distat.sheet import DistatSheet
+from pbp.rulesets.distat.tags import Stat
+from pbp.tags.commands import (
+    BonusCommand,
+    Command,
+    DamageCommand,
+    FeatureCommand,
+    GroupCommand,
+    HealCommand,
+    NpcCommand,
+    RestCommand,
+)
+
+
+def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:
+    """A character's Distat state at the start of a campaign."""
+    own = sheet.part(DistatSheet)
+    return Fighter(
+        name=sheet.name,
+        side=sheet.side,
+        body=own.body,
+        mind=own.mind,
+        talents=own.talents,
+        bonus_pool=own.bonus_pool,
+    )
+
+
+def _npc(scene: DistatScene, command: NpcCommand) -> DistatScene | Problem:
+    bad = new_name_problem(command.name, scene, command)
+    if bad is not None:
+        return bad
+    group_with = None
+    if command.group is not None:
+        found = resolve_in(scene, command.group, command=command, features=True)
+        if not isinstance(found, str):
+            return found
+        group_with = found
+    scores = dict(command.scores)
+    npc = Fighter(
+        name=command.name,
+        side=command.side or "foes",
+        body=command.body,
+        mind=command.mind,
+        bonus_pool=scores.get("bonus_pool", 0),
+    )
+    return distat.add_fighter(scene, npc, group_with=group_with)
+
+
+def _group(scene: DistatScene, command: GroupCommand) -> DistatScene | Problem:
+    names: list[str] = []
+    for text in command.names:
+        found = resolve_in(scene, text, command=command, features=True)
+        if not isinstance(found, str):
+            return found
+        names.append(found)
+    return distat.set_group(scene, names)
+
+
+def _feature(scene: DistatScene, command: FeatureCommand) -> DistatScene | Problem:
+    bad = new_name_problem(command.name, scene, command)
+    if bad is not None:
+        return bad
+    return distat.add_feature(
+        scene, name=command.name, tn=command.tn, constraint=command.constraint
+    )
+
+
+def apply_setup(scene: DistatScene, command: Command) -> DistatScene | Problem | None:
+    """A set-up command that changes the scene at once; None when it is not one of those."""
+    match command:
+        case NpcCommand():
+            return _npc(scene, command)
+        case GroupCommand():
+            return _group(scene, command)
+        case FeatureCommand():
+            return _feature(scene, command)
+        case RestCommand():
+            return distat.night_rest(scene)
+    return None
+
+
+def apply_correction(
+    scene: DistatScene, command: Command, *, post_id: str
+) -> tuple[DistatScene, CorrectionEntry | Problem | None]:
+    """A correction (``!damage``, ``!heal``, ``!bonus``) at its place in the resolution."""
+    match command:
+        case DamageCommand() | HealCommand() | BonusCommand():
+            found = resolve_in(scene, command.name, command=command, features=False)
+            if not isinstance(found, str):
+                return scene, found
+            return _correct(scene, command, found, post_id)
+    return scene, None
+
+
+def _correct(
+    scene: DistatScene, command: DamageCommand | HealCommand | BonusCommand, name: str, post_id: str
+) -> tuple[DistatScene, CorrectionEntry]:
+    entry = CorrectionEntry(
+        post_id=post_id,
+        command=command.source.text,
+        character=name,
+        what="bonus",
+        stat=None,
+        amount=command.amount,
+    )
+    before = distat.view(scene, name).status
+    match command:
+        case DamageCommand() | HealCommand():
+            stat = _distat_stat(command)
+            healing = isinstance(command, HealCommand)
+            amount = -command.amount if healing else command.amount
+            scene = distat.apply_damage(scene, name=name, stat=stat, amount=amount)
+            now = distat.view(scene, name)
+            return scene, replace(
+                entry, what="heal" if healing else "damage", stat=stat,
+                after=(now.body if stat == "body" else now.mind).damage,
+                became=now.status if now.status != before else None,
+            )  # fmt: skip
+    scene = distat.add_bonus(scene, name=name, amount=command.amount)
+    return scene, replace(entry, after=distat.view(scene, name).bonus_pool)
+
+
+def _distat_stat(command: DamageCommand | HealCommand) -> Stat:
+    """Body or Mind: an HP or WP correction goes to the fight (``markhor_resolve``)."""
+    if command.stat == "body":
+        return "body"
+    assert command.stat == "mind", "hp and wp corrections are the fight's"
+    return "mind"

@@ -1,0 +1,135 @@
+"""Distat, the diceless play-by-post combat system (RULES §1).
+
+Pure functions over frozen values: nothing here does I/O, reads a clock or rolls.
+"""
+
+from pbp.rulesets.distat.rules.effects import (
+    AutoFailed,
+    BecameRestrained,
+    BonusSpent,
+    Effect,
+    Escaped,
+    Identified,
+    JoinedGroup,
+    LifewellUsed,
+    ThreatenedCheck,
+    WentOut,
+    Zeroed,
+)
+from pbp.rulesets.distat.rules.fighter import Fighter, Restraint, RulesOptions, Status
+from pbp.rulesets.distat.rules.identify import identify_tn
+from pbp.rulesets.distat.rules.intents import (
+    STATS,
+    Attack,
+    Check,
+    Escape,
+    Feat,
+    Identify,
+    Intent,
+    Move,
+    Pass,
+    Restrain,
+    Split,
+    Stat,
+    UseTalent,
+)
+from pbp.rulesets.distat.rules.movement import arrive
+from pbp.rulesets.distat.rules.opposed import restrain, saw_use
+from pbp.rulesets.distat.rules.records import CheckRecord, Damage
+from pbp.rulesets.distat.rules.resolve import resolve, void_records
+from pbp.rulesets.distat.rules.rounds import (
+    add_bonus,
+    apply_damage,
+    begin_round,
+    end_encounter,
+    end_round,
+    night_rest,
+)
+from pbp.rulesets.distat.rules.scene import (
+    DistatScene,
+    Feature,
+    add_feature,
+    add_fighter,
+    enemies,
+    feature_names,
+    fighter,
+    names,
+    new_scene,
+    replace_sheet,
+    set_group,
+    talent_names,
+)
+from pbp.rulesets.distat.rules.talents import Talent, TalentEffect, TalentKind, effect_of
+from pbp.rulesets.distat.rules.validate import Slot, slots_used, validate
+from pbp.rulesets.distat.rules.views import CharacterView, RestraintView, StatView, view
+from pbp.rulesets.distat.rules.violations import CouldNotResolve, Violation
+
+__all__ = [
+    "STATS",
+    "Attack",
+    "AutoFailed",
+    "BecameRestrained",
+    "BonusSpent",
+    "CharacterView",
+    "Check",
+    "CheckRecord",
+    "CouldNotResolve",
+    "Damage",
+    "DistatScene",
+    "Effect",
+    "Escape",
+    "Escaped",
+    "Feat",
+    "Feature",
+    "Fighter",
+    "Identified",
+    "Identify",
+    "Intent",
+    "JoinedGroup",
+    "LifewellUsed",
+    "Move",
+    "Pass",
+    "Restrain",
+    "Restraint",
+    "RestraintView",
+    "RulesOptions",
+    "Slot",
+    "Split",
+    "Stat",
+    "StatView",
+    "Status",
+    "Talent",
+    "TalentEffect",
+    "TalentKind",
+    "ThreatenedCheck",
+    "UseTalent",
+    "Violation",
+    "WentOut",
+    "Zeroed",
+    "add_bonus",
+    "add_feature",
+    "add_fighter",
+    "apply_damage",
+    "arrive",
+    "begin_round",
+    "effect_of",
+    "end_encounter",
+    "end_round",
+    "enemies",
+    "feature_names",
+    "fighter",
+    "identify_tn",
+    "names",
+    "new_scene",
+    "night_rest",
+    "replace_sheet",
+    "resolve",
+    "restrain",
+    "saw_use",
+    "set_group",
+    "slots_used",
+    "talent_names",
+    "validate",
+    "view",
+    "void_records",
+]

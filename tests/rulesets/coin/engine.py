@@ -1,0 +1,77 @@
+"""The coin's side of the round: a call is accepted once a round per character; at the close
+each is flipped with the round's dice (key: post, tag) and wins when the coin shows it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from coin.tags import SIDES, FlipTag
+from pbp.engine.actors import Actor
+from pbp.engine.roster import Roster
+from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
+from pbp.engine.state import Accepted, EngineState, PostRecord
+from pbp.errors import Problem
+from pbp.rules.dice.seeded import RecordingDice
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Call:
+    """What an accepted flip means: the side called."""
+
+    side: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Flip:
+    """One flip at the close."""
+
+    post_id: str
+    actor: str
+    call: str
+    shown: str
+
+    @property
+    def won(self) -> bool:
+        return self.call == self.shown
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoinReport:
+    """The coin's part of a round's report."""
+
+    flips: tuple[Flip, ...]
+
+
+@dataclass(slots=True, kw_only=True)
+class _CoinCloser(Closer):
+    dice: RecordingDice
+    flips: list[Flip] = field(default_factory=list)
+
+    def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
+        assert isinstance(accepted.intent, Call)
+        roll = self.dice.for_key(post.post_id, accepted.tag.source.index).roll(2)
+        self.flips.append(Flip(post_id=post.post_id, actor=accepted.actor,
+                               call=accepted.intent.side, shown=SIDES[roll - 1]))
+        return scene
+
+    def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
+        return Closed(part=CoinReport(flips=tuple(self.flips))) if self.flips else Closed()
+
+
+class CoinRuleset(Ruleset):
+    """A coin-flip contest."""
+
+    name = "coin"
+    tags = (FlipTag,)
+    intents = (Call,)
+
+    def check(self, tag: object, actor: Actor, ctx: TagContext) -> Accepted | Problem:
+        assert isinstance(tag, FlipTag)
+        return Accepted(tag=tag, intent=Call(side=tag.call), actor=actor.name,
+                        on_behalf=actor.on_behalf, slots=frozenset({"coin"}), bonus=0)
+
+    def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
+        return _CoinCloser(dice=dice)
+
+
+COIN = CoinRuleset()

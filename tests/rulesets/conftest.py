@@ -1,0 +1,8 @@
+"""The ruleset tests play rounds with the engine tests' helpers (``tests/engine``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
