@@ -12,13 +12,8 @@ from pbp.engine.done import (
     Done,
     PostVoided,
 )
-from pbp.engine.effects import (
-    CheatSheetContent,
-    EditReply,
-    Effect,
-    Reply,
-    VoidedContent,
-)
+from pbp.engine.effects import CheatSheetContent, EditReply, Effect, Reply
+from pbp.engine.post_contents import VoidedContent
 from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 

@@ -13,22 +13,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
+from pbp.engine import acknowledge, registry
 from pbp.engine import command_handlers as do
-from pbp.engine import registry
 from pbp.engine.command_table import Acting, CommandRow, by_type, row, unchanged
 from pbp.engine.done import (
-    DeadlineSet,
     Done,
-    EncounterBegun,
-    EncounterEnded,
-    FeatureAdded,
-    Grouped,
-    NpcJoined,
-    PostVoided,
-    Rested,
 )
-from pbp.engine.effects import Effect, ProblemsContent, Reply
+from pbp.engine.effects import Effect, Reply
 from pbp.engine.lazy_dice import DiceForRound
+from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.reading import Parse, is_command_problem
 from pbp.engine.setup import located
 from pbp.engine.state import EngineState, PostRecord
@@ -65,15 +58,15 @@ COMMANDS: tuple[CommandRow, ...] = (
     row(CloseCommand, do.close),
     row(UndoCommand, do.undo),
     row(PreviewCommand, do.preview),
-    row(EncounterCommand, do.encounter, acknowledge=EncounterBegun.of),
-    row(EncounterEndCommand, do.end_encounter, acknowledge=EncounterEnded.of),
+    row(EncounterCommand, do.encounter, acknowledge=acknowledge.encounter_begun),
+    row(EncounterEndCommand, do.end_encounter, acknowledge=acknowledge.encounter_ended),
     # set-up and control, at once
-    row(DeadlineCommand, do.deadline, acknowledge=DeadlineSet.of),
-    row(VoidCommand, do.void, acknowledge=PostVoided.of),
-    row(NpcCommand, do.roster_setup, acknowledge=NpcJoined.of),
-    row(GroupCommand, do.roster_setup, acknowledge=Grouped.of),
-    row(FeatureCommand, do.roster_setup, acknowledge=FeatureAdded.of),
-    row(RestCommand, do.roster_setup, acknowledge=Rested.of),
+    row(DeadlineCommand, do.deadline, acknowledge=acknowledge.deadline_set),
+    row(VoidCommand, do.void, acknowledge=acknowledge.post_voided),
+    row(NpcCommand, do.roster_setup, acknowledge=acknowledge.npc_joined),
+    row(GroupCommand, do.roster_setup, acknowledge=acknowledge.grouped),
+    row(FeatureCommand, do.roster_setup, acknowledge=acknowledge.feature_added),
+    row(RestCommand, do.roster_setup, acknowledge=acknowledge.rested),
     row(CampaignCommand, unchanged),  # binding a thread is the shell's business
     # corrections: at the post's place in the round's resolution (engine.rounds)
     row(BonusCommand, unchanged),

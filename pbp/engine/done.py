@@ -1,30 +1,13 @@
 """What one GM command did, said back to the table: one typed record per kind of
 acknowledgement, each with the facts its line names and one template of its own
 (``templates/done/<template>.md.j2``), in the GM post's one reply or (ack = none) the list in
-the round's summary. ``of`` reads a record from its command and the state the command left
-(the table of commands names it, ``engine.commands``)."""
+the round's summary. ``engine.acknowledge`` reads each record from its command and the state
+the command left."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
-
-from pbp.tags import resolve_name
-
-if TYPE_CHECKING:
-    from pbp.engine.state import EngineState, PostRecord
-    from pbp.tags.commands import (
-        DeadlineCommand,
-        DifficultyCommand,
-        EncounterCommand,
-        EncounterEndCommand,
-        FeatureCommand,
-        GroupCommand,
-        NpcCommand,
-        RestCommand,
-        TaskCommand,
-        VoidCommand,
-    )
+from typing import ClassVar
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,11 +25,6 @@ class Rested(Done):
 
     template: ClassVar[str] = "rest"
 
-    @classmethod
-    def of(cls, state: EngineState, command: RestCommand, post: PostRecord) -> Rested:
-        """``!rest``."""
-        return cls(post_id=post.post_id)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NpcJoined(Done):
@@ -57,13 +35,6 @@ class NpcJoined(Done):
     side: str
     group: str | None = None
 
-    @classmethod
-    def of(cls, state: EngineState, command: NpcCommand, post: PostRecord) -> NpcJoined:
-        """The name as written, the group as the scene spells it."""
-        group = _canonical(state, command.group) if command.group else None
-        return cls(post_id=post.post_id, name=command.name, side=command.side or "foes",
-                   group=group)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Grouped(Done):
@@ -71,11 +42,6 @@ class Grouped(Done):
 
     template: ClassVar[str] = "group"
     names: tuple[str, ...]
-
-    @classmethod
-    def of(cls, state: EngineState, command: GroupCommand, post: PostRecord) -> Grouped:
-        """The names as the scene spells them."""
-        return cls(post_id=post.post_id, names=tuple(_canonical(state, n) for n in command.names))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,11 +51,6 @@ class FeatureAdded(Done):
     template: ClassVar[str] = "feature"
     name: str
     target_number: int | None = None
-
-    @classmethod
-    def of(cls, state: EngineState, command: FeatureCommand, post: PostRecord) -> FeatureAdded:
-        """``!feature``."""
-        return cls(post_id=post.post_id, name=command.name, target_number=command.tn)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,11 +62,6 @@ class TaskSet(Done):
     dc: int
     secret: bool = False
 
-    @classmethod
-    def of(cls, state: EngineState, command: TaskCommand, post: PostRecord) -> TaskSet:
-        """``!task`` (an abstract scene's)."""
-        return cls(post_id=post.post_id, name=command.name, dc=command.dc, secret=command.secret)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeadlineSet(Done):
@@ -113,14 +69,6 @@ class DeadlineSet(Done):
 
     template: ClassVar[str] = "deadline"
     when: str | None = None
-
-    @classmethod
-    def of(cls, state: EngineState, command: DeadlineCommand, post: PostRecord) -> DeadlineSet:
-        """The round's deadline as the command left it."""
-        rnd = state.round
-        deadline = rnd.deadline if rnd is not None else None
-        when = deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline is not None else None
-        return cls(post_id=post.post_id, when=when)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,13 +80,6 @@ class DifficultySet(Done):
     character: str | None = None
     dc: int
 
-    @classmethod
-    def of(cls, state: EngineState, command: DifficultyCommand,
-           post: PostRecord) -> DifficultySet:
-        """``!difficulty`` (a skirmish's or battle's)."""
-        return cls(post_id=post.post_id, target=command.post,
-                   character=command.character or None, dc=command.dc)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PostVoided(Done):
@@ -149,14 +90,6 @@ class PostVoided(Done):
     target: str
     author: str
     reason: str | None = None
-
-    @classmethod
-    def of(cls, state: EngineState, command: VoidCommand, post: PostRecord) -> PostVoided:
-        """The struck post and its author."""
-        target = state.round.post(command.post) if state.round is not None else None
-        author = target.author if target is not None else ""
-        return cls(post_id=post.post_id, target=command.post, author=author,
-                   reason=command.reason)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,31 +103,9 @@ class EncounterBegun(Done):
     ambush: str | None = None
     pressure: bool = False
 
-    @classmethod
-    def of(cls, state: EngineState, command: EncounterCommand,
-           post: PostRecord) -> EncounterBegun:
-        """The new scene and its options."""
-        hours = (int(command.interval.total_seconds() // 3600)
-                 if command.interval is not None else None)
-        return cls(post_id=post.post_id, scene=command.kind.value, hours=hours,
-                   ambush=command.ambush, pressure=command.pressure)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EncounterEnded(Done):
     """``!encounter end``: the encounter is over, everyone takes a short rest."""
 
     template: ClassVar[str] = "encounter_end"
-
-    @classmethod
-    def of(cls, state: EngineState, command: EncounterEndCommand,
-           post: PostRecord) -> EncounterEnded:
-        """``!encounter end``."""
-        return cls(post_id=post.post_id)
-
-
-def _canonical(state: EngineState, text: str) -> str:
-    """A name as the scene spells it (the GM may have typed a prefix or another case)."""
-    scene = state.round.base if state.round is not None else state.scene
-    found = resolve_name(text, candidates=(*scene.names(), *scene.feature_names()))
-    return found if isinstance(found, str) else text

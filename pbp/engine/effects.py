@@ -5,85 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbp.engine.done import Done
+from pbp.engine.post_contents import (
+    AckContent,
+    ActedContent,
+    DeletedContent,
+    DoneContent,
+    FixedContent,
+    ProblemsContent,
+    VoidedContent,
+)
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState, PostRecord
-from pbp.errors import Problem
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProblemsContent:
-    """The problems of one post: an error reply. ``closed``: the close found them (the round
-    is over: too late to edit; a wording, not a change of what it says, so left out of
-    ``==``)."""
-
-    post_id: str
-    problems: tuple[Problem, ...]
-    closed: bool = field(default=False, compare=False)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActedContent:
-    """A post whose tags the rules refused when it was read acted at the close after all: at
-    their turn they were valid (RULES §6)."""
-
-    post_id: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FixedContent:
-    """A post whose problems an edit fixed: what it holds now. ``actions`` are its accepted
-    tags (none: the edit took every tag out); ``listed``: the author asked for confirmations
-    (``ack = "all"`` or ``!ack on``), so the reply lists them. ``closed``: the close read the
-    fix (the reply is worded so; not a change of what it says, so it is left out of ``==``)."""
-
-    post_id: str
-    actions: tuple[str, ...] = ()
-    listed: bool = False
-    closed: bool = field(default=False, compare=False)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AckContent:
-    """``ack = "all"`` or ``!ack on``: confirm what a good post will do (``actions``, its
-    accepted tags; none once an edit took them all out). ``closed`` as ``FixedContent``'s."""
-
-    post_id: str
-    actions: tuple[str, ...]  # canonical tags accepted
-    closed: bool = field(default=False, compare=False)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VoidedContent:
-    """A post the GM struck with ``!void``: it does not count, and why."""
-
-    post_id: str
-    reason: str | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeletedContent:
-    """A post deleted before the close: it does not count (SPEC §4.3)."""
-
-    post_id: str
-
-
-TagsContent = (
-    ProblemsContent | AckContent | FixedContent | ActedContent | VoidedContent | DeletedContent
-)
-"""What a post's reply says of its tags (``engine.post_reply``)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DoneContent:
-    """The reply of a GM post with commands: what they did, one line each; the closing
-    commands it refused (``!undo`` with nothing to re-open); then what it says of the post's
-    tags, as a player's post would get it (None: nothing to say of them)."""
-
-    post_id: str
-    done: tuple[Done, ...]
-    refused: tuple[Problem, ...] = ()
-    then: TagsContent | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

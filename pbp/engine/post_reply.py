@@ -19,17 +19,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.engine.done import Done
-from pbp.engine.effects import (
+from pbp.engine.effects import EditReply, Effect, Reply
+from pbp.engine.post_contents import (
     AckContent,
     ActedContent,
-    Content,
     DeletedContent,
     DoneContent,
-    EditReply,
-    Effect,
     FixedContent,
+    PostContent,
     ProblemsContent,
-    Reply,
     TagsContent,
     VoidedContent,
 )
@@ -70,14 +68,14 @@ def tags_part(
     return None
 
 
-def part_of(content: Content | None) -> TagsContent | None:
+def part_of(content: PostContent | None) -> TagsContent | None:
     """What a reply says of its post's tags (a GM's reply says it below its Done lines)."""
     if isinstance(content, DoneContent):
         return content.then
     return content if isinstance(content, _TAGS_CONTENTS) else None
 
 
-def with_part(content: Content | None, part: TagsContent | None) -> Content | None:
+def with_part(content: PostContent | None, part: TagsContent | None) -> PostContent | None:
     """A reply that said ``content`` now saying ``part`` of its post's tags (a GM's Done lines
     and refused closing commands stay: they are read once)."""
     if isinstance(content, DoneContent):
@@ -88,7 +86,7 @@ def with_part(content: Content | None, part: TagsContent | None) -> Content | No
 def gm_reply(
     post_id: str, *, done: tuple[Done, ...], refused: tuple[Problem, ...],
     part: TagsContent | None,
-) -> Content | None:
+) -> PostContent | None:
     """The reply of a post with what its commands did (and the closing commands refused)
     and ``part``, what it says of its tags."""
     if done or refused:
@@ -96,7 +94,7 @@ def gm_reply(
     return part
 
 
-def first_key(content: Content, post_id: str) -> str:
+def first_key(content: PostContent, post_id: str) -> str:
     """The key a post's reply is posted under, named after what it first says: what it says
     of the tags first (they may change; a key an earlier pbp gave that part is the one to
     edit), else the commands' part."""
@@ -116,7 +114,7 @@ def first_key(content: Content, post_id: str) -> str:
 
 
 def say(
-    state: EngineState, post: PostRecord, content: Content | None
+    state: EngineState, post: PostRecord, content: PostContent | None
 ) -> tuple[PostRecord, Effect | None]:
     """``post`` with its reply saying ``content``, and what the shell must do: post the reply
     (the first time), edit it (it said something else), or nothing (it says that already, or

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from pbp.campaign.model import Campaign
 from pbp.engine.done import Done
+from pbp.engine.post_contents import PostContent
 from pbp.engine.post_ids import PostIds
 from pbp.engine.report import RoundReport
 from pbp.engine.roster import Roster
@@ -19,9 +20,6 @@ from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
-
-if TYPE_CHECKING:  # the effects name the state's types: a type-time import only
-    from pbp.engine.effects import Content
 
 T = TypeVar("T")
 
@@ -88,7 +86,7 @@ class PostReply:
     now."""
 
     key: str
-    content: Content
+    content: PostContent
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -16,16 +16,10 @@ from pbp.engine import post_reply, registry
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.done import Done
-from pbp.engine.effects import (
-    AllActedContent,
-    CheatSheetContent,
-    DeletedContent,
-    Effect,
-    ReminderContent,
-    Reply,
-)
+from pbp.engine.effects import AllActedContent, CheatSheetContent, Effect, ReminderContent, Reply
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
+from pbp.engine.post_contents import DeletedContent
 from pbp.engine.private import gm_copies
 from pbp.engine.reading import (
     Parse,

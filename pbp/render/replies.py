@@ -10,24 +10,26 @@ import jinja2
 
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import (
-    AckContent,
     AckModeContent,
-    ActedContent,
     AllActedContent,
     CheatSheetContent,
     Content,
-    DeletedContent,
-    DoneContent,
-    FixedContent,
     HelpContent,
     PreviewContent,
     PrivateReply,
-    ProblemsContent,
     ReminderContent,
     SheetContent,
     StatusContent,
     SummaryContent,
     UndoneContent,
+)
+from pbp.engine.post_contents import (
+    AckContent,
+    ActedContent,
+    DeletedContent,
+    DoneContent,
+    FixedContent,
+    ProblemsContent,
     VoidedContent,
 )
 from pbp.engine.report import Rejection

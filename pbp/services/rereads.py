@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from pbp.engine.effects import AckContent, DoneContent, FixedContent
+from pbp.engine.post_contents import AckContent, DoneContent, FixedContent
 from pbp.engine.state import PostRecord
 
 LONGEST_GAP = timedelta(hours=4)  # between two re-reads of a post that got an error reply

@@ -1,17 +1,13 @@
-"""The canonical text of a tag: what ``pbp parse`` shows and what reads back to the same tag.
-
-Each ruleset's grammar writes its own tag kinds (its ``FORMATS``) with the pieces here; the
-tags every scene shares are written here."""
+"""The pieces of a tag's canonical text (what ``pbp parse`` shows and what reads back to the
+same tag): each ruleset's grammar writes its own tag kinds (its ``FORMATS``) with them, and the
+tags every scene shares are written here; ``pbp.tags.registry.format_tag`` writes any tag."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbp.tags.model import PassTag, RollTag
-
-if TYPE_CHECKING:
-    from pbp.tags.registry import Tag
 
 
 def signed(number: int) -> str:
@@ -38,10 +34,3 @@ COMMON_FORMATS: Mapping[type, Callable[[Any], str]] = {
     RollTag: lambda tag: bracket("roll", tag.expression, [], tag.as_name),
 }
 
-
-def format_tag(tag: Tag) -> str:
-    """The canonical text of a tag, e.g. ``[physical: attack Goblin, bonus 2]``: its
-    ruleset's grammar writes it (``pbp.tags.registry.FORMATS``)."""
-    from pbp.tags.registry import FORMATS  # the grammars import this module
-
-    return FORMATS[type(tag)](tag)

@@ -67,3 +67,9 @@ MEANINGS: Mapping[type, str] = {
     RollTag: "generic dice",
     **{k: v for _, grammar in _GRAMMARS for k, v in grammar.MEANINGS.items()},
 }
+
+
+def format_tag(tag: Tag) -> str:
+    """The canonical text of a tag, e.g. ``[physical: attack Goblin, bonus 2]``: its
+    ruleset's grammar writes it (``FORMATS``)."""
+    return FORMATS[type(tag)](tag)

@@ -15,7 +15,8 @@ from engine_helpers import BOT, Row, event_of, make_campaign, problems_in
 from thread_run import ClosedReports, engine_ledger
 
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import DoneContent, ProblemsContent, SummaryContent, UndoneContent
+from pbp.engine.effects import SummaryContent, UndoneContent
+from pbp.engine.post_contents import DoneContent, ProblemsContent
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step

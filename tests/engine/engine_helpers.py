@@ -14,15 +14,9 @@ from typing import Any
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import (
-    Content,
-    DoneContent,
-    Effect,
-    ProblemsContent,
-    SummaryContent,
-    UndoneContent,
-)
+from pbp.engine.effects import Content, Effect, SummaryContent, UndoneContent
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.post_contents import DoneContent, ProblemsContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.errors import Problem

@@ -6,7 +6,8 @@ from engine_helpers import ledger, play, thread
 from thread_run import actions_of
 
 from pbp.campaign.loader import parse_campaign
-from pbp.engine.effects import EditReply, ProblemsContent
+from pbp.engine.effects import EditReply
+from pbp.engine.post_contents import ProblemsContent
 
 GROUP = ("post", "p1", "gm_sam", 1, "!group Aria, Goblin")
 

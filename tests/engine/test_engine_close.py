@@ -6,13 +6,8 @@ from engine_helpers import CAMPAIGN_TOML, at, event_of, ledger, make_campaign, p
 from thread_run import actions_of, characters_of
 
 from pbp.campaign.loader import parse_campaign
-from pbp.engine.effects import (
-    AllActedContent,
-    EditReply,
-    ProblemsContent,
-    ReminderContent,
-    UndoneContent,
-)
+from pbp.engine.effects import AllActedContent, EditReply, ReminderContent, UndoneContent
+from pbp.engine.post_contents import ProblemsContent
 
 GROUP = ("post", "p1", "gm_sam", 1, "!group Aria, Goblin")
 

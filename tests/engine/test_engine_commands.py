@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine_helpers import ledger, play, thread
 from thread_run import actions_of, characters_of
 
-from pbp.engine.effects import ProblemsContent
+from pbp.engine.post_contents import ProblemsContent
 
 
 def _view(run, name: str):  # type: ignore[no-untyped-def]

@@ -12,7 +12,7 @@ from thread_run import ClosedReports, actions_of
 
 from pbp.campaign.loader import parse_campaign
 from pbp.campaign.model import Campaign
-from pbp.engine.effects import ProblemsContent
+from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step

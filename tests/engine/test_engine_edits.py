@@ -5,7 +5,8 @@ from __future__ import annotations
 from engine_helpers import ledger, play, thread
 from thread_run import actions_of, characters_of
 
-from pbp.engine.effects import EditReply, FixedContent, ProblemsContent, Reply
+from pbp.engine.effects import EditReply, Reply
+from pbp.engine.post_contents import FixedContent, ProblemsContent
 
 SETUP = ("post", "p1", "gm_sam", 1, "The goblin snarls.\n!group Aria, Goblin")
 

@@ -10,7 +10,7 @@ from engine_helpers import BOT, Row, event_of
 from thread_run import ClosedReports
 
 from pbp.campaign.loader import parse_campaign
-from pbp.engine.effects import ProblemsContent
+from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.rules.dice.scripted import ScriptedDice

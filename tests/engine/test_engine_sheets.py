@@ -11,7 +11,7 @@ import pytest
 from engine_helpers import BOT, event_of
 
 from pbp.campaign.loader import parse_campaign
-from pbp.engine.effects import ProblemsContent
+from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.errors import ConfigError

@@ -7,7 +7,8 @@ import itertools
 from engine_helpers import BOT, ledger, make_campaign, play, thread
 from thread_run import actions_of
 
-from pbp.engine.effects import AckContent, CheatSheetContent, ProblemsContent, Reply
+from pbp.engine.effects import CheatSheetContent, Reply
+from pbp.engine.post_contents import AckContent, ProblemsContent
 from pbp.rules.dice.seal import seal as seal_of
 from pbp.services.seeds import round_seeds
 

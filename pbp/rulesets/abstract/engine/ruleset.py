@@ -13,8 +13,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
+from pbp.engine import acknowledge
 from pbp.engine.actors import Actor
-from pbp.engine.done import Done, TaskSet
+from pbp.engine.done import Done
 from pbp.engine.problems import BadName
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
@@ -152,7 +153,7 @@ class AbstractRuleset(Ruleset):
                     post: PostRecord) -> Done | None:
         if not isinstance(command, TaskCommand):
             return None
-        return TaskSet.of(state, command, post)
+        return acknowledge.task_set(state, command, post)
 
     def before_scene(self, command: Command) -> Problem | None:
         """RULES E9: opposition counts for an interval of the encounter, which a post with

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from pbp.engine import acknowledge
 from pbp.engine.actors import Actor
-from pbp.engine.done import DifficultySet, Done
+from pbp.engine.done import Done
 from pbp.engine.report import Rejection
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
@@ -181,7 +182,7 @@ class MarkhorRuleset(Ruleset):
                     post: PostRecord) -> Done | None:
         if not isinstance(command, DifficultyCommand):
             return None
-        return DifficultySet.of(state, command, post)
+        return acknowledge.difficulty_set(state, command, post)
 
 
 MARKHOR = MarkhorRuleset()
