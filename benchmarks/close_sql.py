@@ -38,8 +38,7 @@ CLOSE = "[physical: attack Aria | as Goblin]\n!close"
 
 
 def post(pid: str, author: str, minute: float, body: str) -> PostArrived:
-    return PostArrived(post_id=pid, author=author, at=START + timedelta(minutes=minute),
-                       body=body)
+    return PostArrived(post_id=pid, author=author, at=START + timedelta(minutes=minute), body=body)
 
 
 def characters(store: Store) -> dict[str, str]:
@@ -60,10 +59,13 @@ def main(rounds: list[int], folder: Path) -> None:
     clock, storage = _Clock(), SqlLocalStorage(store)
     forum = LocalForum(storage, bot="pbp_bot", clock=clock)
     seeds = round_seeds("1")
-    bot = Bot(store=store, forum=forum,
-              threads=[WatchedThread(key=THREAD, campaign=folder / "c.toml")],
-              options=BotOptions(username="pbp_bot", ack="errors", owner="bench"),
-              seed_maker=lambda _thread, number: seeds(number))
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=THREAD, campaign=folder / "c.toml")],
+        options=BotOptions(username="pbp_bot", ack="errors", owner="bench"),
+        seed_maker=lambda _thread, number: seeds(number),
+    )
     run = ReplayRun(bot=bot, forum=forum, clock=clock, storage=storage)
     sent = {"statements": 0, "transactions": 0}
 
@@ -89,9 +91,10 @@ def main(rounds: list[int], folder: Path) -> None:
                 run.poll(post("-", "-", minute, ""))
         before = characters(store)
         measured = []
-        for event_ in (post(f"p{minute}", "alice", minute, "Aria swings. "
-                            "[physical: attack Goblin]"),
-                       post(f"g{minute}", "gm", minute + 0.5, CLOSE)):
+        for event_ in (
+            post(f"p{minute}", "alice", minute, "Aria swings. [physical: attack Goblin]"),
+            post(f"g{minute}", "gm", minute + 0.5, CLOSE),
+        ):
             run.put(event_)
             sent.update(statements=0, transactions=0)
             run.poll(event_)
@@ -100,8 +103,10 @@ def main(rounds: list[int], folder: Path) -> None:
         changed = sum(after.get(n) != d for n, d in before.items()) + len(set(after) - set(before))
         minute, closed = minute + 1, closed + 1
         (ps, pt), (cs, ct) = measured
-        print(f"{closed:>6} {f'{ps}/{pt}':>10} {f'{cs}/{ct}':>11} {f'{cs - ps}/{ct - pt}':>11} "
-              f"{changed:>8}")
+        print(
+            f"{closed:>6} {f'{ps}/{pt}':>10} {f'{cs}/{ct}':>11} {f'{cs - ps}/{ct - pt}':>11} "
+            f"{changed:>8}"
+        )
     store.dispose()
 
 

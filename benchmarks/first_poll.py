@@ -103,8 +103,13 @@ def build(folder: Path, size: int, source: str | None) -> tuple[str, int]:
     path = folder / "events.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in thread) + "\n")
     url = f"sqlite:///{folder / 'pbp.db'}"
-    done = subprocess.run([sys.executable, "-c", BUILD, url, str(campaign), str(path)],
-                          env=_child_env(source), cwd=folder, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, url, str(campaign), str(path)],
+        env=_child_env(source),
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         sys.exit(f"building the thread failed: {done.stderr[-2000:]}")
     return url, int(done.stdout.strip().splitlines()[-1])
@@ -122,10 +127,26 @@ def first_poll(folder: Path, url: str, run: int, source: str | None) -> dict[str
     out = folder / "out.txt"
     now = START + timedelta(days=60, minutes=run)  # after every event of the thread
     with out.open("w") as sink, (folder / "err.txt").open("w") as err:
-        subprocess.run([sys.executable, "-c", LAUNCHER, str(measured), sys.executable, "-c",
-                        POLL, url, str(folder / "c.toml"), now.isoformat(), f"fresh{run}"],
-                       stdout=sink, stderr=err, env=_child_env(source), cwd=folder,
-                       check=False)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                LAUNCHER,
+                str(measured),
+                sys.executable,
+                "-c",
+                POLL,
+                url,
+                str(folder / "c.toml"),
+                now.isoformat(),
+                f"fresh{run}",
+            ],
+            stdout=sink,
+            stderr=err,
+            env=_child_env(source),
+            cwd=folder,
+            check=False,
+        )
     code, took, maxrss = measured.read_text().split()
     if int(code) != 0:
         sys.exit(f"the first poll failed: {(folder / 'err.txt').read_text()[-2000:]}")
@@ -144,10 +165,13 @@ def measure(size: int, runs: int, source: str | None) -> dict[str, float]:
     got = {key: statistics.median(p[key] for p in polls) for key in polls[0]}
     got["events"] = logged
     label = f"[{source}] " if source else ""
-    print(f"{label}{logged:7d} events: first poll {got['wall_ms']:7.1f} ms wall, "
-          f"{got['cpu_ms']:7.1f} ms CPU; the process {got['process_ms']:6.0f} ms wall, "
-          f"peak {got['peak_mib']:6.1f} MiB "
-          f"(median of {runs})", flush=True)
+    print(
+        f"{label}{logged:7d} events: first poll {got['wall_ms']:7.1f} ms wall, "
+        f"{got['cpu_ms']:7.1f} ms CPU; the process {got['process_ms']:6.0f} ms wall, "
+        f"peak {got['peak_mib']:6.1f} MiB "
+        f"(median of {runs})",
+        flush=True,
+    )
     return got
 
 
@@ -157,11 +181,13 @@ def main(sizes: list[int], runs: int, before: str | None) -> None:
         results = [measure(size, runs, source) for size in sizes]
         if len(results) > 1:
             first, last = results[0], results[-1]
-            print(f"ratio {last['events'] / first['events']:.0f}x events -> "
-                  f"{last['wall_ms'] / first['wall_ms']:.2f}x wall, "
-                  f"{last['cpu_ms'] / first['cpu_ms']:.2f}x CPU, "
-                  f"{last['process_ms'] / first['process_ms']:.2f}x the process's wall, "
-                  f"{last['peak_mib'] / first['peak_mib']:.2f}x peak memory")
+            print(
+                f"ratio {last['events'] / first['events']:.0f}x events -> "
+                f"{last['wall_ms'] / first['wall_ms']:.2f}x wall, "
+                f"{last['cpu_ms'] / first['cpu_ms']:.2f}x CPU, "
+                f"{last['process_ms'] / first['process_ms']:.2f}x the process's wall, "
+                f"{last['peak_mib'] / first['peak_mib']:.2f}x peak memory"
+            )
 
 
 if __name__ == "__main__":
@@ -172,5 +198,8 @@ if __name__ == "__main__":
             at = args.index(flag)
             options[flag] = args[at + 1]
             del args[at : at + 2]
-    main([int(a) for a in args] or [1000, 20000], int(options.get("--runs", "5")),
-         options.get("--before"))
+    main(
+        [int(a) for a in args] or [1000, 20000],
+        int(options.get("--runs", "5")),
+        options.get("--before"),
+    )

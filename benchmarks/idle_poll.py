@@ -61,8 +61,12 @@ print(json.dumps(sent))
 
 
 def child(url: str, campaign: Path, threads: int, now: datetime, owner: str) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", CHILD, url, str(campaign), str(threads),
-                           now.isoformat(), owner], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, url, str(campaign), str(threads), now.isoformat(), owner],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -98,9 +102,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             got = measure(Path(folder), size)
         assert got["events"] == 0
-        print(f"{size:>8} {got['statements']:>11} {got['transactions']:>13} "
-              f"{got['cpu_ms']:>8} {got['wall_ms']:>8}")
-
+        print(
+            f"{size:>8} {got['statements']:>11} {got['transactions']:>13} "
+            f"{got['cpu_ms']:>8} {got['wall_ms']:>8}"
+        )
 
 
 if __name__ == "__main__":

@@ -111,13 +111,24 @@ PROSE = [
     "Rain drums on the broken roof. {name} counts the heartbeats between the shaman’s "
     "gestures, then moves.",
 ]
-GOOD_TAGS = ["[mental: attack Shaman]", "[move: Goblin]", "[mental: attack Goblin]",
-             "[move: Shaman, mind]"]
-BAD_TAGS = ["[mentl: attack Goblin]", "[mental: attack Shamman]", "[moev: Goblin]",
-            "[mental: attack Ogre]"]
-CHATTER = ["(OOC: sorry, busy week — I’ll post properly tomorrow!)",
-           "OOC: does the shaman look hurt yet?", "Loving this scene, by the way.",
-           "(OOC: I’m on my phone, forgive the typos)"]
+GOOD_TAGS = [
+    "[mental: attack Shaman]",
+    "[move: Goblin]",
+    "[mental: attack Goblin]",
+    "[move: Shaman, mind]",
+]
+BAD_TAGS = [
+    "[mentl: attack Goblin]",
+    "[mental: attack Shamman]",
+    "[moev: Goblin]",
+    "[mental: attack Ogre]",
+]
+CHATTER = [
+    "(OOC: sorry, busy week — I’ll post properly tomorrow!)",
+    "OOC: does the shaman look hurt yet?",
+    "Loving this scene, by the way.",
+    "(OOC: I’m on my phone, forgive the typos)",
+]
 NARRATION = "The shaman’s chant rises to a shriek. [mental: attack {target} | as Shaman]"
 
 
@@ -138,8 +149,9 @@ class Day:
         self.fake = FakeReddit().start()
         self.fake.add_subreddit(SUB)
         self.fake.set_time(START)
-        self.tables = [Table(self.fake.add_submission(SUB, GM, f"Table {n}"))
-                       for n in range(threads)]
+        self.tables = [
+            Table(self.fake.add_submission(SUB, GM, f"Table {n}")) for n in range(threads)
+        ]
         campaign = folder / "day.toml"
         campaign.write_text(CAMPAIGN, encoding="utf-8")
         store = Store(f"sqlite:///{folder / 'pbp.db'}")
@@ -149,10 +161,12 @@ class Day:
             forum = RedditForum(reddit, subreddits=[SUB], bot=BOT, clock=self.fake.now)
         except TypeError:  # a pbp from before the forum took a clock (PYTHONPATH=older/)
             forum = RedditForum(reddit, subreddits=[SUB], bot=BOT)
-        self.bot = Bot(store=store, forum=forum,
-                       threads=[WatchedThread(key=t.thread, campaign=campaign)
-                                for t in self.tables],
-                       options=BotOptions(username=BOT, owner="day"))
+        self.bot = Bot(
+            store=store,
+            forum=forum,
+            threads=[WatchedThread(key=t.thread, campaign=campaign) for t in self.tables],
+            options=BotOptions(username=BOT, owner="day"),
+        )
         self.posts = Counter[str]()
 
     def stop(self) -> None:
@@ -180,8 +194,9 @@ class Day:
         rng = self.rng
         kind = rng.choices(["good", "mistake", "chatter", "gm"], [62, 8, 18, 12])[0]
         player, name = rng.choice(PLAYERS)
-        prose = " ".join(p.format(name=name, Name=name, pr="her")
-                         for p in rng.sample(PROSE, rng.randint(1, 3)))
+        prose = " ".join(
+            p.format(name=name, Name=name, pr="her") for p in rng.sample(PROSE, rng.randint(1, 3))
+        )
         if kind in ("good", "mistake") and player in table.acted:
             kind = "prose"  # acted already this round: more of the story, no tag
         if kind in ("good", "mistake"):
@@ -207,8 +222,7 @@ class Day:
             fixed = f"{prose} {rng.choice(GOOD_TAGS)}"
             table.later.append((now + rng.uniform(2, 90) * 60, fixed, post))
         elif kind == "good" and rng.random() < 0.05:
-            table.later.append((now + rng.uniform(2, 240) * 60, body + " (edited: typo)",
-                                post))
+            table.later.append((now + rng.uniform(2, 240) * 60, body + " (edited: typo)", post))
         if rng.random() < 0.01:
             table.later.append((now + rng.uniform(1, 120) * 60, "delete", post))
 
@@ -228,9 +242,15 @@ WRITES = ("/api/comment", "/api/editusertext", "/api/compose", "/api/del")
 def _kind(method: str, path: str) -> str:
     if path.startswith(WRITES):
         return "write"
-    for prefix, kind in (("/r/", "listing"), ("/api/info", "reread"), ("/comments/", "tree"),
-                         ("/user/", "history"), ("/api/v1/access_token", "token"),
-                         ("/api/morechildren", "tree"), ("/message/", "history")):
+    for prefix, kind in (
+        ("/r/", "listing"),
+        ("/api/info", "reread"),
+        ("/comments/", "tree"),
+        ("/user/", "history"),
+        ("/api/v1/access_token", "token"),
+        ("/api/morechildren", "tree"),
+        ("/message/", "history"),
+    ):
         if path.startswith(prefix):
             return kind
     return f"other {method} {path}"
@@ -255,7 +275,10 @@ def run(*, threads: int, hours: float, seed: int) -> dict[str, object]:
     reads = [sum(n for k, n in p.items() if k not in ("write", "token")) for p in polls]
     kinds = sum(polls, Counter())
     return {
-        "threads": threads, "hours": hours, "polls": len(polls), "posts": dict(day.posts),
+        "threads": threads,
+        "hours": hours,
+        "polls": len(polls),
+        "posts": dict(day.posts),
         "first_poll": dict(first),
         "reads_per_poll": round(statistics.fmean(reads), 3),
         "reads_p99": sorted(reads)[int(0.99 * (len(reads) - 1))],

@@ -72,25 +72,33 @@ CLOSE = "[physical: attack Aria | as Goblin]\n!close"
 def big_table(heroes: int) -> tuple[str, list[tuple[str, str]]]:
     """A campaign of ``heroes`` heroes (each a player's) and as many orcs, and its players:
     the issue's measure is 12 and 12."""
-    lines = ['[campaign]', 'name = "Scale"', 'gms = ["gm"]', 'visibility = "open"']
+    lines = ["[campaign]", 'name = "Scale"', 'gms = ["gm"]', 'visibility = "open"']
     players = []
     for n in range(1, heroes + 1):
         players.append((f"player{n}", f"Hero{n}"))
-        lines += ["[[characters]]", f'name = "Hero{n}"', f'player = "player{n}"',
-                  f"body = {20 + 5 * (n % 8)}", f"mind = {60 - 5 * (n % 8)}"]
+        lines += [
+            "[[characters]]",
+            f'name = "Hero{n}"',
+            f'player = "player{n}"',
+            f"body = {20 + 5 * (n % 8)}",
+            f"mind = {60 - 5 * (n % 8)}",
+        ]
     for n in range(1, heroes + 1):
         lines += ["[[characters]]", f'name = "Orc{n}"', "body = 120", "mind = 60"]
     return "\n".join(lines) + "\n", players
 
 
-def events(posts: int, *, players: list[tuple[str, str]] | None = None,
-           foe: str = "Goblin") -> list[dict[str, object]]:
+def events(
+    posts: int, *, players: list[tuple[str, str]] | None = None, foe: str = "Goblin"
+) -> list[dict[str, object]]:
     """A thread of ``posts`` posts (``players``: who plays, else the four of ``CAMPAIGN``;
     ``foe``: whom they attack, and who acts at each close)."""
     players = players or PLAYERS
     close = CLOSE.replace("Goblin", foe).replace("Aria", players[0][1])
-    names = ", ".join([n for _, n in players] + ([foe] if foe == "Goblin" else
-                                                 [f"Orc{i}" for i in range(1, len(players) + 1)]))
+    names = ", ".join(
+        [n for _, n in players]
+        + ([foe] if foe == "Goblin" else [f"Orc{i}" for i in range(1, len(players) + 1)])
+    )
     start = START
     out: list[dict[str, object]] = [
         {
@@ -115,16 +123,16 @@ def events(posts: int, *, players: list[tuple[str, str]] | None = None,
             )
             continue
         player, name = players[i % len(players)]
-        body = BODIES[(i // len(players)) % len(BODIES)].format(name=name).replace(
-            "Goblin", foe)
+        body = BODIES[(i // len(players)) % len(BODIES)].format(name=name).replace("Goblin", foe)
         out.append({"type": "post", "id": f"p{i}", "author": player, "at": at, "body": body})
         if i % 7 == 0:
             out.append({"type": "edit", "id": f"p{i}", "at": at, "body": body + " (edited)"})
     return out
 
 
-def run(posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
-        ) -> tuple[float, float]:
+def run(
+    posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
+) -> tuple[float, float]:
     """Seconds `pbp replay --json` takes on a thread of ``posts`` posts, and its peak memory
     in MiB (the maximum resident set of that one process). ``heroes``: on ``big_table``."""
     if heroes:
@@ -141,9 +149,21 @@ def run(posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
     env = _child_env(source)
     with out.open("w") as sink, (folder / "err.txt").open("w") as err:
         launched = subprocess.run(
-            [sys.executable, "-c", LAUNCHER, str(measured),
-             sys.executable, "-m", "pbp", "replay", str(folder / "c.toml"), str(path),
-             "--json", "--seed", "1"],
+            [
+                sys.executable,
+                "-c",
+                LAUNCHER,
+                str(measured),
+                sys.executable,
+                "-m",
+                "pbp",
+                "replay",
+                str(folder / "c.toml"),
+                str(path),
+                "--json",
+                "--seed",
+                "1",
+            ],
             stdout=sink,
             stderr=err,
             env=env,
@@ -195,10 +215,18 @@ def _compile(source: str | None) -> None:
     """Compile the pbp that ``source`` runs to bytecode, as installing it does."""
     where = subprocess.run(
         [sys.executable, "-c", "import os, pbp; print(os.path.dirname(pbp.__file__))"],
-        env=_child_env(source), cwd=tempfile.gettempdir(), check=True, capture_output=True,
-        text=True).stdout.strip()
-    subprocess.run([sys.executable, "-m", "compileall", "-q", where], check=True,
-                   env=_child_env(source), stdout=subprocess.DEVNULL)
+        env=_child_env(source),
+        cwd=tempfile.gettempdir(),
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", where],
+        check=True,
+        env=_child_env(source),
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def main(sizes: list[int], before: str | None, heroes: int = 0) -> None:

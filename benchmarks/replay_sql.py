@@ -60,9 +60,13 @@ def measure(posts: int, folder: Path, *, where: bool) -> dict[str, Any]:
     storage = SqlLocalStorage(store)
     forum = LocalForum(storage, bot="pbp_bot", clock=clock)
     seeds = round_seeds("1")
-    bot = Bot(store=store, forum=forum, threads=[WatchedThread(key=THREAD, campaign=campaign)],
-              options=BotOptions(username="pbp_bot", ack="errors", owner="replay"),
-              seed_maker=lambda _thread, number: seeds(number))
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=THREAD, campaign=campaign)],
+        options=BotOptions(username="pbp_bot", ack="errors", owner="replay"),
+        seed_maker=lambda _thread, number: seeds(number),
+    )
     run = ReplayRun(bot=bot, forum=forum, clock=clock, storage=storage)
     loaded = [event_from(e, where=f"event {i}") for i, e in enumerate(events(posts))]
     sent: Counter[str] = Counter()
@@ -87,22 +91,33 @@ def measure(posts: int, folder: Path, *, where: bool) -> dict[str, Any]:
     took, cpu = time.perf_counter() - began, time.process_time() - cpu
     store.dispose()
     replies = sum(len(done) for _, done in run.log)
-    return {"posts": posts, "seconds": took, "cpu": cpu, "replies": replies,
-            "polls": len(run.log), **sent, "places": places}
+    return {
+        "posts": posts,
+        "seconds": took,
+        "cpu": cpu,
+        "replies": replies,
+        "polls": len(run.log),
+        **sent,
+        "places": places,
+    }
 
 
 def main(argv: list[str]) -> None:
     where = "--where" in argv
     sizes = [int(a) for a in argv if a != "--where"] or [2000]
     started = datetime.now(UTC)
-    print(f"{'posts':>6} {'polls':>6} {'replies':>8} {'stmts/post':>11} {'txns/post':>10} "
-          f"{'posts/s':>8} {'cpu posts/s':>12}")
+    print(
+        f"{'posts':>6} {'polls':>6} {'replies':>8} {'stmts/post':>11} {'txns/post':>10} "
+        f"{'posts/s':>8} {'cpu posts/s':>12}"
+    )
     for size in sizes:
         with tempfile.TemporaryDirectory() as folder:
             got = measure(size, Path(folder), where=where)
-        print(f"{size:>6} {got['polls']:>6} {got['replies']:>8} "
-              f"{got['statements'] / size:>11.2f} {got['transactions'] / size:>10.2f} "
-              f"{size / got['seconds']:>8.0f} {size / got['cpu']:>12.0f}")
+        print(
+            f"{size:>6} {got['polls']:>6} {got['replies']:>8} "
+            f"{got['statements'] / size:>11.2f} {got['transactions'] / size:>10.2f} "
+            f"{size / got['seconds']:>8.0f} {size / got['cpu']:>12.0f}"
+        )
         if where:
             for place, count in got["places"].most_common(40):
                 print(f"    {count / size:7.2f}  {place}")

@@ -22,8 +22,13 @@ PBP = "import sys; from pbp.cli import main; sys.argv[0] = 'pbp'; main()"
 COMMANDS: dict[str, list[str]] = {
     "python -c pass": [sys.executable, "-c", "pass"],
     "pbp --help": [sys.executable, "-c", PBP, "--help"],
-    'pbp parse "[physical: attack Goblin]"':
-        [sys.executable, "-c", PBP, "parse", "[physical: attack Goblin]"],
+    'pbp parse "[physical: attack Goblin]"': [
+        sys.executable,
+        "-c",
+        PBP,
+        "parse",
+        "[physical: attack Goblin]",
+    ],
 }
 
 

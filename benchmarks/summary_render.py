@@ -88,13 +88,17 @@ def main(rounds: int) -> None:
     for number in (EARLY, rounds):
         state, content = kept[number]
         times[number] = render_time(replies, state, content)
-        print(f"summary of round {number:5d}: {times[number] * 1000:7.3f} ms "
-              f"(state snapshot {len(encode(state)) / 1024:7.1f} KiB)")
+        print(
+            f"summary of round {number:5d}: {times[number] * 1000:7.3f} ms "
+            f"(state snapshot {len(encode(state)) / 1024:7.1f} KiB)"
+        )
     print(f"ratio round {rounds} / round {EARLY}: {times[rounds] / times[EARLY]:.2f}x")
     # the same summary against the later state: what the thread's length alone costs
     same = render_time(replies, kept[rounds][0], kept[EARLY][1])
-    print(f"summary of round {EARLY:5d} against the state after round {rounds}: "
-          f"{same * 1000:7.3f} ms ({same / times[EARLY]:.2f}x)")
+    print(
+        f"summary of round {EARLY:5d} against the state after round {rounds}: "
+        f"{same * 1000:7.3f} ms ({same / times[EARLY]:.2f}x)"
+    )
 
 
 if __name__ == "__main__":

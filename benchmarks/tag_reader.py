@@ -32,8 +32,9 @@ from pbp.tags import ReadContext, parse_post
 
 HEROES = ("Aria", "Bram", "Cora", "Dax", "Eve", "Finn", "Gwen", "Hal", "Ivo", "Juno", "Kai", "Lena")
 ORCS = (*(f"Orc {n}" for n in range(1, 11)), "Orc Chief", "Orc Shaman")
-CONTEXT = ReadContext(characters=HEROES + ORCS, features=("Gate", "Wall"),
-                      talents=("Iron Grip", "Mind Spike"))
+CONTEXT = ReadContext(
+    characters=HEROES + ORCS, features=("Gate", "Wall"), talents=("Iron Grip", "Mind Spike")
+)
 PROSE = [
     "The torchlight flickers over the wet stones as the orcs press forward.",
     "She ducks under the swing, boots sliding in the mud, and shouts for the others.",
@@ -42,10 +43,18 @@ PROSE = [
     "With a grunt, the warrior heaves and the old gate groans on its hinges.",
 ]
 TAGS = [
-    "[physical: attack {orc}]", "[mental: attack {orc}]", "[move: {orc}]", "[move: Gate]",
-    "[p attack {orc} | bonus 2]", "[physical: restrain {orc}]", "[mental: attack {short}]",
-    "[physical: attack {orc}, bonus 1]", "[identify: {orc}]", "[pass]",
-    "[physical: feat vs 4]", "[m attack {orc}]",
+    "[physical: attack {orc}]",
+    "[mental: attack {orc}]",
+    "[move: {orc}]",
+    "[move: Gate]",
+    "[p attack {orc} | bonus 2]",
+    "[physical: restrain {orc}]",
+    "[mental: attack {short}]",
+    "[physical: attack {orc}, bonus 1]",
+    "[identify: {orc}]",
+    "[pass]",
+    "[physical: feat vs 4]",
+    "[m attack {orc}]",
 ]
 
 

@@ -73,8 +73,9 @@ def make_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> Forum
             from pbp.forums.reddit import RedditForum, open_reddit  # praw loads only for Reddit
 
             reddit = config.forum.reddit
-            return RedditForum(open_reddit(site=reddit.site), subreddits=reddit.subreddits,
-                               bot=config.bot.username)
+            return RedditForum(
+                open_reddit(site=reddit.site), subreddits=reddit.subreddits, bot=config.bot.username
+            )
         case _:
             raise PbpError(f"unknown forum kind {config.forum.kind!r}")
 
@@ -107,8 +108,13 @@ def make_bot(config: Config, *, store: Store | None = None, clock: Clock = utc_n
         store=store,
         forum=make_forum(config, store, clock=clock),
         threads=[WatchedThread(key=t.id, campaign=t.campaign) for t in config.threads],
-        options=BotOptions(username=config.bot.username, ack=config.bot.ack,
-                           owner=worker_name(), lease=max(timedelta(minutes=5), 5 * poll),
-                           reread_after=5 * poll, owner_alive=worker_alive),
+        options=BotOptions(
+            username=config.bot.username,
+            ack=config.bot.ack,
+            owner=worker_name(),
+            lease=max(timedelta(minutes=5), 5 * poll),
+            reread_after=5 * poll,
+            owner_alive=worker_alive,
+        ),
         campaigns=config.campaign_files,
     )

@@ -209,10 +209,14 @@ def _bot(reader: Reader) -> BotSettings:
     reader.required(table, at, "username", expected='"your_bot_account"')
     username = (reader.text(table, at, "username") or "").strip().removeprefix("u/")
     if not username or any(ch.isspace() or not ch.isprintable() for ch in username):
-        reader.fail((*at, "username"), f'"{shortened(username)}" is not a forum username',
-                    "the bot account's username, without spaces or control characters")
-    poll = reader.whole(table, at, "poll_seconds", default=60, minimum=MIN_POLL_SECONDS,
-                        maximum=MAX_POLL_SECONDS)
+        reader.fail(
+            (*at, "username"),
+            f'"{shortened(username)}" is not a forum username',
+            "the bot account's username, without spaces or control characters",
+        )
+    poll = reader.whole(
+        table, at, "poll_seconds", default=60, minimum=MIN_POLL_SECONDS, maximum=MAX_POLL_SECONDS
+    )
     ack = reader.choice(table, at, "ack", choices=_ACKS, default="errors")
     return BotSettings(username=username, poll_seconds=poll or 60, ack=ack or "errors")
 
@@ -225,13 +229,22 @@ def _database(reader: Reader, base: Path, env: Mapping[str, str]) -> DatabaseSet
     if "://" not in url:
         reader.fail((*at, "url"), f'"{url}" is not a database URL',
                     'an SQLAlchemy URL such as "sqlite:///pbp.db"')  # fmt: skip
-    timeout = reader.whole(table, at, "timeout_seconds", default=DEFAULT_TIMEOUT_SECONDS,
-                           minimum=MIN_TIMEOUT_SECONDS, maximum=MAX_TIMEOUT_SECONDS)
-    outage = reader.whole(table, at, "outage_seconds", default=None, minimum=1,
-                          maximum=MAX_OUTAGE_SECONDS)
-    return DatabaseSettings(url=sqlite_url_relative_to(url, base=base),
-                            timeout_seconds=timeout or DEFAULT_TIMEOUT_SECONDS,
-                            outage_seconds=outage)
+    timeout = reader.whole(
+        table,
+        at,
+        "timeout_seconds",
+        default=DEFAULT_TIMEOUT_SECONDS,
+        minimum=MIN_TIMEOUT_SECONDS,
+        maximum=MAX_TIMEOUT_SECONDS,
+    )
+    outage = reader.whole(
+        table, at, "outage_seconds", default=None, minimum=1, maximum=MAX_OUTAGE_SECONDS
+    )
+    return DatabaseSettings(
+        url=sqlite_url_relative_to(url, base=base),
+        timeout_seconds=timeout or DEFAULT_TIMEOUT_SECONDS,
+        outage_seconds=outage,
+    )
 
 
 def sqlite_url_relative_to(url: str, *, base: Path) -> str:
@@ -287,8 +300,11 @@ def _thread(
     if not thread_id:
         reader.fail((*at, "id"), "the thread id is empty", "a Reddit submission id or a name")
     if not thread_id.isprintable():  # a NUL, an escape: no forum names a thread so
-        reader.fail((*at, "id"), f'the thread id "{shortened(thread_id)}" holds a control or '
-                    "invisible character", "a Reddit submission id or a name")
+        reader.fail(
+            (*at, "id"),
+            f'the thread id "{shortened(thread_id)}" holds a control or invisible character',
+            "a Reddit submission id or a name",
+        )
     if thread_id in seen:
         reader.fail((*at, "id"), f'thread "{thread_id}" is listed twice '
                     f"(also at {reader.where(('threads', seen[thread_id]))})",
@@ -315,6 +331,9 @@ def _file(reader: Reader, at: KeyPath, given: str, base: Path) -> Path:
     if "\x00" in given:
         reader.fail(at, "the campaign file's path holds a NUL character", example)
     if len(given.encode("utf-8")) > MAX_PATH_BYTES:
-        reader.fail(at, f"the campaign file's path is {len(given)} characters long",
-                    f"a path of at most {MAX_PATH_BYTES} bytes")
+        reader.fail(
+            at,
+            f"the campaign file's path is {len(given)} characters long",
+            f"a path of at most {MAX_PATH_BYTES} bytes",
+        )
     return (base / given).resolve()

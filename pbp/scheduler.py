@@ -43,10 +43,16 @@ RELEASE_SHARE = 2.0  # of which the leases' release keeps this much, if the poll
 class BotRunner:
     """Runs ``bot`` every ``poll_seconds`` until asked to stop."""
 
-    def __init__(self, bot: Bot, *, poll_seconds: int, clock: Callable[[], datetime],
-                 on_poll: Callable[[PollReport], None] | None = None,
-                 give_up_after: timedelta | None = None,
-                 stop_within: float = STOP_WITHIN) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        poll_seconds: int,
+        clock: Callable[[], datetime],
+        on_poll: Callable[[PollReport], None] | None = None,
+        give_up_after: timedelta | None = None,
+        stop_within: float = STOP_WITHIN,
+    ) -> None:
         self._bot = bot
         self._poll_seconds = poll_seconds
         self._clock = clock
@@ -82,8 +88,14 @@ class BotRunner:
             self._on_poll(report)
         due = self._attempt(self._bot.next_due, now=now)  # (None too if it failed: the next
         if due is not None and not self._stop.is_set():  # poll reads it again)
-            self._scheduler.add_job(self._wake.set, "date", run_date=due, id="due",
-                                    replace_existing=True, misfire_grace_time=None)
+            self._scheduler.add_job(
+                self._wake.set,
+                "date",
+                run_date=due,
+                id="due",
+                replace_existing=True,
+                misfire_grace_time=None,
+            )
 
     def _attempt(self, call: Callable[[], T], *, now: datetime) -> T | None:
         """``call()``, or None when it failed: the database away (retried next poll, until the
@@ -129,8 +141,13 @@ class BotRunner:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 signal.signal(sig, self._on_signal)
         self._scheduler.add_job(
-            self._wake.set, "interval", seconds=self._poll_seconds, id="poll",
-            next_run_time=self._clock(), coalesce=True, misfire_grace_time=None,
+            self._wake.set,
+            "interval",
+            seconds=self._poll_seconds,
+            id="poll",
+            next_run_time=self._clock(),
+            coalesce=True,
+            misfire_grace_time=None,
         )
         poller = threading.Thread(target=self._poll_loop, name="pbp-poll", daemon=True)
         poller.start()
@@ -149,8 +166,10 @@ class BotRunner:
         poller.join(max(0.0, deadline - time.monotonic() - RELEASE_SHARE))
         if poller.is_alive():
             self.abandoned = True
-            log.warning("the poll in hand did not end in time: abandoned (what it had not "
-                        "committed is rolled back, as after a crash)")
+            log.warning(
+                "the poll in hand did not end in time: abandoned (what it had not "
+                "committed is rolled back, as after a crash)"
+            )
         if self.failure is not None:
             return  # the database is away or broken: nothing to release there
         releasing = threading.Thread(target=self._release, name="pbp-release", daemon=True)
@@ -158,8 +177,10 @@ class BotRunner:
         releasing.join(max(0.0, deadline - time.monotonic()))
         if releasing.is_alive():
             self.abandoned = True
-            log.warning("the database did not take the leases back in time: other workers "
-                        "take the threads when the leases run out")
+            log.warning(
+                "the database did not take the leases back in time: other workers "
+                "take the threads when the leases run out"
+            )
 
     def _release(self) -> None:
         try:

@@ -361,8 +361,15 @@ class FakeReddit:
         client, say: it shows among the account's sent messages)."""
         with self._lock:
             seq = self._next_seq()
-            message = FakeMessage(id=to_base36(50_000 + seq), author=author, dest=dest,
-                                  subject=subject, body=body, created_utc=self.now(), seq=seq)
+            message = FakeMessage(
+                id=to_base36(50_000 + seq),
+                author=author,
+                dest=dest,
+                subject=subject,
+                body=body,
+                created_utc=self.now(),
+                seq=seq,
+            )
             self._messages.append(message)
             return message.id
 
@@ -524,9 +531,12 @@ class FakeReddit:
             return _Answer(
                 429,
                 {"message": "Too Many Requests", "error": 429},
-                {"Retry-After": str(self.ratelimit_reset if self.retry_after is None
-                                    else self.retry_after),
-                 "x-ratelimit-remaining": "0"},
+                {
+                    "Retry-After": str(
+                        self.ratelimit_reset if self.retry_after is None else self.retry_after
+                    ),
+                    "x-ratelimit-remaining": "0",
+                },
             )
         if fault == "ratelimit":
             error = ["RATELIMIT", message or self.ratelimit_message, "ratelimit"]
@@ -900,9 +910,17 @@ def _compose(fake: FakeReddit, user: str, _params: dict[str, str], form: dict[st
         raise RedditError(errors=[["NO_SUBJECT", "please enter a subject", "subject"]])
     text = _checked_text(form)
     seq = fake._next_seq()
-    fake._messages.append(FakeMessage(id=to_base36(50_000 + seq), author=user, dest=dest,
-                                      subject=form["subject"], body=text,
-                                      created_utc=fake.now(), seq=seq))
+    fake._messages.append(
+        FakeMessage(
+            id=to_base36(50_000 + seq),
+            author=user,
+            dest=dest,
+            subject=form["subject"],
+            body=text,
+            created_utc=fake.now(),
+            seq=seq,
+        )
+    )
     return {"json": {"errors": []}}  # what Reddit answers: nothing to read back
 
 

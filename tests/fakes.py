@@ -85,8 +85,9 @@ class MemoryLocalStorage:
         old = self._posts.get(post.id)
         if old is None:
             raise KeyError(post.id)
-        new = _in_utc(replace(old, body=post.body, edited_at=post.edited_at,
-                              deleted_at=post.deleted_at))
+        new = _in_utc(
+            replace(old, body=post.body, edited_at=post.edited_at, deleted_at=post.deleted_at)
+        )
         self._last_seq += 1
         self._posts[post.id] = new
         self._seq[post.id] = self._last_seq
@@ -101,8 +102,11 @@ class MemoryLocalStorage:
         """Posts of ``threads`` (None: of every thread) changed after ``seq``, oldest change
         first, and the newest change number."""
         asked = None if threads is None else set(threads)
-        ids = [i for i, p in self._posts.items()
-               if (asked is None or p.thread in asked) and self._seq[i] > seq]
+        ids = [
+            i
+            for i, p in self._posts.items()
+            if (asked is None or p.thread in asked) and self._seq[i] > seq
+        ]
         ids.sort(key=self._seq.__getitem__)
         return [self._posts[i] for i in ids], max(self._last_seq, seq)
 
@@ -141,22 +145,26 @@ class MemoryLocalStorage:
     def add_message(self, message: PrivateMessage) -> PrivateMessage:
         """Store a private message as ``m<n>``."""
         if self.find_message(message.thread, message.to, message.key) is not None:
-            raise ForumError(f"a message {message.key} was already sent to {message.to}",
-                             temporary=False)
-        stored = replace(message, id=f"m{len(self._messages) + 1}",
-                         sent_at=_utc(message.sent_at))
+            raise ForumError(
+                f"a message {message.key} was already sent to {message.to}", temporary=False
+            )
+        stored = replace(message, id=f"m{len(self._messages) + 1}", sent_at=_utc(message.sent_at))
         self._messages.append(stored)
         return stored
 
     def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
         """The message sent ``to`` about ``thread`` under ``key``."""
-        return next((m for m in self._messages
-                     if (m.thread, m.to, m.key) == (thread, to, key)), None)
+        return next(
+            (m for m in self._messages if (m.thread, m.to, m.key) == (thread, to, key)), None
+        )
 
     def messages_to(self, to: str, *, thread: str | None = None) -> list[PrivateMessage]:
         """Every message sent to ``to`` (about ``thread``, when given), oldest first."""
-        return [m for m in self._messages if m.to.casefold() == to.casefold()
-                and (thread is None or m.thread == thread)]
+        return [
+            m
+            for m in self._messages
+            if m.to.casefold() == to.casefold() and (thread is None or m.thread == thread)
+        ]
 
 
 def _in_utc(post: ForumPost) -> ForumPost:
@@ -176,8 +184,18 @@ def _utc(moment: datetime) -> datetime:
 
 # -- a forum that fails on request ------------------------------------------------------------
 
-METHODS = ("listing", "survey", "backfill", "reread", "reread_many", "reply", "edit_reply",
-           "find_reply", "send_private", "find_private")
+METHODS = (
+    "listing",
+    "survey",
+    "backfill",
+    "reread",
+    "reread_many",
+    "reply",
+    "edit_reply",
+    "find_reply",
+    "send_private",
+    "find_private",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -241,8 +259,9 @@ class FlakyForum:
 
     # -- what the test asks for ---------------------------------------------------------------
 
-    def fail_next(self, method: str, times: int = 1, *, temporary: bool = True,
-                  message: str = "") -> None:
+    def fail_next(
+        self, method: str, times: int = 1, *, temporary: bool = True, message: str = ""
+    ) -> None:
         """Fail the next ``times`` calls of ``method`` before they reach the inner forum."""
         if method not in self._failures:
             raise ValueError(f"a Forum has no method {method!r} (one of {', '.join(METHODS)})")
@@ -268,8 +287,7 @@ class FlakyForum:
 
     def survey(self, threads: Sequence[str]) -> dict[str, ThreadSurvey]:
         """The inner forum's survey, unless told to fail."""
-        return self._call("survey", {"threads": list(threads)},
-                          lambda: self.inner.survey(threads))
+        return self._call("survey", {"threads": list(threads)}, lambda: self.inner.survey(threads))
 
     def backfill(self, thread: str) -> tuple[ForumPost, ...]:
         """The inner forum's backfill, unless told to fail."""
@@ -293,44 +311,58 @@ class FlakyForum:
         """The inner forum's reply, unless told to fail (before or after committing)."""
         args = {"thread": thread, "to": to, "text": text, "key": key}
         then_fail = not self._failures["reply"] and self._commit_then_fail["reply"] > 0
-        return self._call("reply", args,
-                          lambda: self.inner.reply(thread=thread, to=to, text=text, key=key),
-                          then_fail=then_fail)
+        return self._call(
+            "reply",
+            args,
+            lambda: self.inner.reply(thread=thread, to=to, text=text, key=key),
+            then_fail=then_fail,
+        )
 
     def edit_reply(self, *, thread: str, reply_id: str, text: str, key: str) -> None:
         """The inner forum's edit_reply, unless told to fail."""
         args = {"thread": thread, "reply_id": reply_id, "text": text}
-        self._call("edit_reply", args,
-                   lambda: self.inner.edit_reply(thread=thread, reply_id=reply_id, text=text,
-                                                 key=key))
+        self._call(
+            "edit_reply",
+            args,
+            lambda: self.inner.edit_reply(thread=thread, reply_id=reply_id, text=text, key=key),
+        )
 
-    def find_reply(self, *, thread: str, key: str, to: str | None,
-                   since: datetime) -> str | None:
+    def find_reply(self, *, thread: str, key: str, to: str | None, since: datetime) -> str | None:
         """The inner forum's find_reply, unless told to fail."""
         args = {"thread": thread, "key": key, "to": to, "since": since}
-        return self._call("find_reply", args,
-                          lambda: self.inner.find_reply(thread=thread, key=key, to=to,
-                                                        since=since))
+        return self._call(
+            "find_reply",
+            args,
+            lambda: self.inner.find_reply(thread=thread, key=key, to=to, since=since),
+        )
 
     def send_private(self, *, thread: str, to: str, subject: str, text: str, key: str) -> str:
         """The inner forum's send_private, unless told to fail (before or after sending)."""
         args = {"thread": thread, "to": to, "subject": subject, "text": text, "key": key}
-        then_fail = (not self._failures["send_private"]
-                     and self._commit_then_fail["send_private"] > 0)
-        return self._call("send_private", args,
-                          lambda: self.inner.send_private(thread=thread, to=to, subject=subject,
-                                                          text=text, key=key),
-                          then_fail=then_fail)
+        then_fail = (
+            not self._failures["send_private"] and self._commit_then_fail["send_private"] > 0
+        )
+        return self._call(
+            "send_private",
+            args,
+            lambda: self.inner.send_private(
+                thread=thread, to=to, subject=subject, text=text, key=key
+            ),
+            then_fail=then_fail,
+        )
 
     def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The inner forum's find_private, unless told to fail."""
         args = {"thread": thread, "to": to, "key": key, "since": since}
-        return self._call("find_private", args,
-                          lambda: self.inner.find_private(thread=thread, to=to, key=key,
-                                                          since=since))
+        return self._call(
+            "find_private",
+            args,
+            lambda: self.inner.find_private(thread=thread, to=to, key=key, since=since),
+        )
 
-    def _call(self, method: str, args: dict[str, Any], action: Callable[[], T], *,
-              then_fail: bool = False) -> T:
+    def _call(
+        self, method: str, args: dict[str, Any], action: Callable[[], T], *, then_fail: bool = False
+    ) -> T:
         queued = self._failures[method]
         if queued:
             error = queued.popleft()
@@ -343,10 +375,13 @@ class FlakyForum:
             raise
         if then_fail:  # committed on the inner forum, and yet the caller hears of an error
             self._commit_then_fail[method] -= 1
-            error = ForumError(f"{method} was done ({result!r}), but the forum answered with "
-                               "an error (injected)", temporary=True)
-            self.calls.append(Call(method=method, args=args, reached=True, result=result,
-                                   error=error))
+            error = ForumError(
+                f"{method} was done ({result!r}), but the forum answered with an error (injected)",
+                temporary=True,
+            )
+            self.calls.append(
+                Call(method=method, args=args, reached=True, result=result, error=error)
+            )
             raise error
         self.calls.append(Call(method=method, args=args, reached=True, result=result))
         return result

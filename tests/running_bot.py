@@ -14,13 +14,20 @@ from pathlib import Path
 class RunningBot:
     """``with RunningBot(argv, env=env, cwd=site) as bot:``; ``bot.status`` once it ended."""
 
-    def __init__(self, argv: Sequence[str], *, env: dict[str, str], cwd: Path,
-                 name: str = "run") -> None:
+    def __init__(
+        self, argv: Sequence[str], *, env: dict[str, str], cwd: Path, name: str = "run"
+    ) -> None:
         self.out_file, self.err_file = cwd / f"{name}.out", cwd / f"{name}.err"
         with self.out_file.open("w") as stdout, self.err_file.open("w") as stderr:
-            self.process = subprocess.Popen(list(argv), cwd=cwd, env=env,
-                                            stdin=subprocess.DEVNULL, stdout=stdout,
-                                            stderr=stderr, text=True)
+            self.process = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                text=True,
+            )
         self.ended_at: float | None = None
 
     def __enter__(self) -> RunningBot:

@@ -21,8 +21,10 @@ class Sent:
     transactions: int = 0
 
     def __sub__(self, other: Sent) -> tuple[int, int]:
-        return (len(self.statements) - len(other.statements),
-                self.transactions - other.transactions)
+        return (
+            len(self.statements) - len(other.statements),
+            self.transactions - other.transactions,
+        )
 
     def copy(self) -> Sent:
         return Sent(statements=list(self.statements), transactions=self.transactions)

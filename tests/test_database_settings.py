@@ -23,20 +23,27 @@ def test_the_defaults_wait_ten_seconds_and_leave_the_outage_window_to_the_lease(
 
 
 def test_both_limits_are_read_beside_the_url() -> None:
-    database = parse('[database]\nurl = "sqlite:///x.db"\ntimeout_seconds = 3\n'
-                     "outage_seconds = 90\n").database
+    database = parse(
+        '[database]\nurl = "sqlite:///x.db"\ntimeout_seconds = 3\noutage_seconds = 90\n'
+    ).database
     assert (database.url, database.timeout_seconds, database.outage_seconds) == (
-        "sqlite:////srv/pbp/x.db", 3, 90)
+        "sqlite:////srv/pbp/x.db",
+        3,
+        90,
+    )
 
 
-@pytest.mark.parametrize(("line", "where", "problem"), [
-    ("timeout_seconds = 1", "database.timeout_seconds", "timeout_seconds = 1 is below 2"),
-    ("timeout_seconds = 2.5", "database.timeout_seconds", ""),
-    ("timeout_seconds = 601", "database.timeout_seconds", "is beyond 600"),
-    ("outage_seconds = 0", "database.outage_seconds", "outage_seconds = 0 is below 1"),
-    ("outage_seconds = 86401", "database.outage_seconds", "is beyond 86400"),
-    ("timeout = 5", "database", "timeout"),
-])
+@pytest.mark.parametrize(
+    ("line", "where", "problem"),
+    [
+        ("timeout_seconds = 1", "database.timeout_seconds", "timeout_seconds = 1 is below 2"),
+        ("timeout_seconds = 2.5", "database.timeout_seconds", ""),
+        ("timeout_seconds = 601", "database.timeout_seconds", "is beyond 600"),
+        ("outage_seconds = 0", "database.outage_seconds", "outage_seconds = 0 is below 1"),
+        ("outage_seconds = 86401", "database.outage_seconds", "is beyond 86400"),
+        ("timeout = 5", "database", "timeout"),
+    ],
+)
 def test_a_wrong_limit_names_its_key(line: str, where: str, problem: str) -> None:
     with pytest.raises(ConfigError) as caught:
         parse(f"[database]\n{line}\n")

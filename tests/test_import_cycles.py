@@ -27,8 +27,9 @@ def test_the_check_finds_a_cycle_when_there_is_one(
     package = tmp_path / "loop"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "a.py").write_text("from typing import TYPE_CHECKING\n"
-                                  "if TYPE_CHECKING:\n    from loop import b\n")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from loop import b\n"
+    )
     (package / "b.py").write_text("from loop import a\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     graph = grimp.build_graph("loop")

@@ -95,7 +95,7 @@ def missing_lines(shown: list[str], output: str) -> list[str]:
         while at < len(lines) and not pattern.fullmatch(lines[at]):
             at += 1
         if at == len(lines):
-            return shown[shown.index(expected):]
+            return shown[shown.index(expected) :]
         at += 1
     return []
 

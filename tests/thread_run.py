@@ -49,7 +49,10 @@ class ClosedReports(dict[int, RoundReport]):
 
 
 def engine_ledger(
-    state: EngineState, reports: dict[int, RoundReport], *, replies: Replies,
+    state: EngineState,
+    reports: dict[int, RoundReport],
+    *,
+    replies: Replies,
     summaries: dict[int, str],
 ) -> dict[str, Any]:
     """The JSON ledger of a thread run in memory: ``reports`` stand for the store's rounds."""
@@ -91,8 +94,11 @@ class ThreadRun:
             if isinstance(effect, PrivateReply):
                 text = self.replies.render(effect.content, state=self.state, full=effect.full)
                 self.private.append((effect.to, effect.key, text))
-        done = [replace(self._perform(effect, event.at)) for effect in effects  # snapshots
-                if not isinstance(effect, PrivateReply)]
+        done = [
+            replace(self._perform(effect, event.at))
+            for effect in effects  # snapshots
+            if not isinstance(effect, PrivateReply)
+        ]
         self.log.append((event, done))
         return done
 
@@ -142,16 +148,26 @@ def run_events(run: ThreadRun, events: Iterable[Event]) -> ThreadRun:
 
 
 def play_posts(
-    campaign: str, posts: Iterable[tuple[str, str]], *, seed: str = "1",
+    campaign: str,
+    posts: Iterable[tuple[str, str]],
+    *,
+    seed: str = "1",
     start: datetime = datetime(2026, 11, 29, 10, 0, tzinfo=UTC),
 ) -> dict[str, str]:
     """A thread of the campaign file's text: each post (author, body) as ``p1``, ``p2`` … a
     minute apart; every reply's text by key, in the order posted."""
-    run = new_run(parse_campaign(campaign, path="c.toml"), seed_for=round_seeds(seed),
-                  bot="pbp_bot")
+    run = new_run(
+        parse_campaign(campaign, path="c.toml"), seed_for=round_seeds(seed), bot="pbp_bot"
+    )
     for minute, (author, body) in enumerate(posts):
-        run.feed(PostArrived(post_id=f"p{minute + 1}", author=author, body=body,
-                             at=start + timedelta(minutes=minute)))
+        run.feed(
+            PostArrived(
+                post_id=f"p{minute + 1}",
+                author=author,
+                body=body,
+                at=start + timedelta(minutes=minute),
+            )
+        )
     return {key: reply.text for key, reply in run.posted.items()}
 
 

@@ -71,9 +71,7 @@ def read_campaign(text: str, *, path: str) -> tuple[Campaign, tuple[ConfigError,
     options = reader.attempt(lambda: _options(reader, head), CampaignOptions())
     rows: list[Table] = reader.attempt(lambda: reader.tables(reader.doc, (), "characters"), [])
     kind = SceneKind(ruleset or SceneKind.DISTAT)
-    read = [
-        _character(reader, row, ("characters", i), sides, kind) for i, row in enumerate(rows)
-    ]
+    read = [_character(reader, row, ("characters", i), sides, kind) for i, row in enumerate(rows)]
     characters = tuple(c for c in read if c is not None)
     # a sheet with other mistakes still has its name checked ("": no name to compare)
     names = [" ".join(str(row.get("name", "")).split()) for row in rows]
@@ -194,8 +192,9 @@ def _side(reader: Reader, row: Table, at: KeyPath, sides: tuple[str, ...], *, np
     return next((s for s in sides if s.casefold() == side.casefold()), side)
 
 
-def _warn_gm_players(reader: Reader, characters: tuple[CharacterSheet, ...],
-                     rows: list[Table], gms: tuple[str, ...]) -> None:
+def _warn_gm_players(
+    reader: Reader, characters: tuple[CharacterSheet, ...], rows: list[Table], gms: tuple[str, ...]
+) -> None:
     """A PC whose player is one of the GMs: the GM's posts are read as the GM's (every tag
     needs ``as NAME``) and the GM is reminded as a player who has not acted."""
     gm_names = {gm.casefold() for gm in gms}

@@ -49,9 +49,13 @@ def check_name(reader: Reader, name: str, at: KeyPath, *, what: str) -> str:
         )
     warn_odd(reader, name, at, what=what)
     if len(name) > LONG_NAME:
-        _warn_once(reader, at, f'{what} "{shortened(name)}" is {len(name)} characters long: '
-                   "players type it (or its start) in tags and every summary line shows it",
-                   f"a shorter name, at most {LONG_NAME} characters")
+        _warn_once(
+            reader,
+            at,
+            f'{what} "{shortened(name)}" is {len(name)} characters long: '
+            "players type it (or its start) in tags and every summary line shows it",
+            f"a shorter name, at most {LONG_NAME} characters",
+        )
     return name
 
 
@@ -59,14 +63,16 @@ def check_username(reader: Reader, user: str, at: KeyPath) -> str:
     """A GM's or player's forum username: no spaces, nothing no account could hold."""
     user = user.strip()
     if not user or any(ch.isspace() for ch in user):
-        reader.fail(at, f'"{shortened(user)}" is not a forum username',
-                    "a username without spaces")
+        reader.fail(at, f'"{shortened(user)}" is not a forum username', "a username without spaces")
     check_storable(reader, user, at, what="username", longest=MAX_USERNAME)
     if any(unicodedata.category(ch) == "Cc" for ch in user):
         controls = [ch for ch in user if unicodedata.category(ch) == "Cc"]
-        reader.fail(at, f'username "{shortened(user)}" holds a control character '
-                    f"({_described(controls)}), which no forum account has",
-                    "the account's name as the forum shows it")
+        reader.fail(
+            at,
+            f'username "{shortened(user)}" holds a control character '
+            f"({_described(controls)}), which no forum account has",
+            "the account's name as the forum shows it",
+        )
     _warn_unseen_in_username(reader, user, at)
     return user.removeprefix("u/")
 
@@ -78,22 +84,41 @@ def warn_odd(reader: Reader, name: str, at: KeyPath, *, what: str) -> None:
     read = normalise(name)
     changed = [ch for ch in name if ch not in read]
     if controls:
-        _warn_once(reader, at, f'{what} "{shown}" holds a control character '
-                   f"({_described(controls)}): no one can type it in a post, so no tag names "
-                   "the whole of it", "the name without it")
+        _warn_once(
+            reader,
+            at,
+            f'{what} "{shown}" holds a control character '
+            f"({_described(controls)}): no one can type it in a post, so no tag names "
+            "the whole of it",
+            "the name without it",
+        )
     elif changed and all(unicodedata.category(ch) in ("Cf", "Co") for ch in changed):
-        _warn_once(reader, at, f'{what} "{shown}" holds an invisible character '
-                   f"({_described(changed)}): posts lose it, so a tag never matches the whole "
-                   "name", "the name without it, typed rather than pasted")
+        _warn_once(
+            reader,
+            at,
+            f'{what} "{shown}" holds an invisible character '
+            f"({_described(changed)}): posts lose it, so a tag never matches the whole "
+            "name",
+            "the name without it, typed rather than pasted",
+        )
     elif read != name:
-        _warn_once(reader, at, f'{what} "{shown}" reads as "{shortened(read)}" in a post '
-                   f"(posts are read in Unicode NFKC form, with straight quotes: "
-                   f"{_described(changed)}), so a tag never matches it as written",
-                   f'"{shortened(read)}" instead')
+        _warn_once(
+            reader,
+            at,
+            f'{what} "{shown}" reads as "{shortened(read)}" in a post '
+            f"(posts are read in Unicode NFKC form, with straight quotes: "
+            f"{_described(changed)}), so a tag never matches it as written",
+            f'"{shortened(read)}" instead',
+        )
     if _TEMPLATE.search(name):
-        _warn_once(reader, at, f'{what} "{shown}" looks like template syntax: replies show it '
-                   "as written and it is never run; a file filled in from a template may have "
-                   "left it", "the name itself")
+        _warn_once(
+            reader,
+            at,
+            f'{what} "{shown}" looks like template syntax: replies show it '
+            "as written and it is never run; a file filled in from a template may have "
+            "left it",
+            "the name itself",
+        )
 
 
 def _warn_unseen_in_username(reader: Reader, user: str, at: KeyPath) -> None:
@@ -101,28 +126,43 @@ def _warn_unseen_in_username(reader: Reader, user: str, at: KeyPath) -> None:
     one, so no post is ever this user's (authors are compared as the forum gives them)."""
     unseen = [ch for ch in user if unicodedata.category(ch) in ("Cf", "Co")]
     if unseen:
-        _warn_once(reader, at, f'username "{shortened(user)}" holds an invisible character '
-                   f"({_described(unseen)}): no forum account's name does, so no post is ever "
-                   "this user's", "the username without it, typed rather than pasted")
+        _warn_once(
+            reader,
+            at,
+            f'username "{shortened(user)}" holds an invisible character '
+            f"({_described(unseen)}): no forum account's name does, so no post is ever "
+            "this user's",
+            "the username without it, typed rather than pasted",
+        )
 
 
-def check_storable(reader: Reader, name: str, at: KeyPath, *, what: str,
-                   longest: int = MAX_NAME) -> None:
+def check_storable(
+    reader: Reader, name: str, at: KeyPath, *, what: str, longest: int = MAX_NAME
+) -> None:
     """Refuse ``name`` when no post could hold it and no database store it (a NUL), or it is
     longer than ``longest``."""
     if "\x00" in name:
-        reader.fail(at, f'{what} "{shortened(name)}" holds a NUL character (U+0000): no post can '
-                    "hold one and PostgreSQL cannot store one", "the name without it")
+        reader.fail(
+            at,
+            f'{what} "{shortened(name)}" holds a NUL character (U+0000): no post can '
+            "hold one and PostgreSQL cannot store one",
+            "the name without it",
+        )
     if len(name) > longest:
-        reader.fail(at, f'{what} "{shortened(name)}" is {len(name):,} characters long',
-                    f"at most {longest} characters")
+        reader.fail(
+            at,
+            f'{what} "{shortened(name)}" is {len(name):,} characters long',
+            f"at most {longest} characters",
+        )
 
 
 def _described(chars: list[str]) -> str:
     """The first few of ``chars`` by code point and Unicode name (``U+200B ZERO WIDTH
     SPACE``)."""
-    return ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".rstrip()
-                     for ch in list(dict.fromkeys(chars))[:3])
+    return ", ".join(
+        f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".rstrip()
+        for ch in list(dict.fromkeys(chars))[:3]
+    )
 
 
 def _warn_once(reader: Reader, at: KeyPath, problem: str, expected: str) -> None:

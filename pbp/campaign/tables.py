@@ -42,13 +42,19 @@ def parse_toml(text: str, *, path: str) -> dict[str, Any]:
         problem = _TOML_POSITION.sub("", message) if found else message
         raise ConfigError(path=path, where=where, problem=problem, expected="valid TOML") from None
     except RecursionError:  # tomllib recurses into each nested array and inline table
-        raise ConfigError(path=path, where=_first_line(text, _DEEP),
-                          problem="arrays or inline tables nested too deep to read",
-                          expected="a few levels of nesting at most") from None
+        raise ConfigError(
+            path=path,
+            where=_first_line(text, _DEEP),
+            problem="arrays or inline tables nested too deep to read",
+            expected="a few levels of nesting at most",
+        ) from None
     except ValueError:  # an integer past Python's limit for reading one (4,300 digits)
-        raise ConfigError(path=path, where=_first_line(text, _LONG_NUMBER),
-                          problem="a number thousands of digits long",
-                          expected="a number of a few digits") from None
+        raise ConfigError(
+            path=path,
+            where=_first_line(text, _LONG_NUMBER),
+            problem="a number thousands of digits long",
+            expected="a number of a few digits",
+        ) from None
 
 
 _DEEP = re.compile(r"(?:[\[{][^\[\]{}\n]{0,40}){50}")  # 50 openings on one line
@@ -134,15 +140,17 @@ def shortened(text: str, *, longest: int = 60) -> str:
     invisible or control character written as its escape (``A\\u200bria``), so the message
     shows what is there."""
     if len(text) > longest:
-        text = f"{text[:longest - 20]}…({len(text):,} characters)"
+        text = f"{text[: longest - 20]}…({len(text):,} characters)"
     if text.isascii() and text.isprintable():
         return text
     return _UNSEEN.sub(lambda found: _escape(found.group()), text)
 
 
 # control, format (zero-width, direction marks), private-use, line and paragraph separators
-_UNSEEN = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
-                     "\u2060-\u206f\ufeff\ufff9-\ufffb\ue000-\uf8ff]")
+_UNSEEN = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb\ue000-\uf8ff]"
+)
 
 
 def _escape(char: str) -> str:
@@ -300,17 +308,22 @@ class Reader:
         """A whole-number value from ``minimum`` (default ``-maximum``) to ``maximum``, or
         ``default``."""
         low = -maximum if minimum is None else minimum
-        expected = ("a whole number" + (f" ≥ {minimum}" if minimum is not None else "")
-                    + (f" and ≤ {maximum}" if maximum != LARGEST_NUMBER else ""))
+        expected = (
+            "a whole number"
+            + (f" ≥ {minimum}" if minimum is not None else "")
+            + (f" and ≤ {maximum}" if maximum != LARGEST_NUMBER else "")
+        )
         found = self.value(table, at, key, kind=int, expected=expected)
         if found is None:
             return default
         if minimum is not None and found < minimum:
             self.fail((*at, key), f"{key} = {found} is below {minimum}", expected)
         if not low <= found <= maximum:  # a slip of the keyboard (60000 for 6), or hostile
-            self.fail((*at, key), f"{key} = {_digits(found)} is beyond "
-                      f"{low if found < 0 else maximum}",
-                      f"a whole number from {low} to {maximum}")
+            self.fail(
+                (*at, key),
+                f"{key} = {_digits(found)} is beyond {low if found < 0 else maximum}",
+                f"a whole number from {low} to {maximum}",
+            )
         return int(found)
 
     def flag(self, table: Table, at: KeyPath, key: str, *, default: bool) -> bool:
@@ -330,7 +343,8 @@ class Reader:
             if option == found:
                 return option
         self.fail(
-            (*at, key), f'{key} = "{shortened(found)}" is not known{did_you_mean(found, choices)}',
+            (*at, key),
+            f'{key} = "{shortened(found)}" is not known{did_you_mean(found, choices)}',
             expected,
         )
 

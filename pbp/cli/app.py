@@ -20,36 +20,54 @@ from pbp.cli.printable import for_terminal
 
 # name -> (module of pbp.cli, the command's attribute in it, its one-line summary)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
-    "check": ("check", "check",
-              "Check campaign files and the bot configuration; print what is wrong."),
+    "check": (
+        "check",
+        "check",
+        "Check campaign files and the bot configuration; print what is wrong.",
+    ),
     "db": ("db", "db", "Set up or migrate the bot's database."),
-    "demo": ("demo", "demo",
-             "Play a complete example thread and print it with the bot's replies."),
-    "export": ("export", "export",
-               "Export THREAD: every round, action, character and rejected tag."),
-    "parse": ("parse", "parse",
-              "Show what the bot reads in a post: TEXT, or the standard input with - "
-              "(the default)."),
-    "poll": ("poll", "poll",
-             "Poll the forum once: read new posts, check them, reply, resolve what is due."),
-    "post": ("post", "post",
-             "Post TEXT to a thread of the local forum, or edit or delete a post."),
-    "replay": ("replay", "replay",
-               "Replay a thread offline: CAMPAIGN.toml and EVENTS.jsonl (one event per line)."),
-    "run": ("poll", "run",
-            "Run the bot: poll every poll_seconds, close rounds at their deadlines, "
-            "remind players."),
+    "demo": ("demo", "demo", "Play a complete example thread and print it with the bot's replies."),
+    "export": (
+        "export",
+        "export",
+        "Export THREAD: every round, action, character and rejected tag.",
+    ),
+    "parse": (
+        "parse",
+        "parse",
+        "Show what the bot reads in a post: TEXT, or the standard input with - (the default).",
+    ),
+    "poll": (
+        "poll",
+        "poll",
+        "Poll the forum once: read new posts, check them, reply, resolve what is due.",
+    ),
+    "post": ("post", "post", "Post TEXT to a thread of the local forum, or edit or delete a post."),
+    "replay": (
+        "replay",
+        "replay",
+        "Replay a thread offline: CAMPAIGN.toml and EVENTS.jsonl (one event per line).",
+    ),
+    "run": (
+        "poll",
+        "run",
+        "Run the bot: poll every poll_seconds, close rounds at their deadlines, remind players.",
+    ),
     "thread": ("thread", "thread", "Read the threads of the local forum."),
-    "verify": ("verify", "verify",
-               "Recompute every roll of the round summaries in FILE (default: standard input)."),
+    "verify": (
+        "verify",
+        "verify",
+        "Recompute every roll of the round summaries in FILE (default: standard input).",
+    ),
 }
 
 
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported from their modules on first use."""
 
-    def __init__(self, *args: object, lazy: dict[str, tuple[str, str, str]],
-                 **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, lazy: dict[str, tuple[str, str, str]], **kwargs: object
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy = lazy
 
@@ -68,8 +86,11 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The help's command list, from the summaries above: no subcommand module is imported."""
-        names = [name for name in self.list_commands(ctx)
-                 if name not in self.commands or not self.commands[name].hidden]
+        names = [
+            name
+            for name in self.list_commands(ctx)
+            if name not in self.commands or not self.commands[name].hidden
+        ]
         if not names:
             return
         limit = formatter.width - 6 - max(len(name) for name in names)
@@ -82,8 +103,13 @@ class LazyGroup(click.Group):
         command = self.commands.get(name) or click.Command(name, help=self.lazy[name][2])
         return command.get_short_help_str(limit)
 
-    def make_context(self, info_name: str | None, args: list[str],
-                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
         """The group's own options read; a mistake in them is one line (``pbp --bogus``)."""
         try:
             return super().make_context(info_name, args, parent, **extra)
@@ -108,10 +134,14 @@ class LazyGroup(click.Group):
             if logging.getLogger("pbp").isEnabledFor(logging.DEBUG):
                 raise
             name = f"pbp {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "pbp"
-            click.echo(for_terminal(
-                f"{name}: unexpected error ({type(error).__name__}: "
-                f"{_shortened(str(error))}); this is a bug in pbp: please report it with "
-                f"what `{name.replace('pbp', 'pbp -v', 1)} ...` prints"), err=True)
+            click.echo(
+                for_terminal(
+                    f"{name}: unexpected error ({type(error).__name__}: "
+                    f"{_shortened(str(error))}); this is a bug in pbp: please report it with "
+                    f"what `{name.replace('pbp', 'pbp -v', 1)} ...` prints"
+                ),
+                err=True,
+            )
             sys.exit(1)
 
 
@@ -119,9 +149,10 @@ def _shortened(text: str, *, longest: int = 300) -> str:
     """``text`` on one line, each word longer than ``longest`` cut in its middle (a 5,000-digit
     --seed is not shown whole; a long path keeps its start and its file's name)."""
     keep = longest // 2
-    return " ".join(word if len(word) <= longest
-                    else f"{word[:keep]}…({len(word)} characters)…{word[-keep:]}"
-                    for word in text.split())
+    return " ".join(
+        word if len(word) <= longest else f"{word[:keep]}…({len(word)} characters)…{word[-keep:]}"
+        for word in text.split()
+    )
 
 
 class OneLineUsageError(click.UsageError):
@@ -139,12 +170,18 @@ class OneLineUsageError(click.UsageError):
             click.echo(for_terminal(f"pbp: {self.detail}"), err=file is None, file=file)
             return
         usage = ctx.get_usage().removeprefix("Usage:").strip()
-        click.echo(for_terminal(f"{ctx.command_path}: {self.detail} (usage: {usage}; see "
-                                f"{ctx.command_path} --help)"),
-                   err=file is None, file=file)
+        click.echo(
+            for_terminal(
+                f"{ctx.command_path}: {self.detail} (usage: {usage}; see {ctx.command_path} --help)"
+            ),
+            err=file is None,
+            file=file,
+        )
 
-@click.group(cls=LazyGroup, lazy=SUBCOMMANDS,
-             context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(
+    cls=LazyGroup, lazy=SUBCOMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="pbp")
 @click.option("--verbose", "-v", is_flag=True, help="Log what the bot does (to stderr).")
 def app(verbose: bool) -> None:

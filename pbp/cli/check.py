@@ -56,8 +56,9 @@ def _check_campaign(path: Path) -> bool:
         return False
     count = len(campaign.characters)
     noun = "character" if count == 1 else "characters"
-    click.echo(for_terminal(
-        f"ok: {_shown(path)} ({count} {noun}, ruleset {campaign.ruleset.value})"))
+    click.echo(
+        for_terminal(f"ok: {_shown(path)} ({count} {noun}, ruleset {campaign.ruleset.value})")
+    )
     for warning in warnings:  # the file loads: these do not make the check fail
         click.echo(for_terminal(f"warning: {warning}"))
     return True
@@ -73,8 +74,9 @@ def _check_config(path: Path, *, already: set[Path]) -> list[bool]:
     noun = "thread" if count == 1 else "threads"
     forum_problem = check_forum(config)
     if forum_problem is not None:
-        click.echo(for_terminal(
-            f"error: {_shown(path)}: forum {config.forum.kind}: {forum_problem}"))
+        click.echo(
+            for_terminal(f"error: {_shown(path)}: forum {config.forum.kind}: {forum_problem}")
+        )
     else:
         click.echo(for_terminal(f"ok: {_shown(path)} ({count} {noun}, forum {config.forum.kind})"))
     seen = {p.resolve() for p in already}

@@ -18,16 +18,18 @@ def db() -> None:
 
 @db.command("upgrade")
 @config_option
-@click.option("--create", is_flag=True,
-              help="Start a new database even where its folder does not exist yet (the "
-                   "folders are made). Without it a database URL whose folder is missing "
-                   "is refused, so a typo never starts a new database.")
+@click.option(
+    "--create",
+    is_flag=True,
+    help="Start a new database even where its folder does not exist yet (the "
+    "folders are made). Without it a database URL whose folder is missing "
+    "is refused, so a typo never starts a new database.",
+)
 def upgrade(config_path: Path, create: bool) -> None:
     """Create the tables, or migrate them to this pbp's schema."""
     config = load(config_path, command="db upgrade")
     try:
-        store = Store(config.database.url, timeout=config.database.timeout_seconds,
-                      create=create)
+        store = Store(config.database.url, timeout=config.database.timeout_seconds, create=create)
         before, after = store.upgrade()
     except PbpError as exc:
         fail("db upgrade", str(exc))
@@ -50,6 +52,8 @@ def status(config_path: Path) -> None:
     if current == head:
         click.echo(f"{store.shown_url}: at revision {head} (up to date)")
     else:
-        click.echo(f"{store.shown_url}: at {current or 'no pbp tables'}, this pbp needs {head}: "
-                   "run `pbp db upgrade`")
+        click.echo(
+            f"{store.shown_url}: at {current or 'no pbp tables'}, this pbp needs {head}: "
+            "run `pbp db upgrade`"
+        )
         raise SystemExit(1)

@@ -19,10 +19,13 @@ from pbp.services.export import thread_markdown, write_ledger
 @click.argument("thread")
 @click.option("--json", "as_json", is_flag=True, help="The JSON ledger (SPEC §5).")
 @click.option("--md", "as_md", is_flag=True, help="A readable Markdown transcript.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file instead of standard output.")
-def export(config_path: Path, thread: str, as_json: bool, as_md: bool,
-           output: Path | None) -> None:
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file instead of standard output.",
+)
+def export(config_path: Path, thread: str, as_json: bool, as_md: bool, output: Path | None) -> None:
     """Export THREAD: every round, action, character and rejected tag."""
     if as_json == as_md:
         raise click.UsageError("choose one of --json and --md")
@@ -55,13 +58,20 @@ def _check_writable(output: Path) -> None:
     exists (click checks only that it is not a folder itself)."""
     folder = output.parent
     if not str(output).strip() or output.is_dir():
-        raise click.BadParameter(f"{str(output)!r} is a folder, not a file",
-                                 param_hint="'--output' / '-o'")
+        raise click.BadParameter(
+            f"{str(output)!r} is a folder, not a file", param_hint="'--output' / '-o'"
+        )
     if not folder.is_dir():
-        what = (f"{folder} is a file, not a folder" if folder.exists()
-                else f"the folder {folder} does not exist")
-        raise click.BadParameter(f"{what}: make the folder first, or write the file elsewhere",
-                                 param_hint="'--output' / '-o'")
+        what = (
+            f"{folder} is a file, not a folder"
+            if folder.exists()
+            else f"the folder {folder} does not exist"
+        )
+        raise click.BadParameter(
+            f"{what}: make the folder first, or write the file elsewhere",
+            param_hint="'--output' / '-o'",
+        )
     if not os.access(folder, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
-        raise click.BadParameter(f"cannot write {output}: no permission",
-                                 param_hint="'--output' / '-o'")
+        raise click.BadParameter(
+            f"cannot write {output}: no permission", param_hint="'--output' / '-o'"
+        )

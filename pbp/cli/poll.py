@@ -25,8 +25,10 @@ def _count(n: int, one: str, many: str | None = None) -> str:
 def _say(report: PollReport, *, skipped: bool = True) -> None:
     sent = [d for done in report.delivered.values() for d in done]
     private = sum(1 for d in sent if d.private_to is not None)
-    line = (f"read {_count(report.events, 'new post version')}; "
-            f"posted or edited {_count(len(sent) - private, 'reply', 'replies')}")
+    line = (
+        f"read {_count(report.events, 'new post version')}; "
+        f"posted or edited {_count(len(sent) - private, 'reply', 'replies')}"
+    )
     if private:  # the GMs' full view, a player's own sheet
         line += f"; sent {_count(private, 'private message')}"
     click.echo(line)
@@ -42,8 +44,12 @@ def _say(report: PollReport, *, skipped: bool = True) -> None:
 
 @click.command("poll")
 @config_option
-@click.option("--once", is_flag=True, default=True,
-              help="Poll once and exit (the default; `pbp run` polls on a schedule).")
+@click.option(
+    "--once",
+    is_flag=True,
+    default=True,
+    help="Poll once and exit (the default; `pbp run` polls on a schedule).",
+)
 def poll(config_path: Path, once: bool) -> None:
     """Poll the forum once: read new posts, check them, reply, resolve what is due.
 
@@ -80,11 +86,18 @@ def run(config_path: Path) -> None:
     except PbpError as exc:
         fail("run", str(exc), status=2)
     _say_new(bot, "run")
-    click.echo(f"pbp runs {len(config.threads)} thread(s) on the {config.forum.kind} forum, "
-               f"polling every {config.bot.poll_seconds} s; Ctrl-C stops it")
+    click.echo(
+        f"pbp runs {len(config.threads)} thread(s) on the {config.forum.kind} forum, "
+        f"polling every {config.bot.poll_seconds} s; Ctrl-C stops it"
+    )
     outage = config.database.outage_seconds
-    runner = BotRunner(bot, poll_seconds=config.bot.poll_seconds, clock=utc_now, on_poll=_log,
-                       give_up_after=timedelta(seconds=outage) if outage else None)
+    runner = BotRunner(
+        bot,
+        poll_seconds=config.bot.poll_seconds,
+        clock=utc_now,
+        on_poll=_log,
+        give_up_after=timedelta(seconds=outage) if outage else None,
+    )
     runner.run()
     if runner.failure is not None:
         click.echo(f"pbp run: {runner.failure}", err=True)
@@ -121,9 +134,12 @@ def _end(status: int, *, abandoned: bool) -> None:
 def _say_new(bot: Bot, command: str) -> None:
     """A new database is said so: after a restart it means the old one was not found."""
     if bot.store.created:
-        click.echo(f"pbp {command}: no database at {bot.store.shown_url} yet: set up a new one "
-                   "(the threads are read from their start; replies already on the forum are "
-                   "not posted again)", err=True)
+        click.echo(
+            f"pbp {command}: no database at {bot.store.shown_url} yet: set up a new one "
+            "(the threads are read from their start; replies already on the forum are "
+            "not posted again)",
+            err=True,
+        )
 
 
 def _log(report: PollReport) -> None:

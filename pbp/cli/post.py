@@ -26,8 +26,14 @@ Examples:
 @click.option("--edit", "edit_id", metavar="ID", help="Replace the text of post ID.")
 @click.option("--delete", "delete_id", metavar="ID", help="Delete post ID.")
 @click.argument("text", required=False)
-def post(config_path: click.Path, thread: str | None, author: str | None, edit_id: str | None,
-         delete_id: str | None, text: str | None) -> None:
+def post(
+    config_path: click.Path,
+    thread: str | None,
+    author: str | None,
+    edit_id: str | None,
+    delete_id: str | None,
+    text: str | None,
+) -> None:
     """Post TEXT to a thread of the local forum, or edit or delete a post.
 
     TEXT "-" reads the post from standard input. The bot reads it at its next poll
@@ -35,8 +41,9 @@ def post(config_path: click.Path, thread: str | None, author: str | None, edit_i
     """
     modes = [m for m in (thread or author, edit_id, delete_id) if m]
     if len(modes) != 1:
-        raise click.UsageError("say what to do: --thread T --as USER TEXT, --edit ID TEXT, "
-                               "or --delete ID")
+        raise click.UsageError(
+            "say what to do: --thread T --as USER TEXT, --edit ID TEXT, or --delete ID"
+        )
     if delete_id is None:
         if text is None:
             raise click.UsageError("the post's TEXT is missing (or - to read it from stdin)")
@@ -44,8 +51,10 @@ def post(config_path: click.Path, thread: str | None, author: str | None, edit_i
         if not text.strip():
             raise click.UsageError("the post's TEXT is empty")
         if "\x00" in text:  # no forum post holds one, and PostgreSQL cannot store it
-            raise click.UsageError(f"the post's TEXT holds a NUL character (at character "
-                                   f"{text.index(chr(0)) + 1}): take it out")
+            raise click.UsageError(
+                f"the post's TEXT holds a NUL character (at character "
+                f"{text.index(chr(0)) + 1}): take it out"
+            )
     if (thread or author) and not (thread and author):
         raise click.UsageError("a new post needs both --thread THREAD and --as USER")
     config = load(config_path, command="post")  # type: ignore[arg-type]

@@ -27,15 +27,29 @@ from pbp.services.replay import BOT, feed_all, replay_run
     "--json", "as_json", is_flag=True, help="Print the JSON ledger instead of the replies."
 )
 @click.option("--seed", type=int, default=None, help="Make the dice reproducible from this number.")
-@click.option("--bot", "bot_name", default=None,
-              help=f"The bot's username: posts by it are never read as actions "
-              f"(default: the config's [bot] username, else {BOT}).")
-@click.option("--config", "config_path",
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Take the bot's username and ack setting from this "
-              "configuration (its database and forum are not touched).")
-def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
-           bot_name: str | None, config_path: Path | None) -> None:
+@click.option(
+    "--bot",
+    "bot_name",
+    default=None,
+    help=f"The bot's username: posts by it are never read as actions "
+    f"(default: the config's [bot] username, else {BOT}).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Take the bot's username and ack setting from this "
+    "configuration (its database and forum are not touched).",
+)
+def replay(
+    campaign: Path,
+    events: Path,
+    as_json: bool,
+    seed: int | None,
+    bot_name: str | None,
+    config_path: Path | None,
+) -> None:
     """Replay a thread offline: CAMPAIGN.toml and EVENTS.jsonl (one event per line).
 
     Each event goes onto a local forum in a throw-away database and the bot polls it, exactly
@@ -57,8 +71,9 @@ def replay(campaign: Path, events: Path, as_json: bool, seed: int | None,
             except ForumError as exc:  # the forum refused the event just read: say its line
                 raise InputError(f"{loaded.where}: {exc}" if loaded.where else str(exc)) from exc
             if not run.log:  # not one event: the bot never even saw the thread
-                raise InputError(f"{events}: no events to replay (one event a line, e.g. "
-                                 f"{EXAMPLE_EVENT})")
+                raise InputError(
+                    f"{events}: no events to replay (one event a line, e.g. {EXAMPLE_EVENT})"
+                )
             if as_json:  # a long thread's ledger goes out a round at a time
                 with _chunks() as write:  # other people's text: no control characters
                     run.write_ledger(lambda piece: write(json_for_terminal(piece)))
@@ -85,8 +100,10 @@ class _Reading:
 
 
 CHUNK = 1 << 20  # characters written to standard output at a time
-EXAMPLE_EVENT = ('{"type": "post", "id": "p1", "author": "alice", '
-                 '"at": "2026-11-29T10:00:00Z", "body": "[physical: attack Goblin]"}')
+EXAMPLE_EVENT = (
+    '{"type": "post", "id": "p1", "author": "alice", '
+    '"at": "2026-11-29T10:00:00Z", "body": "[physical: attack Goblin]"}'
+)
 
 
 @contextmanager

@@ -19,8 +19,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 def config_option(func: F) -> F:
     """``--config PATH`` (default ./config.toml)."""
     return click.option(
-        "--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-        default=DEFAULT_CONFIG_PATH, show_default=True,
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=DEFAULT_CONFIG_PATH,
+        show_default=True,
         help="The bot configuration (see config.example.toml).",
     )(func)
 
@@ -28,8 +31,12 @@ def config_option(func: F) -> F:
 def load(config_path: Path, *, command: str) -> Config:
     """The configuration, or a clear message and exit status 2."""
     if not config_path.is_file():
-        fail(command, f"no configuration at {config_path}: copy config.example.toml to "
-             f"{config_path} and edit it, or give --config PATH", status=2)
+        fail(
+            command,
+            f"no configuration at {config_path}: copy config.example.toml to "
+            f"{config_path} and edit it, or give --config PATH",
+            status=2,
+        )
     try:
         return load_config(config_path)
     except PbpError as exc:
@@ -52,11 +59,12 @@ def text_argument(text: str, *, what: str) -> str:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise click.UsageError(f"{what} on the standard input is not UTF-8 text (byte "
-                                   f"0x{data[exc.start]:02x} at offset {exc.start})") from None
+            raise click.UsageError(
+                f"{what} on the standard input is not UTF-8 text (byte "
+                f"0x{data[exc.start]:02x} at offset {exc.start})"
+            ) from None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise click.UsageError(f"{what} is not UTF-8 text (at character {exc.start + 1})"
-                               ) from None
+        raise click.UsageError(f"{what} is not UTF-8 text (at character {exc.start + 1})") from None
     return text

@@ -71,9 +71,14 @@ def render_inbox(user: str, messages: list[PrivateMessage]) -> str:
 
 @thread.command("show")
 @config_option
-@click.option("--as", "user", default=None, metavar="USER",
-              help="Also show the private messages the bot sent USER about this thread "
-                   "(a GM's full numbers under hide-npcs, a player's !sheet private).")
+@click.option(
+    "--as",
+    "user",
+    default=None,
+    metavar="USER",
+    help="Also show the private messages the bot sent USER about this thread "
+    "(a GM's full numbers under hide-npcs, a player's !sheet private).",
+)
 @click.argument("name")
 def show(config_path: Path, name: str, user: str | None) -> None:
     """Print thread NAME with every post and every reply of the bot."""
@@ -85,11 +90,15 @@ def show(config_path: Path, name: str, user: str | None) -> None:
     except PbpError as exc:
         fail("thread show", str(exc))
     if not posts:
-        fail("thread show", f"there is no thread {name!r} on the local forum (yet): "
-             f"start it with pbp post --thread {name} --as USER TEXT")
+        fail(
+            "thread show",
+            f"there is no thread {name!r} on the local forum (yet): "
+            f"start it with pbp post --thread {name} --as USER TEXT",
+        )
     replies = sum(1 for p in posts if p.reply_key is not None)
-    click.echo(for_terminal(
-        f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n"))
+    click.echo(
+        for_terminal(f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n")
+    )
     click.echo(for_terminal(render_thread(posts)))
     if user is not None:
         click.echo(for_terminal(render_inbox(user, inbox)), nl=False)

@@ -16,11 +16,21 @@ NOTHING = 2  # the input held no round summary with a seed
 
 
 @click.command("verify")
-@click.argument("source", required=False, default="-", metavar="[FILE]",
-                type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
-@click.option("--ledger", "ledger_path", metavar="FILE.json", default=None,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Check an exported ledger (pbp export --json, pbp replay --json) instead.")
+@click.argument(
+    "source",
+    required=False,
+    default="-",
+    metavar="[FILE]",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+)
+@click.option(
+    "--ledger",
+    "ledger_path",
+    metavar="FILE.json",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Check an exported ledger (pbp export --json, pbp replay --json) instead.",
+)
 @click.pass_context
 def verify(ctx: click.Context, source: Path, ledger_path: Path | None) -> None:
     """Recompute every roll of the round summaries in FILE (default: standard input).
@@ -37,8 +47,10 @@ def verify(ctx: click.Context, source: Path, ledger_path: Path | None) -> None:
     else:
         result = verify_text(_read(source))
         name = "the input" if str(source) == "-" else str(source)
-        what = (f"{name} holds no round summary with its dice seed (a line like "
-                "'Dice seed of round 1: ...'); paste the whole summary")
+        what = (
+            f"{name} holds no round summary with its dice seed (a line like "
+            "'Dice seed of round 1: ...'); paste the whole summary"
+        )
     for line in result.lines():  # they may quote the input: shown without its controls
         click.echo(for_terminal(line))
     if not result.found:
@@ -66,9 +78,15 @@ def _ledger(path: Path) -> Verification:
     except RecursionError:  # brackets nested past anything a ledger holds
         fail("verify", f"{path} is not a JSON ledger: it nests too deep", status=NOTHING)
     except ValueError:  # a number past Python's limit for reading one (4,300 digits)
-        fail("verify", f"{path} is not a JSON ledger: it holds a number thousands of digits "
-             "long", status=NOTHING)
+        fail(
+            "verify",
+            f"{path} is not a JSON ledger: it holds a number thousands of digits long",
+            status=NOTHING,
+        )
     if not isinstance(data, dict):
-        fail("verify", f"{path} is not a JSON ledger (expected an object with 'rounds')",
-             status=NOTHING)
+        fail(
+            "verify",
+            f"{path} is not a JSON ledger (expected an object with 'rounds')",
+            status=NOTHING,
+        )
     return verify_ledger(data)

@@ -22,12 +22,21 @@ def _sheet_shows_deadline(state: EngineState, done: list[Done], effects: list[Ef
     """Whether a new deadline changes the posted cheat-sheet: it shows round 1's deadline
     while round 1 is open (a cheat-sheet still to be posted shows it anyway)."""
     rnd = state.round
-    return (rnd is not None and rnd.number == 1 and any(isinstance(d, DeadlineSet) for d in done)
-            and not any(isinstance(e, Reply) and e.key == "cheatsheet" for e in effects))
+    return (
+        rnd is not None
+        and rnd.number == 1
+        and any(isinstance(d, DeadlineSet) for d in done)
+        and not any(isinstance(e, Reply) and e.key == "cheatsheet" for e in effects)
+    )
 
 
-def acknowledge(state: EngineState, post_id: str, done: list[Done],
-                refused: tuple[Problem, ...], effects: list[Effect]) -> EngineState:
+def acknowledge(
+    state: EngineState,
+    post_id: str,
+    done: list[Done],
+    refused: tuple[Problem, ...],
+    effects: list[Effect],
+) -> EngineState:
     """Say what a GM post's commands did, in the post's one reply (with what it says of its
     tags, and the closing commands it refused), and tell the author of each post it struck,
     in that post's reply; under ack = none nothing is posted and the round's summary lists
@@ -43,8 +52,9 @@ def acknowledge(state: EngineState, post_id: str, done: list[Done],
             state = replace(state, round=replace(rnd, done=(*rnd.done, *done)))
     elif post is not None:
         said_before = post.reply.content if post.reply is not None else None
-        content = post_reply.gm_reply(post_id, done=tuple(done), refused=refused,
-                                      part=post_reply.part_of(said_before))
+        content = post_reply.gm_reply(
+            post_id, done=tuple(done), refused=refused, part=post_reply.part_of(said_before)
+        )
         state = _said(state, *post_reply.say(state, post, content), effects)
     for item in done:  # under ack = none only a confirmation a player asked for is edited
         if not isinstance(item, PostVoided):
@@ -56,8 +66,9 @@ def acknowledge(state: EngineState, post_id: str, done: list[Done],
     return state
 
 
-def _said(state: EngineState, post: PostRecord, said: Effect | None,
-          effects: list[Effect]) -> EngineState:
+def _said(
+    state: EngineState, post: PostRecord, said: Effect | None, effects: list[Effect]
+) -> EngineState:
     """``state`` with ``post`` (its reply as it says now), and the reply to post or edit."""
     if said is not None:
         effects.append(said)

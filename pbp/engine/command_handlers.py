@@ -51,8 +51,7 @@ from pbp.tags.commands import (
 # -- set-up and control, as soon as the post is read (SPEC §2.5) ------------------------------
 
 
-def deadline(state: EngineState, command: DeadlineCommand,
-             acting: Acting) -> EngineState | Problem:
+def deadline(state: EngineState, command: DeadlineCommand, acting: Acting) -> EngineState | Problem:
     """``!deadline``: a time after the post, a span from the round's opening, or off."""
     rnd, post = state.round, acting.post
     assert rnd is not None
@@ -60,10 +59,15 @@ def deadline(state: EngineState, command: DeadlineCommand,
         if command.at <= post.at:  # it would close the round at once, and in the past
             when = command.at.strftime("%Y-%m-%d %H:%M UTC")
             posted = post.at.strftime("%Y-%m-%d %H:%M UTC")
-            return located(BadCommandArguments(
-                tag="", command="deadline", found=when,
-                expected=f"a time after this post ({posted})",
-            ), command)
+            return located(
+                BadCommandArguments(
+                    tag="",
+                    command="deadline",
+                    found=when,
+                    expected=f"a time after this post ({posted})",
+                ),
+                command,
+            )
         return replace(state, round=replace(rnd, deadline=command.at, reminded=False))
     due = later(rnd.opened_at, command.after) if command.after is not None else None
     return replace(
@@ -83,8 +87,11 @@ def void(state: EngineState, command: VoidCommand, acting: Acting) -> EngineStat
     return replace(state, round=replace(rnd, posts=posts))
 
 
-def roster_setup(state: EngineState, command: NpcCommand | GroupCommand | FeatureCommand
-                 | RestCommand, acting: Acting) -> EngineState | Problem:
+def roster_setup(
+    state: EngineState,
+    command: NpcCommand | GroupCommand | FeatureCommand | RestCommand,
+    acting: Acting,
+) -> EngineState | Problem:
     """``!npc``, ``!group``, ``!feature``, ``!rest``: the scene's roster changes, and the
     round keeps the command (``!undo`` replays it on the round it re-opens)."""
     rnd = state.round
@@ -109,8 +116,9 @@ def _key(command: Command, post: PostRecord) -> str:
 def help_reply(state: EngineState, command: HelpCommand, acting: Acting) -> EngineState:
     """``!help``."""
     post = acting.post
-    acting.effects.append(Reply(key=_key(command, post), to=post.post_id,
-                                content=HelpContent(author=post.author)))
+    acting.effects.append(
+        Reply(key=_key(command, post), to=post.post_id, content=HelpContent(author=post.author))
+    )
     return state
 
 
@@ -126,8 +134,11 @@ def status_reply(state: EngineState, command: StatusCommand, acting: Acting) -> 
     status = StatusContent(not_acted=missing, deadline=rnd.deadline, as_of=state)
     acting.effects.append(Reply(key=key, to=post.post_id, content=status))
     if post.gm and hides_npcs(state.campaign):  # the GM's own view, privately
-        acting.effects.append(PrivateReply(key=private_key(post.author, key), to=post.author,
-                                           content=status, full=True))
+        acting.effects.append(
+            PrivateReply(
+                key=private_key(post.author, key), to=post.author, content=status, full=True
+            )
+        )
     return state
 
 
@@ -137,11 +148,16 @@ def sheet_reply(state: EngineState, command: SheetCommand, acting: Acting) -> En
     assert state.round is not None
     key = _key(command, post)
     if command.private:
-        acting.effects.append(PrivateReply(key=private_key(post.author, key), to=post.author,
-                                           content=_sheet(state, command, post), full=post.gm))
+        acting.effects.append(
+            PrivateReply(
+                key=private_key(post.author, key),
+                to=post.author,
+                content=_sheet(state, command, post),
+                full=post.gm,
+            )
+        )
     else:
-        acting.effects.append(Reply(key=key, to=post.post_id,
-                                    content=_sheet(state, command, post)))
+        acting.effects.append(Reply(key=key, to=post.post_id, content=_sheet(state, command, post)))
     return state
 
 
@@ -182,7 +198,11 @@ def close(state: EngineState, command: CloseCommand, acting: Acting) -> EngineSt
 def _closed(state: EngineState, acting: Acting) -> EngineState:
     post = acting.post
     state, more = close_round(
-        state, at=post.at, closed_by=post.post_id, reply_to=post.post_id, dice=acting.dice,
+        state,
+        at=post.at,
+        closed_by=post.post_id,
+        reply_to=post.post_id,
+        dice=acting.dice,
         parse=acting.parse,
     )
     acting.effects.extend(more)
@@ -214,16 +234,19 @@ def undo(state: EngineState, command: UndoCommand, acting: Acting) -> EngineStat
             content=UndoneContent(report=last.report, undone_by=acting.post.post_id),
         )
     )
-    return registry.undo(replace(
-        state,
-        round=reopened,
-        closed=state.closed[:-1],
-        scene=last.reopen.start,
-        # the flags the undone summary showed wait for the next one
-        late_edits=(*last.report.late_edits, *state.late_edits),
-        scene_kind=last.scene_kind,
-        closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
-    ), last)
+    return registry.undo(
+        replace(
+            state,
+            round=reopened,
+            closed=state.closed[:-1],
+            scene=last.reopen.start,
+            # the flags the undone summary showed wait for the next one
+            late_edits=(*last.report.late_edits, *state.late_edits),
+            scene_kind=last.scene_kind,
+            closed_posts=state.closed_posts - {p.post_id for p in last.reopen.posts},
+        ),
+        last,
+    )
 
 
 def preview(state: EngineState, command: PreviewCommand, acting: Acting) -> EngineState:
@@ -231,12 +254,18 @@ def preview(state: EngineState, command: PreviewCommand, acting: Acting) -> Engi
     then dropped. The dice are the round's own (each roll is fixed by the seed, its post and
     its tag), so the real close rolls the same for the same posts; nothing is kept."""
     post = acting.post
-    after, effects = close_round(state, at=post.at, closed_by=post.post_id, reply_to=None,
-                                 dice=acting.dice)
+    after, effects = close_round(
+        state, at=post.at, closed_by=post.post_id, reply_to=None, dice=acting.dice
+    )
     (report,) = (e.content.report for e in effects if isinstance(e.content, SummaryContent))
     acting.effects.append(
-        PrivateReply(key=private_key(post.author, f"preview-{post.post_id}"), to=post.author,
-                     content=PreviewContent(report=report, after=after), full=True))
+        PrivateReply(
+            key=private_key(post.author, f"preview-{post.post_id}"),
+            to=post.author,
+            content=PreviewContent(report=report, after=after),
+            full=True,
+        )
+    )
     return state  # nothing changes: the round stays open
 
 
@@ -249,8 +278,9 @@ def encounter(state: EngineState, command: EncounterCommand, acting: Acting) -> 
     return registry.fresh(state, command.kind, command)
 
 
-def end_encounter(state: EngineState, command: EncounterEndCommand,
-                  acting: Acting) -> EngineState | Problem:
+def end_encounter(
+    state: EngineState, command: EncounterEndCommand, acting: Acting
+) -> EngineState | Problem:
     """``!encounter end [medic …] [rally …]``: the round closed, a short rest, and the
     campaign's own scene again."""
     medic = _names(state, command.medic, command)

@@ -83,8 +83,13 @@ def row(
     waits: bool = True,
 ) -> CommandRow:
     """A row of the table, its handler and acknowledgement typed for its command."""
-    return CommandRow(command=command, handler=handler, acknowledge=acknowledge,
-                      before_scene=before_scene, waits=waits)
+    return CommandRow(
+        command=command,
+        handler=handler,
+        acknowledge=acknowledge,
+        before_scene=before_scene,
+        waits=waits,
+    )
 
 
 def unchanged(state: EngineState, command: Command, acting: Acting) -> EngineState:

@@ -89,8 +89,14 @@ def command_row(command: Command) -> CommandRow:
 
 
 def read_commands(
-    state: EngineState, post: PostRecord, parsed: ParsedPost, effects: list[Effect],
-    acks: list[Done] | None = None, *, dice: DiceForRound, parse: Parse,
+    state: EngineState,
+    post: PostRecord,
+    parsed: ParsedPost,
+    effects: list[Effect],
+    acks: list[Done] | None = None,
+    *,
+    dice: DiceForRound,
+    parse: Parse,
 ) -> tuple[EngineState, PostRecord, list[Command]]:
     """Act on the commands of a newly read post; return the ones that act after its tags.
     What each GM command did goes to ``acks`` (for its acknowledgement)."""
@@ -127,8 +133,13 @@ def read_commands(
     return state, post, closing
 
 
-def _record(acks: list[Done] | None, state: EngineState, entry: CommandRow, command: Command,
-            post: PostRecord) -> None:
+def _record(
+    acks: list[Done] | None,
+    state: EngineState,
+    entry: CommandRow,
+    command: Command,
+    post: PostRecord,
+) -> None:
     """Keep what a GM command did, for the post's acknowledgement."""
     if acks is not None and post.gm and entry.acknowledge is not None:
         item = entry.acknowledge(state, command, post)
@@ -197,16 +208,13 @@ def after_tags(
     return state
 
 
-def _note_problems(
-    state: EngineState, post_id: str, problems: tuple[Problem, ...]
-) -> EngineState:
+def _note_problems(state: EngineState, post_id: str, problems: tuple[Problem, ...]) -> EngineState:
     """Keep a post's refused commands with it, for the summary's list of what was refused."""
     rnd = state.round
     if rnd is None or rnd.post(post_id) is None:
         return state
     posts = tuple(
-        replace(p, command_problems=(*p.command_problems, *problems))
-        if p.post_id == post_id else p
+        replace(p, command_problems=(*p.command_problems, *problems)) if p.post_id == post_id else p
         for p in rnd.posts
     )
     return replace(state, round=replace(rnd, posts=posts))

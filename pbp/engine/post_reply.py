@@ -34,13 +34,23 @@ from pbp.engine.post_contents import (
 from pbp.engine.state import EngineState, OpenRound, PostRecord, PostReply
 from pbp.errors import Problem
 
-_TAGS_CONTENTS = (ProblemsContent, AckContent, FixedContent, ActedContent, VoidedContent,
-                  DeletedContent)
+_TAGS_CONTENTS = (
+    ProblemsContent,
+    AckContent,
+    FixedContent,
+    ActedContent,
+    VoidedContent,
+    DeletedContent,
+)
 
 
 def tags_part(
-    state: EngineState, post: PostRecord, *, prior: TagsContent | None,
-    acted: tuple[Problem, ...] = (), closed: bool = False,
+    state: EngineState,
+    post: PostRecord,
+    *,
+    prior: TagsContent | None,
+    acted: tuple[Problem, ...] = (),
+    closed: bool = False,
 ) -> TagsContent | None:
     """What the reply of a live post says of its tags as they read now, after ``prior`` (what
     it said before; None: no reply yet). ``acted``: its refusals that acted at the close after
@@ -49,8 +59,9 @@ def tags_part(
     Its problems, if any; else, once it had some, that it is fixed and what it holds now; a
     confirmation follows the post's tags (none left is said too); a post without a reply gets
     one only to be confirmed."""
-    shown = tuple(p for p in (*post.command_problems, *post.problems)
-                  if not any(p is done for done in acted))
+    shown = tuple(
+        p for p in (*post.command_problems, *post.problems) if not any(p is done for done in acted)
+    )
     if shown:
         return ProblemsContent(post_id=post.post_id, problems=shown, closed=closed)
     if acted:
@@ -59,8 +70,7 @@ def tags_part(
     listed = state.confirms(post.author)
     match prior:
         case ProblemsContent() | FixedContent() | ActedContent():
-            return FixedContent(post_id=post.post_id, actions=actions, listed=listed,
-                                closed=closed)
+            return FixedContent(post_id=post.post_id, actions=actions, listed=listed, closed=closed)
         case AckContent():
             return AckContent(post_id=post.post_id, actions=actions, closed=closed)
     if actions and listed:  # SPEC §3: ack = all, or the author's own `!ack on`
@@ -84,7 +94,10 @@ def with_part(content: PostContent | None, part: TagsContent | None) -> PostCont
 
 
 def gm_reply(
-    post_id: str, *, done: tuple[Done, ...], refused: tuple[Problem, ...],
+    post_id: str,
+    *,
+    done: tuple[Done, ...],
+    refused: tuple[Problem, ...],
     part: TagsContent | None,
 ) -> PostContent | None:
     """The reply of a post with what its commands did (and the closing commands refused)
@@ -127,17 +140,24 @@ def say(
     wrong = post.error_replied or isinstance(part_of(content), ProblemsContent)
     if post.reply is None:
         key = first_key(content, post.post_id)
-        return (replace(post, reply=PostReply(key=key, content=content), error_replied=wrong),
-                Reply(key=key, to=post.post_id, content=content))
+        return (
+            replace(post, reply=PostReply(key=key, content=content), error_replied=wrong),
+            Reply(key=key, to=post.post_id, content=content),
+        )
     if post.reply.content == content:
         return post, None
     key = post.reply.key
-    return (replace(post, reply=PostReply(key=key, content=content), error_replied=wrong),
-            EditReply(key=key, content=content))
+    return (
+        replace(post, reply=PostReply(key=key, content=content), error_replied=wrong),
+        EditReply(key=key, content=content),
+    )
 
 
 def reword(
-    state: EngineState, post: PostRecord, *, acted: tuple[Problem, ...] = (),
+    state: EngineState,
+    post: PostRecord,
+    *,
+    acted: tuple[Problem, ...] = (),
     closed: bool = False,
 ) -> tuple[PostRecord, Effect | None]:
     """``post`` (live, its verdicts just read) with its reply saying what it holds now."""
@@ -172,8 +192,9 @@ def put(state: EngineState, post: PostRecord) -> EngineState:
         return replace(state, round=replaced(rnd, post))
     if state.closed and state.closed[-1].reopen.post(post.post_id) is not None:
         last = state.closed[-1]
-        return replace(state, closed=(*state.closed[:-1],
-                                      replace(last, reopen=replaced(last.reopen, post))))
+        return replace(
+            state, closed=(*state.closed[:-1], replace(last, reopen=replaced(last.reopen, post)))
+        )
     return state
 
 

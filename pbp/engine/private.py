@@ -29,8 +29,15 @@ def gm_copies(campaign: Campaign, effects: Iterable[Effect]) -> tuple[Effect, ..
     out: list[Effect] = []
     for effect in effects:
         out.append(effect)
-        if (isinstance(effect, Reply) and isinstance(effect.content, SummaryContent)
-                and hides_npcs(campaign)):
-            out += [PrivateReply(key=private_key(gm, effect.key), to=gm, content=effect.content,
-                                 full=True) for gm in campaign.gms]
+        if (
+            isinstance(effect, Reply)
+            and isinstance(effect.content, SummaryContent)
+            and hides_npcs(campaign)
+        ):
+            out += [
+                PrivateReply(
+                    key=private_key(gm, effect.key), to=gm, content=effect.content, full=True
+                )
+                for gm in campaign.gms
+            ]
     return tuple(out)

@@ -77,9 +77,15 @@ def pending_of(before: Before) -> Pending:
 def checked_against(state: EngineState, *, reading: Reading, before: Before) -> Checked:
     """What a post's tags are checked against in the open round as it stands (``read_post``)."""
     assert state.round is not None
-    return Checked(reading=reading, scene=state.round.base, kind=state.scene_kind,
-                   rulesets=state.rulesets, campaign=state.campaign,
-                   npc_scores=state.npc_scores, before=before)
+    return Checked(
+        reading=reading,
+        scene=state.round.base,
+        kind=state.scene_kind,
+        rulesets=state.rulesets,
+        campaign=state.campaign,
+        npc_scores=state.npc_scores,
+        before=before,
+    )
 
 
 def check_tags(
@@ -102,13 +108,24 @@ def check_tags(
     accepted: list[Accepted] = []
     # problems of command lines belong to the first version, read once (SPEC §2.5)
     problems: list[Problem] = [p for p in parsed.problems if not is_command_problem(p)]
-    ctx = TagContext(campaign=campaign, scene=scene, pending=pending,
-                     rulesets=rulesets or Slots(), scores=scores or (lambda _name: {}))
+    ctx = TagContext(
+        campaign=campaign,
+        scene=scene,
+        pending=pending,
+        rulesets=rulesets or Slots(),
+        scores=scores or (lambda _name: {}),
+    )
     for tag in parsed.tags:
         ruleset = ruleset_for(tag, kind)
         if ruleset is None:
-            problems.append(RulesetUnavailable(tag=tag.source.text, line=tag.source.line,
-                                               column=tag.source.column, ruleset=kind.value))
+            problems.append(
+                RulesetUnavailable(
+                    tag=tag.source.text,
+                    line=tag.source.line,
+                    column=tag.source.column,
+                    ruleset=kind.value,
+                )
+            )
             continue
         actor = choose_actor(
             campaign=campaign,
@@ -148,7 +165,11 @@ def read_context(state: EngineState, *, gm: bool) -> ReadContext:
 
 
 def parse_for(
-    state: EngineState, *, body: str, gm: bool, parse: Parse = parse_post,
+    state: EngineState,
+    *,
+    body: str,
+    gm: bool,
+    parse: Parse = parse_post,
     reuse: Reading | None = None,
 ) -> Reading:
     """A post version read against the open round's scene as it stands: ``reuse`` (an earlier

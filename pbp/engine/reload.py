@@ -19,15 +19,14 @@ def reload_campaign(state: EngineState, campaign: Campaign) -> EngineState:
     state = replace(state, campaign=campaign, scene=keeper.reload(state.scene, campaign))
     rnd = state.round
     if rnd is not None:
-        rnd = replace(rnd, base=keeper.reload(rnd.base, campaign),
-                      start=keeper.reload(rnd.start, campaign))
+        rnd = replace(
+            rnd, base=keeper.reload(rnd.base, campaign), start=keeper.reload(rnd.start, campaign)
+        )
         state = replace(state, round=rnd)
     return state
 
 
-def carry_over(
-    previous: EngineState, *, campaign: Campaign, bot: str, ack: str
-) -> EngineState:
+def carry_over(previous: EngineState, *, campaign: Campaign, bot: str, ack: str) -> EngineState:
     """A new thread of a campaign that ran in ``previous`` (SPEC §1: character state belongs
     to the campaign): everyone keeps damage, pools and what the party has identified, in a
     fresh scene (no groups, features or restraints) under the campaign file as it is now.

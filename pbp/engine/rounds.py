@@ -59,8 +59,9 @@ def recheck(state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post) ->
                 registry.count(pending, accepted, post.post_id)
         else:
             accepted_now, problems = read_post(state, post=post, reading=reading, pending=pending)
-            post = replace(post, accepted=accepted_now, problems=problems, reading=reading,
-                           checked=now)
+            post = replace(
+                post, accepted=accepted_now, problems=problems, reading=reading, checked=now
+            )
         posts.append(post)
         before.append((post.post_id, post.accepted))
     return replace(rnd, posts=tuple(posts))
@@ -92,7 +93,8 @@ def _steps(post: PostRecord) -> Iterator[Accepted | Command | _Retry]:
         ((a.tag.source.line, a.tag.source.column), a) for a in post.accepted
     ]
     items += [
-        ((p.line, p.column), _Retry(accepted=p.would_be, problem=p)) for p in post.problems
+        ((p.line, p.column), _Retry(accepted=p.would_be, problem=p))
+        for p in post.problems
         if isinstance(p, RuleBroken) and isinstance(p.would_be, Accepted)
     ]
     items += [
@@ -132,8 +134,9 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
         for item in _steps(post):
             if isinstance(item, _Retry):
                 actor = item.accepted.actor
-                if (claimed.get(actor, set()) & item.accepted.slots
-                        or registry.owner(item.accepted).still_refused(scene, item.accepted)):
+                if claimed.get(actor, set()) & item.accepted.slots or registry.owner(
+                    item.accepted
+                ).still_refused(scene, item.accepted):
                     continue  # its slot is taken, or it is still refused: the refusal stands
                 claimed.setdefault(actor, set()).update(item.accepted.slots)
                 acted.append((post.post_id, item.problem))
@@ -191,11 +194,7 @@ def _not_acted(state: EngineState, rnd: OpenRound) -> tuple[str, ...]:
     acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
     pcs = [c.name for c in state.campaign.characters if c.player is not None]
     return tuple(
-        n
-        for n in pcs
-        if n in rnd.start.names()
-        and n not in acted
-        and not rnd.start.is_out(n)
+        n for n in pcs if n in rnd.start.names() and n not in acted and not rnd.start.is_out(n)
     )
 
 

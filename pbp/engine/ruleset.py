@@ -149,8 +149,7 @@ class Ruleset:
         """A command it owns that acts at the close, checked when read."""
         return None
 
-    def acknowledge(self, state: EngineState, command: Command,
-                    post: PostRecord) -> Done | None:
+    def acknowledge(self, state: EngineState, command: Command, post: PostRecord) -> Done | None:
         """What a set-up command it owns did, for the GM post's acknowledgement (None: no
         word)."""
         return None
@@ -160,13 +159,18 @@ class Ruleset:
         (``setup``) or checked then and acting at the close (``read_command``), acknowledged
         by ``acknowledge``, refused below an ``!encounter`` by ``before_scene``."""
         return tuple(
-            CommandRow(command=kind, handler=self._handle, acknowledge=self.acknowledge,
-                       before_scene=self.before_scene)
+            CommandRow(
+                command=kind,
+                handler=self._handle,
+                acknowledge=self.acknowledge,
+                before_scene=self.before_scene,
+            )
             for kind in self.commands
         )
 
-    def _handle(self, state: EngineState, command: Command,
-                acting: Acting) -> EngineState | Problem:
+    def _handle(
+        self, state: EngineState, command: Command, acting: Acting
+    ) -> EngineState | Problem:
         if command.timing is CommandTiming.IN_ORDER:  # it acts at the close: checked now
             refused = self.read_command(state, command)
             return refused if refused is not None else state

@@ -23,6 +23,7 @@ from pbp.tags.registry import Tag
 
 T = TypeVar("T")
 
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
@@ -74,8 +75,10 @@ class Checked:
             and self.campaign is now.campaign
             and self.npc_scores is now.npc_scores
             and len(self.before) == len(now.before)
-            and all(a == b and ours is theirs
-                    for (a, ours), (b, theirs) in zip(self.before, now.before, strict=True))
+            and all(
+                a == b and ours is theirs
+                for (a, ours), (b, theirs) in zip(self.before, now.before, strict=True)
+            )
         )
 
 

@@ -37,20 +37,28 @@ from pbp.tags import parse_post
 Step = tuple[EngineState, tuple[Effect, ...]]
 
 
-def initial_state(campaign: Campaign, *, bot: str = "", ack: str = "errors",
-                  mentions_per_post: int = 3) -> EngineState:
+def initial_state(
+    campaign: Campaign, *, bot: str = "", ack: str = "errors", mentions_per_post: int = 3
+) -> EngineState:
     """A thread of ``campaign`` before its first post; ``mentions_per_post`` is the forum's
     (how many user mentions one reply may carry that still notify)."""
     state = EngineState(
-        campaign=campaign, scene_kind=campaign.ruleset,
-        scene=registry.ROSTER.start(campaign), bot=bot, ack=ack,
+        campaign=campaign,
+        scene_kind=campaign.ruleset,
+        scene=registry.ROSTER.start(campaign),
+        bot=bot,
+        ack=ack,
         mentions_per_post=mentions_per_post,
     )
     return registry.fresh(state, campaign.ruleset, None)
 
 
 def step(
-    state: EngineState, event: Event, *, dice: DiceForRound, now: datetime,
+    state: EngineState,
+    event: Event,
+    *,
+    dice: DiceForRound,
+    now: datetime,
     parse: Parse = parse_post,
 ) -> Step:
     """Apply one event; return the new state and what the shell must do. ``parse`` reads a
@@ -87,8 +95,13 @@ def _due(
             # counts from now, so its players get their whole time
             late = at - rnd.deadline > LATE_DEADLINE
             state, more = close_round(
-                state, at=rnd.deadline, closed_by="deadline", reply_to=None, dice=dice,
-                opens_at=at if late else None, parse=parse,
+                state,
+                at=rnd.deadline,
+                closed_by="deadline",
+                reply_to=None,
+                dice=dice,
+                opens_at=at if late else None,
+                parse=parse,
             )
             effects += more
         return state
@@ -126,8 +139,9 @@ def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
             Reply(
                 key=f"reminder-{rnd.number}-{i // per_reply + 1}",
                 to=None,
-                content=ReminderContent(players=chunk, characters=names, owners=owners,
-                                        deadline=rnd.deadline),
+                content=ReminderContent(
+                    players=chunk, characters=names, owners=owners, deadline=rnd.deadline
+                ),
             )
         )
     return out
@@ -140,7 +154,10 @@ def _known(state: EngineState, post_id: str) -> bool:
 
 
 def _arrive(
-    state: EngineState, event: PostArrived, effects: list[Effect], dice: DiceForRound,
+    state: EngineState,
+    event: PostArrived,
+    effects: list[Effect],
+    dice: DiceForRound,
     parse: Parse,
 ) -> EngineState:
     if state.bot and event.author.casefold() == state.bot.casefold():
@@ -163,29 +180,43 @@ def _arrive(
     reading = parse_for(state, body=event.body, gm=gm, parse=parse)
     done: list[Done] = []
     read_against = state
-    state, post, closing = read_commands(state, post, reading.parsed, effects, done,
-                                         dice=dice, parse=parse)
+    state, post, closing = read_commands(
+        state, post, reading.parsed, effects, done, dice=dice, parse=parse
+    )
     assert state.round is not None
     rnd = state.round
     if state is not read_against:  # the tags are read against the scene the set-up commands left
         reading = parse_for(state, body=event.body, gm=gm, parse=parse, reuse=reading)
     before = live_before(rnd.posts, stop=None)
     accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
-    post = replace(post, accepted=accepted, problems=problems, reading=reading,
-                   checked=checked_against(state, reading=reading, before=before))
+    post = replace(
+        post,
+        accepted=accepted,
+        problems=problems,
+        reading=reading,
+        checked=checked_against(state, reading=reading, before=before),
+    )
     # its one reply, as far as it can be said now (SPEC §2: every problem, SPEC §3: a
     # confirmation); the commands that act after the tags may add to it below
     part = post_reply.tags_part(state, post, prior=None)
     post, said = post_reply.say(
-        state, post, post_reply.gm_reply(post.post_id, done=tuple(done), refused=(), part=part))
+        state, post, post_reply.gm_reply(post.post_id, done=tuple(done), refused=(), part=part)
+    )
     effects += [said] if said is not None else []
     # the post counted in the order of posts seen (``order`` above) with the round's posts
-    state = replace(state, round=replace(rnd, posts=(*rnd.posts, post)),
-                    posts_seen=state.posts_seen + 1)
+    state = replace(
+        state, round=replace(rnd, posts=(*rnd.posts, post)), posts_seen=state.posts_seen + 1
+    )
     state = _tell_all_acted(state, post, effects)
     refused: list[Problem] = []
     state = after_tags(
-        state, post, closing, effects=effects, dice=dice, parse=parse, acks=done,
+        state,
+        post,
+        closing,
+        effects=effects,
+        dice=dice,
+        parse=parse,
+        acks=done,
         refused=refused,
     )
     return acknowledge(state, post.post_id, done, tuple(refused), effects)
@@ -206,7 +237,7 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
                 key=f"all-acted-{rnd.number}",
                 to=None,  # the thread's, like the reminders: a post has one reply, its own
                 # no more mentions than the forum notifies in one post
-                content=AllActedContent(gms=state.campaign.gms[:state.mentions_per_post]),
+                content=AllActedContent(gms=state.campaign.gms[: state.mentions_per_post]),
             )
         )
         return replace(state, round=replace(rnd, all_acted_told=True))
@@ -231,8 +262,15 @@ def _edit(
     reading = parse_for(state, body=event.body, gm=post.gm, parse=parse)
     before = live_before(rnd.posts, stop=post.post_id)
     accepted, problems = read_post(state, post=post, reading=reading, pending=pending_of(before))
-    new = replace(post, body=event.body, edited=True, accepted=accepted, problems=problems,
-                  reading=reading, checked=checked_against(state, reading=reading, before=before))
+    new = replace(
+        post,
+        body=event.body,
+        edited=True,
+        accepted=accepted,
+        problems=problems,
+        reading=reading,
+        checked=checked_against(state, reading=reading, before=before),
+    )
     if new.live:  # a struck post's reply goes on saying it does not count
         new, said = post_reply.reword(state, new)
         effects += [said] if said is not None else []
@@ -246,8 +284,9 @@ def _delete(state: EngineState, event: PostDeleted, effects: list[Effect]) -> En
     if rnd is None or post is None:
         return _flag_late(state, event.post_id)
     # text purged
-    gone = replace(post, deleted=True, body="", accepted=(), problems=(), reading=None,
-                   checked=None)
+    gone = replace(
+        post, deleted=True, body="", accepted=(), problems=(), reading=None, checked=None
+    )
     # its reply, if it has one, stops saying that it acts (or what is wrong in it)
     gone, said = post_reply.not_counted(state, gone, DeletedContent(post_id=post.post_id))
     effects += [said] if said is not None else []

@@ -177,8 +177,7 @@ class Forum(Protocol):
         with, for forums that keep it in the text)."""
         ...
 
-    def find_reply(self, *, thread: str, key: str, to: str | None,
-                   since: datetime) -> str | None:
+    def find_reply(self, *, thread: str, key: str, to: str | None, since: datetime) -> str | None:
         """The id of the bot's reply carrying ``key``, if the forum holds one, looked for where
         it would be: among the answers to post ``to`` (None: in the thread itself), posted no
         earlier than ``since`` (its first attempt). However busy the bot was since then, it is

@@ -183,8 +183,13 @@ class LocalForum:
         """Post the bot's reply, now."""
         text = _checked_text(text)
         new = ForumPost(
-            id="", thread=thread, author=self._bot, body=text, created_at=self._clock(),
-            reply_to=to, reply_key=key,
+            id="",
+            thread=thread,
+            author=self._bot,
+            body=text,
+            created_at=self._clock(),
+            reply_to=to,
+            reply_key=key,
         )
         return self._storage.add_post(new).id
 
@@ -194,8 +199,7 @@ class LocalForum:
         old = self._existing(reply_id)
         self._storage.save_post(replace(old, body=_checked_text(text), edited_at=self._clock()))
 
-    def find_reply(self, *, thread: str, key: str, to: str | None,
-                   since: datetime) -> str | None:
+    def find_reply(self, *, thread: str, key: str, to: str | None, since: datetime) -> str | None:
         """The bot's reply with that key in the thread, if any (by key: wherever it is)."""
         del to, since
         found = self._storage.find_key(thread, key)
@@ -205,8 +209,15 @@ class LocalForum:
         """Put a private message in ``to``'s inbox, now."""
         to = _checked_name(to, what="a recipient's name")
         subject = _checked_name(subject, what="a message's subject", limit=SUBJECT_LIMIT)
-        new = PrivateMessage(id="", thread=thread, to=to, subject=subject,
-                             body=_checked_text(text), key=key, sent_at=self._clock())
+        new = PrivateMessage(
+            id="",
+            thread=thread,
+            to=to,
+            subject=subject,
+            body=_checked_text(text),
+            key=key,
+            sent_at=self._clock(),
+        )
         return self._storage.add_message(new).id
 
     def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
@@ -239,7 +250,8 @@ def _checked_name(name: str, *, what: str, limit: int = NAME_LIMIT) -> str:
     if not name:
         raise ForumError(f"{what} cannot be empty", temporary=False)
     if len(name) > limit:
-        raise ForumError(f"{what} may hold at most {limit} characters "
-                         f"(this one has {len(name)})", temporary=False)
+        raise ForumError(
+            f"{what} may hold at most {limit} characters (this one has {len(name)})",
+            temporary=False,
+        )
     return name
-

@@ -55,12 +55,25 @@ CLOCK_SLACK = 3600.0  # seconds: comments may show up in the listing a little la
 SEEN_LIMIT = 2000  # comment ids remembered between polls
 _MARKER = re.compile(r"\[\]\(#pbp:([^)\s]+)\)")
 # Reddit's answers that no retry will change (RedditAPIException error types)
-_PERMANENT_API_ERRORS = frozenset({
-    "THREAD_LOCKED", "TOO_OLD", "DELETED_COMMENT", "DELETED_LINK", "NOT_AUTHOR",
-    "USER_REQUIRED", "SUBREDDIT_NOEXIST", "BANNED_FROM_SUBREDDIT", "TOO_LONG",
-    "COMMENT_UNREPLIABLE", "INVALID_PARENT",
-    "USER_DOESNT_EXIST", "NOT_WHITELISTED_BY_USER_MESSAGE", "NO_SUBJECT", "NO_TEXT",
-})
+_PERMANENT_API_ERRORS = frozenset(
+    {
+        "THREAD_LOCKED",
+        "TOO_OLD",
+        "DELETED_COMMENT",
+        "DELETED_LINK",
+        "NOT_AUTHOR",
+        "USER_REQUIRED",
+        "SUBREDDIT_NOEXIST",
+        "BANNED_FROM_SUBREDDIT",
+        "TOO_LONG",
+        "COMMENT_UNREPLIABLE",
+        "INVALID_PARENT",
+        "USER_DOESNT_EXIST",
+        "NOT_WHITELISTED_BY_USER_MESSAGE",
+        "NO_SUBJECT",
+        "NO_TEXT",
+    }
+)
 SINCE_SLACK = 600.0  # seconds: Reddit's clock and the bot's may differ a little
 TREE_LIMIT = 500  # comments asked for in one request of a comment tree (Reddit's most)
 COMMENT_LIMIT = 10_000  # characters of a comment or a message's text, its hidden key included
@@ -118,8 +131,9 @@ def translate(exc: Exception) -> ForumError:
         case prawcore.OAuthException() | prawcore.InvalidToken() | prawcore.ResponseException():
             status = getattr(getattr(exc, "response", None), "status_code", None)
             temporary = status is not None and status >= 500
-            return ForumError(f"Reddit refused the bot's credentials or request: {exc}",
-                              temporary=temporary)
+            return ForumError(
+                f"Reddit refused the bot's credentials or request: {exc}", temporary=temporary
+            )
         case _:
             return ForumError(f"Reddit failed: {type(exc).__name__}: {exc}", temporary=True)
 
@@ -138,7 +152,8 @@ def open_reddit(*, site: str | None) -> praw.Reddit:
     except Exception as exc:  # praw's own configuration errors: a missing site or client_id
         raise ForumError(
             f"praw could not be configured from site {site or 'DEFAULT'!r}: {exc} "
-            "(see praw.ini in the README)", temporary=False,
+            "(see praw.ini in the README)",
+            temporary=False,
         ) from exc
 
 
@@ -150,8 +165,14 @@ class RedditForum:
     reread_batch = 100  # fullnames per /api/info request
     limits = LIMITS
 
-    def __init__(self, reddit: praw.Reddit, *, subreddits: Sequence[str], bot: str,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        reddit: praw.Reddit,
+        *,
+        subreddits: Sequence[str],
+        bot: str,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._reddit = reddit
         self._subreddits = tuple(subreddits)
         self._bot = bot
@@ -194,8 +215,11 @@ class RedditForum:
                     posts.append(self._post(comment))
         posts = _unique_oldest_first(posts)
         seen = [*seen, *(p.id for p in posts if p.id not in known)][-SEEN_LIMIT:]
-        return Listing(posts=tuple(posts), cursor=json.dumps({"seen": seen, "newest": newest}),
-                       complete=complete)
+        return Listing(
+            posts=tuple(posts),
+            cursor=json.dumps({"seen": seen, "newest": newest}),
+            complete=complete,
+        )
 
     def survey(self, threads: Sequence[str]) -> dict[str, ThreadSurvey]:
         """Each submission's text and number of comments, through ``/api/info`` (100 a
@@ -205,9 +229,11 @@ class RedditForum:
         with self._asking():
             for thing in self._reddit.info(fullnames=names):
                 if isinstance(thing, praw.models.Submission):
-                    found[thing.id] = ThreadSurvey(thread=thing.id,
-                                                   opening=self._submission_post(thing),
-                                                   posts=int(thing.num_comments or 0))
+                    found[thing.id] = ThreadSurvey(
+                        thread=thing.id,
+                        opening=self._submission_post(thing),
+                        posts=int(thing.num_comments or 0),
+                    )
         return found
 
     def _since(self, sub: str, *, known: set[str], newest: float) -> tuple[list[Any], bool]:
@@ -243,14 +269,13 @@ class RedditForum:
     def reread_many(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, tuple[ForumPost, ...]]:
         """The current version of each post of each thread, through ``/api/info``: every
         thread's posts in the same requests, 100 a request (praw batches them)."""
-        names = [f"t3_{i}" if i == thread else f"t1_{i}"
-                 for thread, ids in wanted.items() for i in ids]
+        names = [
+            f"t3_{i}" if i == thread else f"t1_{i}" for thread, ids in wanted.items() for i in ids
+        ]
         if not names:
             return {}
         with self._asking():
-            found = {
-                thing.id: thing for thing in self._reddit.info(fullnames=names) if thing
-            }
+            found = {thing.id: thing for thing in self._reddit.info(fullnames=names) if thing}
         now = datetime.now(UTC)
         out: dict[str, tuple[ForumPost, ...]] = {}
         for thread, ids in wanted.items():
@@ -258,8 +283,16 @@ class RedditForum:
             for post_id in ids:
                 thing = found.get(post_id)
                 if thing is None:  # gone without a trace
-                    posts.append(ForumPost(id=post_id, thread=thread, author="[deleted]",
-                                           body="", created_at=now, deleted_at=now))
+                    posts.append(
+                        ForumPost(
+                            id=post_id,
+                            thread=thread,
+                            author="[deleted]",
+                            body="",
+                            created_at=now,
+                            deleted_at=now,
+                        )
+                    )
                 elif isinstance(thing, praw.models.Submission):
                     posts.append(self._submission_post(thing))
                 else:
@@ -323,8 +356,9 @@ class RedditForum:
     def reply(self, *, thread: str, to: str | None, text: str, key: str) -> str:
         """A comment on the post it answers (or on the submission); sent once, no retry."""
         with self._asking(write=True), self._without_retry():
-            parent = (self._reddit.comment(to) if to and to != thread
-                      else self._reddit.submission(thread))
+            parent = (
+                self._reddit.comment(to) if to and to != thread else self._reddit.submission(thread)
+            )
             comment = parent.reply(marked(text, key))
         if comment is None:
             raise ForumError("Reddit accepted the reply but returned no comment", temporary=True)
@@ -336,8 +370,7 @@ class RedditForum:
         with self._asking(write=True), self._without_retry():
             self._reddit.comment(reply_id).edit(marked(text, key))
 
-    def find_reply(self, *, thread: str, key: str, to: str | None,
-                   since: datetime) -> str | None:
+    def find_reply(self, *, thread: str, key: str, to: str | None, since: datetime) -> str | None:
         """The bot's comment carrying ``key`` where it would be: among the answers to comment
         ``to``, or (``to`` None: a comment on the submission) among the bot's comments back to
         ``since``, the time of the first attempt, however many came after it. Any duplicate is
@@ -347,15 +380,18 @@ class RedditForum:
                 candidates = self._answers_to(thread, to)
             else:
                 candidates = self._thread_replies(thread, since=since.timestamp())
-            mine = [c for c in candidates
-                    if _by(c, self._bot) and c.link_id == f"t3_{thread}"
-                    and key_of(c.body) == key]
+            mine = [
+                c
+                for c in candidates
+                if _by(c, self._bot) and c.link_id == f"t3_{thread}" and key_of(c.body) == key
+            ]
             if not mine:
                 return None
             mine.sort(key=lambda c: (c.created_utc, c.id))
             for duplicate in mine[1:]:
-                log.warning("thread %s: deleting a duplicate reply %s (%s)", thread,
-                            duplicate.id, key)
+                log.warning(
+                    "thread %s: deleting a duplicate reply %s (%s)", thread, duplicate.id, key
+                )
                 duplicate.delete()
             return str(mine[0].id)
 
@@ -364,10 +400,12 @@ class RedditForum:
         has more than a page of them)."""
         submission = self._reddit.submission(thread)
         submission.comment_sort = "new"
-        _, found = self._reddit.get(f"comments/{thread}/_/{to}",
-                                    params={"limit": TREE_LIMIT, "sort": "new"})
-        parent = next((c for c in found.children
-                       if isinstance(c, praw.models.Comment) and c.id == to), None)
+        _, found = self._reddit.get(
+            f"comments/{thread}/_/{to}", params={"limit": TREE_LIMIT, "sort": "new"}
+        )
+        parent = next(
+            (c for c in found.children if isinstance(c, praw.models.Comment) and c.id == to), None
+        )
         if parent is None:
             return []
         parent.submission = submission  # its replies' "more" links are read through it
@@ -403,9 +441,9 @@ class RedditForum:
             item = pending.pop(0)
             if isinstance(item, praw.models.MoreComments):
                 more: Any = item.comments(update=False)
-                pending = [c for c in more
-                           if getattr(c, "parent_id", f"t3_{thread}") == f"t3_{thread}"
-                           ] + pending
+                pending = [
+                    c for c in more if getattr(c, "parent_id", f"t3_{thread}") == f"t3_{thread}"
+                ] + pending
                 continue
             if float(item.created_utc) < oldest:
                 break

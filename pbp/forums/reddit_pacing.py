@@ -52,8 +52,11 @@ class Pacing:
         now = self._clock()
         until = max(self._all_until, self._writes_until) if write else self._all_until
         if now < until:
-            raise ForumError(f"Reddit asked the bot to wait {until - now:.0f} s more "
-                             f"({self._why}); nothing was asked of it", temporary=True)
+            raise ForumError(
+                f"Reddit asked the bot to wait {until - now:.0f} s more "
+                f"({self._why}); nothing was asked of it",
+                temporary=True,
+            )
         if self._limiter_held and now >= self._all_until:
             self._limiter_held = False
             for limiter in self._limiters:  # waited out by this clock: prawcore need not
@@ -67,8 +70,12 @@ class Pacing:
         else:
             self._all_until = max(self._all_until, until)
         self._why = why
-        log.warning("Reddit: waiting %.0f s before the next %s (%s)", seconds,
-                    "write" if writes_only else "request", why)
+        log.warning(
+            "Reddit: waiting %.0f s before the next %s (%s)",
+            seconds,
+            "write" if writes_only else "request",
+            why,
+        )
 
     def heard(self, exc: BaseException) -> None:
         """Keep what a rate-limit answer said (any other error is left alone)."""
@@ -77,8 +84,7 @@ class Pacing:
                 self.hold(_seconds_of(exc), why="429 Too Many Requests")
             case RedditAPIException() if any(i.error_type == "RATELIMIT" for i in exc.items):
                 message = " ".join(i.message or "" for i in exc.items)
-                self.hold(_wait_in(message), why="Reddit's limit on posting",
-                          writes_only=True)
+                self.hold(_wait_in(message), why="Reddit's limit on posting", writes_only=True)
             case _:
                 pass
 
@@ -96,8 +102,10 @@ class Pacing:
             if wait > LONGEST_PACE:
                 self.hold(wait, why="the rate limit's window is used up")
                 self._limiter_held = True
-                raise ForumError(f"Reddit's rate limit is used up for {wait:.0f} s; nothing "
-                                 "was asked of it", temporary=True)
+                raise ForumError(
+                    f"Reddit's rate limit is used up for {wait:.0f} s; nothing was asked of it",
+                    temporary=True,
+                )
             sleep_then_ask()
 
         limiter.delay = delay

@@ -89,7 +89,8 @@ def disclosure_for(campaign: Campaign, identified: Identified, npcs: frozenset[s
     """What the players may see, given what the scene records as identified (observer, target,
     talent): its size depends on the talents identified, not on the rounds played."""
     known = {
-        (target, talent.casefold()) for observer, target, talent in identified
+        (target, talent.casefold())
+        for observer, target, talent in identified
         if observer not in npcs
     }
     return Disclosure(

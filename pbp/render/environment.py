@@ -73,8 +73,7 @@ class _Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
-def make_environment(override: Path | None = None, *, reload: bool = True
-                     ) -> jinja2.Environment:
+def make_environment(override: Path | None = None, *, reload: bool = True) -> jinja2.Environment:
     """An environment that loads ``override`` first (a campaign's folder), then the built-ins.
     ``reload``: a template file changed since it was compiled is compiled again (Jinja looks at
     the file's time at each use); without it each template is compiled once."""
@@ -95,8 +94,7 @@ def make_environment(override: Path | None = None, *, reload: bool = True
 
 
 @functools.lru_cache(maxsize=32)
-def shared_environment(overrides: Path | None = None, *, reload: bool = True
-                       ) -> jinja2.Environment:
+def shared_environment(overrides: Path | None = None, *, reload: bool = True) -> jinja2.Environment:
     """One environment per override folder (and ``reload``), kept for the life of the process
     (the bot renders every reply of a thread with it; compiling the templates once is
     enough)."""

@@ -12,8 +12,11 @@ def plain(value: Any) -> Any:
     """A dataclass value as JSON-ready data (with its ``code`` when it has one; without the
     fields marked ``ledger=False``, which only the summary shows)."""
     if is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: plain(getattr(value, f.name)) for f in fields(value)
-                if f.metadata.get("ledger", True)}
+        data = {
+            f.name: plain(getattr(value, f.name))
+            for f in fields(value)
+            if f.metadata.get("ledger", True)
+        }
         code = getattr(value, "code", None)
         return {"code": code, **data} if isinstance(code, str) else data
     if isinstance(value, tuple | list):

@@ -38,15 +38,33 @@ class Examples:
     talent: str = "TALENT"
 
     @staticmethod
-    def named(*, scene: str, target: str, other: str, ally: str, own: str, task: str,
-              feature: str, talent: str) -> Examples:
+    def named(
+        *,
+        scene: str,
+        target: str,
+        other: str,
+        ally: str,
+        own: str,
+        task: str,
+        feature: str,
+        talent: str,
+    ) -> Examples:
         """Examples with these names, made safe for code spans."""
+
         def safe(name: str) -> str:
             return name.replace("`", "'")
 
-        return Examples(scene=scene, verbs=scene_verbs(scene), target=safe(target),
-                        other=safe(other), ally=safe(ally), own=safe(own), task=safe(task),
-                        feature=safe(feature), talent=safe(talent))
+        return Examples(
+            scene=scene,
+            verbs=scene_verbs(scene),
+            target=safe(target),
+            other=safe(other),
+            ally=safe(ally),
+            own=safe(own),
+            task=safe(task),
+            feature=safe(feature),
+            talent=safe(talent),
+        )
 
 
 @functools.cache  # one entry per scene kind
@@ -55,8 +73,13 @@ def scene_verbs(scene: str) -> tuple[str, ...]:
     return tuple(sorted(SCENE_VERBS[SceneKind(scene)] | COMMON_VERBS))
 
 
-def render_problem(problem: Problem, *, env: jinja2.Environment,
-                   examples: Examples | None = None, hidden: Hidden = NOTHING_HIDDEN) -> str:
+def render_problem(
+    problem: Problem,
+    *,
+    env: jinja2.Environment,
+    examples: Examples | None = None,
+    hidden: Hidden = NOTHING_HIDDEN,
+) -> str:
     """One problem in words: ``problems/{code}.md.j2`` with the problem's fields as variables
     and ``ex``, what its examples are written with. ``hidden``: the NPCs whose numbers the
     words leave out (SPEC §4.5), which its template then writes without them.
@@ -77,15 +100,15 @@ Blank = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 @functools.lru_cache(maxsize=1024)
-def _rendered(template: jinja2.Template, problem: Problem, examples: Examples,
-              blank: Blank) -> str:
+def _rendered(template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank) -> str:
     """A problem's words, rendered once per template (one reloaded is another object) and
     value: a thread repeats its mistakes, and the words depend on nothing else."""
     return _render(template, problem, examples, blank)
 
 
-def _render(template: jinja2.Template, problem: Problem, examples: Examples,
-            blank: Blank = ((), ())) -> str:
+def _render(
+    template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank = ((), ())
+) -> str:
     fields = {field.name: getattr(problem, field.name) for field in dataclasses.fields(problem)}
     cause = getattr(type(problem), "cause", None)
     if isinstance(cause, str) and cause:  # a typed refusal: its cause names its template
@@ -97,10 +120,19 @@ def _render(template: jinja2.Template, problem: Problem, examples: Examples,
     return template.render(code=problem.code, ex=examples, **fields).strip()
 
 
-def render_problem_reply(problems: Sequence[Problem], *, env: jinja2.Environment,
-                         examples: Examples | None = None,
-                         hidden: Hidden = NOTHING_HIDDEN) -> str:
+def render_problem_reply(
+    problems: Sequence[Problem],
+    *,
+    env: jinja2.Environment,
+    examples: Examples | None = None,
+    hidden: Hidden = NOTHING_HIDDEN,
+) -> str:
     """One reply listing every problem of a post, in post order (``hidden``: whose numbers
     it leaves out)."""
-    return SEPARATOR.join(render_problem(problem, env=env, examples=examples, hidden=hidden)
-                          for problem in problems) + "\n"
+    return (
+        SEPARATOR.join(
+            render_problem(problem, env=env, examples=examples, hidden=hidden)
+            for problem in problems
+        )
+        + "\n"
+    )

@@ -22,7 +22,8 @@ ALL: tuple[RulesetViews, ...] = tuple(
     plugin.part(plugin.views, RulesetViews) for plugin in _PLUGINS
 )
 VIEWS: dict[SceneKind, RulesetViews] = {
-    SceneKind(kind): views for plugin, views in zip(_PLUGINS, ALL, strict=True)
+    SceneKind(kind): views
+    for plugin, views in zip(_PLUGINS, ALL, strict=True)
     for kind in plugin.kinds
 }
 # where each ruleset's problems keep their actor's numbers (hidden for an NPC under hide-npcs)

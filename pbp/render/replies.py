@@ -66,20 +66,21 @@ class Replies:
         if isinstance(content, ProblemsContent):
             text = self._problems(content.problems, post_id=content.post_id, state=state)
             if content.closed:  # the close found them: the templates' "edit before" is past
-                return self.env.get_template("closed_problems.md.j2").render().strip() \
-                    + "\n\n" + text
+                return (
+                    self.env.get_template("closed_problems.md.j2").render().strip() + "\n\n" + text
+                )
             return text
         if isinstance(content, DoneContent):
             return self._post_reply(content, state=state)
         name, view = self._view(content, state)
         return self.env.get_template(f"{name}.md.j2").render(**view).strip() + "\n"
 
-    def _problems(self, problems: tuple[Problem, ...], *, post_id: str,
-                  state: EngineState) -> str:
+    def _problems(self, problems: tuple[Problem, ...], *, post_id: str, state: EngineState) -> str:
         post = state.round.post(post_id) if state.round is not None else None
         examples = examples_for(state, author=post.author if post is not None else None)
-        return render_problem_reply(problems, env=self.env, examples=examples,
-                                    hidden=self._hidden(state))
+        return render_problem_reply(
+            problems, env=self.env, examples=examples, hidden=self._hidden(state)
+        )
 
     def _post_reply(self, content: DoneContent, *, state: EngineState) -> str:
         """A GM post's one reply: what its commands did, the closing commands refused, and
@@ -90,25 +91,35 @@ class Replies:
             _, view = self._view(content, state)
             parts.append(self.env.get_template("done.md.j2").render(**view).strip())
         if content.refused:
-            parts.append(self._problems(content.refused, post_id=content.post_id,
-                                        state=state).strip())
+            parts.append(
+                self._problems(content.refused, post_id=content.post_id, state=state).strip()
+            )
         if content.then is not None:
             parts.append(self.render(content.then, state=state).strip())
         return SEPARATOR.join(parts) + "\n"
 
-    def private(self, effect: PrivateReply, *, state: EngineState,
-                thread: str) -> tuple[str, str]:
+    def private(self, effect: PrivateReply, *, state: EngineState, thread: str) -> tuple[str, str]:
         """The subject and text of a private message about ``thread``."""
         state = _read_at(effect.content, state)
         body = self.render(effect.content, state=state, full=effect.full)
         content = effect.content
-        number = (content.report.number if isinstance(content, SummaryContent | PreviewContent)
-                  else _round_number(state))
-        kind = self._view(content, state)[0] if not isinstance(content, SummaryContent) \
-            else "summary"
-        view = {"thread": thread, "kind": kind, "number": number, "full": effect.full,
-                "hides": state.campaign.visibility == "hide-npcs", "body": body.strip(),
-                "others": _others(content, state, to=effect.to)}
+        number = (
+            content.report.number
+            if isinstance(content, SummaryContent | PreviewContent)
+            else _round_number(state)
+        )
+        kind = (
+            self._view(content, state)[0] if not isinstance(content, SummaryContent) else "summary"
+        )
+        view = {
+            "thread": thread,
+            "kind": kind,
+            "number": number,
+            "full": effect.full,
+            "hides": state.campaign.visibility == "hide-npcs",
+            "body": body.strip(),
+            "others": _others(content, state, to=effect.to),
+        }
         subject = " ".join(self.env.get_template("private_subject.md.j2").render(**view).split())
         text = self.env.get_template("private.md.j2").render(**view).strip() + "\n"
         return subject, text
@@ -158,8 +169,9 @@ class Replies:
                 return "preview", {**view, "seed": None, "next_seal": None, "preview": True}
             case CheatSheetContent():
                 rnd = state.round
-                deadline = (rnd.deadline if rnd is not None
-                            and rnd.number == content.round_number else None)
+                deadline = (
+                    rnd.deadline if rnd is not None and rnd.number == content.round_number else None
+                )
                 return "cheatsheet", {
                     **self._orientation(state, None),
                     "seal": self._seal(content.round_number),
@@ -183,8 +195,11 @@ class Replies:
             case AllActedContent():
                 return "all_acted", {"number": _round_number(state), "gms": content.gms}
             case FixedContent():
-                return "fixed", {"actions": content.actions, "listed": content.listed,
-                                 "closed": content.closed}
+                return "fixed", {
+                    "actions": content.actions,
+                    "listed": content.listed,
+                    "closed": content.closed,
+                }
             case ActedContent():
                 return "acted", {}
             case AckContent():
@@ -196,8 +211,11 @@ class Replies:
             case DeletedContent():
                 return "deleted", {}
             case AckModeContent():
-                return "ack_mode", {"author": content.author, "on": content.on,
-                                    "table": content.table}
+                return "ack_mode", {
+                    "author": content.author,
+                    "on": content.on,
+                    "table": content.table,
+                }
 
     def _refusals(self, rejected: tuple[Rejection, ...], state: EngineState) -> list[str]:
         """Why each rejected tag of a summary was not accepted (its examples are the scene's,
@@ -212,9 +230,11 @@ class Replies:
         """Why a tag was not accepted, in the words of its own reply, on one line (no quote of
         the tag, no example): what players read in the summary, never an internal code."""
         text = render_problem(problem, env=self.env, examples=examples, hidden=hidden)
-        lines = [line for line in text.splitlines()
-                 if line.strip() and not line.startswith(">")
-                 and not line.startswith("For example")]
+        lines = [
+            line
+            for line in text.splitlines()
+            if line.strip() and not line.startswith(">") and not line.startswith("For example")
+        ]
         return " ".join(" ".join(lines).split())
 
     def _orientation(self, state: EngineState, author: str | None) -> dict[str, Any]:
@@ -234,16 +254,18 @@ class Replies:
             "players": [{"player": p, "characters": cs} for p, cs in players.items()],
             "targets": targets,
             "features": scene.feature_names(),
-            "example_target": next((n for n in targets if n not in pcs),
-                                   targets[-1] if targets else "Goblin"),
+            "example_target": next(
+                (n for n in targets if n not in pcs), targets[-1] if targets else "Goblin"
+            ),
             "example_ally": next((n for n in targets if n in pcs and n not in own), "Aria"),
             "scene": state.scene_kind.value,
         }
 
     def _shown(self, state: EngineState) -> Shown:
         disclosure = self._disclosure(state)
-        return Shown(hide=disclosure.hide,
-                     hidden=disclosure.npcs if disclosure.hide else frozenset())
+        return Shown(
+            hide=disclosure.hide, hidden=disclosure.npcs if disclosure.hide else frozenset()
+        )
 
     def _scene_table(self, state: EngineState) -> Table | None:
         """The scene's own table (the roster's characters have templates of their own)."""
@@ -270,10 +292,14 @@ class Replies:
         for name in content.names:
             sheet = state.campaign.character(name)
             own = views.sheet(state, name, shown)
-            sheets.append({**ROSTER.sheet(scene, name, disclosure),
-                           "player": sheet.player if sheet else None,
-                           "scene_lines": own.lines if own is not None else None,
-                           "scene_sheet": own is not None})
+            sheets.append(
+                {
+                    **ROSTER.sheet(scene, name, disclosure),
+                    "player": sheet.player if sheet else None,
+                    "scene_lines": own.lines if own is not None else None,
+                    "scene_sheet": own is not None,
+                }
+            )
         return {"sheets": sheets, "scene": state.scene_kind.value}
 
 
@@ -285,8 +311,9 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
     names = list(scene.names())
     pcs = {c.name for c in campaign.characters if c.player is not None}
     low = author.casefold() if author else None
-    own = [c.name for c in campaign.characters
-           if c.player is not None and c.player.casefold() == low]
+    own = [
+        c.name for c in campaign.characters if c.player is not None and c.player.casefold() == low
+    ]
     others = [n for n in names if n not in own]
     ranked = [n for n in others if n not in pcs] + [n for n in others if n in pcs]
     target = ranked[0] if ranked else (names[0] if names else "Goblin")
@@ -295,11 +322,16 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
     task = next((t for v in ALL if (t := v.example_task(state))), "")
     features = scene.feature_names()
     talent = ROSTER.example_talent(campaign, own=own)  # the author's sheets first
-    return Examples.named(scene=state.scene_kind.value, target=target, other=other, ally=ally,
-                          own=own[0] if own else ally,
-                          task=task,
-                          feature=features[0] if features else "",
-                          talent=talent or "TALENT")
+    return Examples.named(
+        scene=state.scene_kind.value,
+        target=target,
+        other=other,
+        ally=ally,
+        own=own[0] if own else ally,
+        task=task,
+        feature=features[0] if features else "",
+        talent=talent or "TALENT",
+    )
 
 
 def _read_at(content: Content, state: EngineState) -> EngineState:
@@ -314,8 +346,11 @@ def _others(content: Content, state: EngineState, *, to: str) -> list[str]:
     subject of the private message."""
     if not isinstance(content, SheetContent):
         return []
-    played = {c.name for c in state.campaign.characters
-              if c.player is not None and c.player.casefold() == to.casefold()}
+    played = {
+        c.name
+        for c in state.campaign.characters
+        if c.player is not None and c.player.casefold() == to.casefold()
+    }
     return [name for name in content.names if name not in played]
 
 

@@ -55,6 +55,5 @@ def side_of(state: EngineState, name: str) -> str:
     return scene.side(name)
 
 
-
 SceneTable = Callable[[EngineState, Shown], Table]
 SceneSheet = Callable[[EngineState, str, Shown], SheetLines]

@@ -60,13 +60,21 @@ class Bot:
         campaigns: Sequence[Path] = (),
     ) -> None:
         self._stopping = False
-        files = CampaignFiles({t.key: t.campaign for t in threads},
-                              (*(t.campaign for t in threads), *campaigns))
+        files = CampaignFiles(
+            {t.key: t.campaign for t in threads}, (*(t.campaign for t in threads), *campaigns)
+        )
         self.context = PollContext(
-            store=store, forum=forum, options=options, campaigns=files,
-            states=StateCache(NewThreadState(
-                bot=options.username, ack=options.ack,
-                mentions_per_post=forum.limits.mentions_per_post)),
+            store=store,
+            forum=forum,
+            options=options,
+            campaigns=files,
+            states=StateCache(
+                NewThreadState(
+                    bot=options.username,
+                    ack=options.ack,
+                    mentions_per_post=forum.limits.mentions_per_post,
+                )
+            ),
             threads=ThreadDirectory(store, forum=forum.kind, campaigns=files),
             claims=WorkClaims(store, forum=forum.kind, options=options, campaigns=files),
             renderers=Renderers(reload=options.reload_templates),
@@ -143,15 +151,20 @@ class Bot:
             self._deliver(item, now, report)
         if held > share:
             self.context.claims.shed(share, keep={w.id for w in work})
-        log.info("poll at %s: %d post versions read, %d replies sent, %d errors",
-                 now.isoformat(timespec="seconds"), report.events,
-                 sum(len(d) for d in report.delivered.values()), len(report.errors))
+        log.info(
+            "poll at %s: %d post versions read, %d replies sent, %d errors",
+            now.isoformat(timespec="seconds"),
+            report.events,
+            sum(len(d) for d in report.delivered.values()),
+            len(report.errors),
+        )
         return report
 
     def _process(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
         """One thread's cycle in one unit of work; a failure leaves its inbox for next poll."""
-        watched = WatchedThread(key=work.key, campaign=self.campaigns.configured.get(
-            work.key, Path(work.campaign_path)))
+        watched = WatchedThread(
+            key=work.key, campaign=self.campaigns.configured.get(work.key, Path(work.campaign_path))
+        )
         try:
             with self.store.session() as s:
                 leases = Leases(s)
@@ -166,8 +179,9 @@ class Bot:
                 owed = owed_replies(repo, inbox, work.id, now=now)
             self._owed[work.id] = owed  # committed: the attempts are counted
             # committed: the store holds its state and seeds
-            self.states.committed(cycle.thread_id, seq=cycle.last_seq, state=cycle.state,
-                                  seeds=cycle.seeds)
+            self.states.committed(
+                cycle.thread_id, seq=cycle.last_seq, state=cycle.state, seeds=cycle.seeds
+            )
         except StoreError:
             raise  # the database's trouble, not the thread's: the next threads would fail too
         except (ConfigError, ForumError) as exc:
@@ -177,23 +191,40 @@ class Bot:
             report.errors.append(f"thread {work.key}: {type(exc).__name__}: {exc}")
             log.exception("thread %s failed", work.key)
 
-    def _cycle(self, repo: Repository, inbox: Inbox, thread: ThreadRow, watched: WatchedThread,
-               now: datetime, report: PollReport) -> ThreadCycle:
+    def _cycle(
+        self,
+        repo: Repository,
+        inbox: Inbox,
+        thread: ThreadRow,
+        watched: WatchedThread,
+        now: datetime,
+        report: PollReport,
+    ) -> ThreadCycle:
         pending = inbox.pending(thread.id, thread.key)
         posts = [p.post for p in pending]  # in the order listed: a later copy is newer
         shown_at = {p.post.id: p.ingested_at for p in pending}
         if thread.needs_read:  # the store cannot account for every post: read it whole
             whole = self.forum.backfill(thread.key)
             bot = self.options.username.casefold()
-            inbox.found_replies(thread.id, {
-                p.reply_key: p.id for p in whole
-                if p.reply_key is not None and p.author.casefold() == bot and not p.deleted
-            })
+            inbox.found_replies(
+                thread.id,
+                {
+                    p.reply_key: p.id
+                    for p in whole
+                    if p.reply_key is not None and p.author.casefold() == bot and not p.deleted
+                },
+            )
             posts = [*posts, *whole]  # the read is newer than what waited
             shown_at.update((p.id, now) for p in whole)
         # a thread read from its start resolves closed rounds silently (SPEC §4)
-        cycle = ThreadCycle(self.context, repo=repo, thread=thread, watched=watched, now=now,
-                            silent=thread.last_seq == 0)
+        cycle = ThreadCycle(
+            self.context,
+            repo=repo,
+            thread=thread,
+            watched=watched,
+            now=now,
+            silent=thread.last_seq == 0,
+        )
         with repo.deferred():  # the log's rows in one INSERT per table
             report.events += cycle.run(posts, report, shown_at=shown_at)
         inbox.take(p.id for p in pending)
@@ -203,8 +234,15 @@ class Bot:
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
         self.store.check_present()  # nothing goes out from a file damaged since it was read
         key = work.key
-        delivery = deliver(self.store, self.forum, thread_id=work.id, thread=key, now=now,
-                           owner=self.options.owner, owed=self._owed.pop(work.id, None))
+        delivery = deliver(
+            self.store,
+            self.forum,
+            thread_id=work.id,
+            thread=key,
+            now=now,
+            owner=self.options.owner,
+            owed=self._owed.pop(work.id, None),
+        )
         if delivery.sent:
             report.delivered.setdefault(key, []).extend(delivery.sent)
         report.errors += [f"thread {key}: {line}" for line in delivery.refused]

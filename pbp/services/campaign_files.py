@@ -56,8 +56,9 @@ class CampaignFiles:
     def register(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRow:
         """The store's row of a campaign file (made, or brought up to date)."""
         loaded = self.load(path)
-        return repo.save_campaign(path=str(path.resolve()), name=loaded.campaign.name,
-                                  file_hash=loaded.file_hash, at=now)
+        return repo.save_campaign(
+            path=str(path.resolve()), name=loaded.campaign.name, file_hash=loaded.file_hash, at=now
+        )
 
     def bindable_named(self, name: str) -> Path | None:
         """The campaign file a ``!campaign NAME`` line names (its name or file name)."""

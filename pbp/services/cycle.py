@@ -46,8 +46,16 @@ log = logging.getLogger(__name__)
 class ThreadCycle:
     """One thread's share of a poll, inside its unit of work."""
 
-    def __init__(self, context: PollContext, *, repo: Repository, thread: ThreadRow,
-                 watched: WatchedThread, now: datetime, silent: bool) -> None:
+    def __init__(
+        self,
+        context: PollContext,
+        *,
+        repo: Repository,
+        thread: ThreadRow,
+        watched: WatchedThread,
+        now: datetime,
+        silent: bool,
+    ) -> None:
         self.context, self.repo, self.thread, self.now = context, repo, thread, now
         self.thread_id = thread.id
         self.key = watched.key
@@ -104,15 +112,19 @@ class ThreadCycle:
 
     # -- handling -----------------------------------------------------------------------------
 
-    def run(self, posts: list[ForumPost], report: PollReport, *,
-            shown_at: Mapping[str, datetime] | None = None) -> int:
+    def run(
+        self,
+        posts: list[ForumPost],
+        report: PollReport,
+        *,
+        shown_at: Mapping[str, datetime] | None = None,
+    ) -> int:
         """Handle the new versions among ``posts``, then let time pass to ``now``.
         ``shown_at``: when the forum showed each post (post id -> the latest time; a post
         not in it: now)."""
         posts = posts + self._rereads(posts, shown_at or {})
         known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
-        planned = plan(posts, known=known,
-                       bot=self.context.options.username, now=self.now)
+        planned = plan(posts, known=known, bot=self.context.options.username, now=self.now)
         for item in planned:
             if self.context.stopping():  # stop after the post in hand; the rest comes next start
                 break
@@ -124,15 +136,21 @@ class ThreadCycle:
         # first poll (a cron poll, a restart, a lease passing) replays at most that many
         if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= SNAPSHOT_EVERY:
             save_snapshot(self.thread, self.state)
-        save_projections(self.repo, self.thread, self.state, self.replies,
-                         closed=self.closed, summaries=self.summaries, now=self.now,
-                         scene_stored=self.scene_stored)
+        save_projections(
+            self.repo,
+            self.thread,
+            self.state,
+            self.replies,
+            closed=self.closed,
+            summaries=self.summaries,
+            now=self.now,
+            scene_stored=self.scene_stored,
+        )
         self._keep_open_round()
         self.last_seq = self.thread.last_seq
         return len(planned)
 
-    def _rereads(self, posts: list[ForumPost],
-                 shown_at: Mapping[str, datetime]) -> list[ForumPost]:
+    def _rereads(self, posts: list[ForumPost], shown_at: Mapping[str, datetime]) -> list[ForumPost]:
         """SPEC §4.3/§8: before a close, the open round's posts are read again (a forum whose
         listing shows no edits). The ingest reads them with the closing post (or when the
         deadline falls due), for every thread at once: only the posts it did not show since
@@ -165,11 +183,17 @@ class ThreadCycle:
             self.thread.reread_at = None
             return
         live = [p for p in rnd.posts if not p.deleted]
-        watched = schedules(((p.post_id, p.at) for p in live if may_go_stale(p)),
-                            before=OpenRound.decode(self.thread.open_round), now=self.now,
-                            first=self.context.options.reread_after)
-        kept = OpenRound(posts=tuple(p.post_id for p in live), watched=watched,
-                         closes_at=rnd.deadline if rnd.has_actions else None)
+        watched = schedules(
+            ((p.post_id, p.at) for p in live if may_go_stale(p)),
+            before=OpenRound.decode(self.thread.open_round),
+            now=self.now,
+            first=self.context.options.reread_after,
+        )
+        kept = OpenRound(
+            posts=tuple(p.post_id for p in live),
+            watched=watched,
+            closes_at=rnd.deadline if rnd.has_actions else None,
+        )
         text = kept.encode()
         if text != self.thread.open_round:
             self.thread.open_round = text
@@ -180,11 +204,25 @@ class ThreadCycle:
         repo, tid = self.repo, self.thread_id
         hashed = body_hash(item.body)
         if item.event is None:  # deleted before it was ever read
-            repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
-                             author=item.author, body=None, body_hash=hashed,
-                             written_at=item.at, seen_at=self.now, deleted=True)
-            repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
-                                outcome="skipped", at=self.now, detail="deleted unread")
+            repo.add_version(
+                thread_id=tid,
+                post_id=item.post_id,
+                version=item.version,
+                author=item.author,
+                body=None,
+                body_hash=hashed,
+                written_at=item.at,
+                seen_at=self.now,
+                deleted=True,
+            )
+            repo.mark_processed(
+                thread_id=tid,
+                post_id=item.post_id,
+                version=item.version,
+                outcome="skipped",
+                at=self.now,
+                detail="deleted unread",
+            )
             return
         try:
             state, effects = step(self.state, item.event, dice=self.dice, now=item.at)
@@ -192,21 +230,47 @@ class ThreadCycle:
         except Exception as exc:  # one bad post never stops the bot (ARCHITECTURE 6)
             log.exception("thread %s: post %s failed", self.key, item.post_id)
             report.failed.append(f"{self.key}/{item.post_id}: {type(exc).__name__}: {exc}")
-            repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
-                             author=item.author, body=item.body, body_hash=hashed,
-                             written_at=item.at, seen_at=self.now, deleted=item.deleted)
-            repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
-                                outcome="failed", at=self.now,
-                                detail=f"{type(exc).__name__}: {exc}")
+            repo.add_version(
+                thread_id=tid,
+                post_id=item.post_id,
+                version=item.version,
+                author=item.author,
+                body=item.body,
+                body_hash=hashed,
+                written_at=item.at,
+                seen_at=self.now,
+                deleted=item.deleted,
+            )
+            repo.mark_processed(
+                thread_id=tid,
+                post_id=item.post_id,
+                version=item.version,
+                outcome="failed",
+                at=self.now,
+                detail=f"{type(exc).__name__}: {exc}",
+            )
             return
-        repo.add_version(thread_id=tid, post_id=item.post_id, version=item.version,
-                         author=item.author, body=None if item.deleted else item.body,
-                         body_hash=hashed, written_at=item.at, seen_at=self.now,
-                         deleted=item.deleted)
-        repo.log_event(self.thread, kind=item.kind, post_id=item.post_id,
-                       version=item.version, at=item.at)
-        repo.mark_processed(thread_id=tid, post_id=item.post_id, version=item.version,
-                            outcome="handled", at=self.now)
+        repo.add_version(
+            thread_id=tid,
+            post_id=item.post_id,
+            version=item.version,
+            author=item.author,
+            body=None if item.deleted else item.body,
+            body_hash=hashed,
+            written_at=item.at,
+            seen_at=self.now,
+            deleted=item.deleted,
+        )
+        repo.log_event(
+            self.thread, kind=item.kind, post_id=item.post_id, version=item.version, at=item.at
+        )
+        repo.mark_processed(
+            thread_id=tid,
+            post_id=item.post_id,
+            version=item.version,
+            outcome="handled",
+            at=self.now,
+        )
         if item.deleted:
             repo.purge(tid, item.post_id)  # SPEC §4.3: text purged, hash kept
             self.barrier = True
@@ -227,7 +291,7 @@ class ThreadCycle:
     def _render(self, effect: Effect, state: EngineState) -> str:
         if isinstance(effect, PrivateReply):  # the subject on the first line, then the text
             subject, text = self.replies.private(effect, state=state, thread=self.key)
-            return f"{subject[:self.context.forum.limits.subject_chars]}\n{text}"
+            return f"{subject[: self.context.forum.limits.subject_chars]}\n{text}"
         return self.replies.render(effect.content, state=state)
 
     def _effect(self, effect: Effect, text: str) -> None:
@@ -243,9 +307,13 @@ class ThreadCycle:
         if isinstance(content, SummaryContent | UndoneContent):
             report = content.report
             self.seed_for(report.number)
-            self.repo.close_round(thread_id=self.thread_id, number=report.number,
-                                  closed_by=report.closed_by, closed_at=report.closed_at,
-                                  summary=text)
+            self.repo.close_round(
+                thread_id=self.thread_id,
+                number=report.number,
+                closed_by=report.closed_by,
+                closed_at=report.closed_at,
+                summary=text,
+            )
             self.summaries[report.number] = text
             self.closed_any = True
             if isinstance(content, SummaryContent):
@@ -262,11 +330,14 @@ class ThreadCycle:
         if not self.silent:
             return
         rnd = self.state.round
-        if self.closed_any and rnd is not None and not any(
-            isinstance(e.content, CheatSheetContent) for e, _ in self.held
+        if (
+            self.closed_any
+            and rnd is not None
+            and not any(isinstance(e.content, CheatSheetContent) for e, _ in self.held)
         ):  # the open round's seal must be published before anything rolls in it
-            sheet = Reply(key="cheatsheet", to=None,
-                          content=CheatSheetContent(round_number=rnd.number))
+            sheet = Reply(
+                key="cheatsheet", to=None, content=CheatSheetContent(round_number=rnd.number)
+            )
             self.held.insert(0, (sheet, self.replies.render(sheet.content, state=self.state)))
         for effect, text in self.held:
             self._queue(effect, text)
@@ -282,12 +353,21 @@ class ThreadCycle:
             key = effect.key if i == 0 else f"{effect.key}/part{i + 1}"
             match effect:
                 case Reply():
-                    self.repo.owe_reply(thread_id=self.thread_id, key=key,
-                                        to=effect.to if i == 0 else None, text=part,
-                                        at=self.now)
+                    self.repo.owe_reply(
+                        thread_id=self.thread_id,
+                        key=key,
+                        to=effect.to if i == 0 else None,
+                        text=part,
+                        at=self.now,
+                    )
                 case EditReply():
-                    self.repo.owe_edit(thread_id=self.thread_id, key=key, text=part,
-                                       at=self.now)
+                    self.repo.owe_edit(thread_id=self.thread_id, key=key, text=part, at=self.now)
                 case PrivateReply():
-                    self.repo.queue_private(thread_id=self.thread_id, key=key, to=effect.to,
-                                            subject=subject, text=part, at=self.now)
+                    self.repo.queue_private(
+                        thread_id=self.thread_id,
+                        key=key,
+                        to=effect.to,
+                        subject=subject,
+                        text=part,
+                        at=self.now,
+                    )

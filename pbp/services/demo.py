@@ -50,8 +50,10 @@ def thread_text(events: Sequence[Event], run: ReplayRun) -> str:
         for reply in replies:
             place = at
             if reply.to is not None:  # under the post it answers, as it stood then
-                place = max((i for i, e in enumerate(events[: at + 1])
-                             if _post_id(e) == reply.to), default=at)
+                place = max(
+                    (i for i, e in enumerate(events[: at + 1]) if _post_id(e) == reply.to),
+                    default=at,
+                )
             under.setdefault(place, []).append(reply)
     out: list[str] = []
     for i, event in enumerate(events):

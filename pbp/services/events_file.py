@@ -33,13 +33,17 @@ def _instant(raw: dict[str, object], where: str) -> datetime:
         at = datetime.fromisoformat(value.replace("Z", "+00:00"))
         at = at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
     except (ValueError, OverflowError):  # OverflowError: a zone that moves it past year 1
-        raise InputError(f'{where}: "at" is not a time: {value!r} (expected a time like '
-                         f"{_TIME_EXAMPLE}, or with a zone like +01:00)") from None
+        raise InputError(
+            f'{where}: "at" is not a time: {value!r} (expected a time like '
+            f"{_TIME_EXAMPLE}, or with a zone like +01:00)"
+        ) from None
     if not EARLIEST <= at < LATEST:
         # the bot adds deadlines and leases to the times it reads: a time at the end of the
         # calendar would have nowhere to go
-        raise InputError(f'{where}: "at" is {value}, out of range (pbp takes times from '
-                         f"{EARLIEST:%Y-%m-%d} to {LATEST.year - 1}-12-31)")
+        raise InputError(
+            f'{where}: "at" is {value}, out of range (pbp takes times from '
+            f"{EARLIEST:%Y-%m-%d} to {LATEST.year - 1}-12-31)"
+        )
     return at
 
 
@@ -52,8 +56,10 @@ def _text(raw: dict[str, object], key: str, where: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:  # JSON may write half of a character: "\ud800"
-        raise InputError(f'{where}: "{key}" holds \\u{ord(value[exc.start]):04x}, half of a '
-                         "character (a lone surrogate), which no post can hold") from None
+        raise InputError(
+            f'{where}: "{key}" holds \\u{ord(value[exc.start]):04x}, half of a '
+            "character (a lone surrogate), which no post can hold"
+        ) from None
     return value
 
 
@@ -99,9 +105,11 @@ def located_events(path: Path) -> Iterator[tuple[str, Event]]:
         where = f"{path}:{number}"
         event = event_from(_json(line, where), where=where)
         if previous is not None and event.at < previous[1]:
-            raise InputError(f"{where}: this event is at {event.at:%Y-%m-%dT%H:%M:%SZ}, before "
-                             f"the one on {previous[0]} ({previous[1]:%Y-%m-%dT%H:%M:%SZ}): "
-                             "the events go in time order")
+            raise InputError(
+                f"{where}: this event is at {event.at:%Y-%m-%dT%H:%M:%SZ}, before "
+                f"the one on {previous[0]} ({previous[1]:%Y-%m-%dT%H:%M:%SZ}): "
+                "the events go in time order"
+            )
         previous = (f"line {number}", event.at)
         yield where, event
 
@@ -117,8 +125,10 @@ def _text_of(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at "
-                         f"column {column}): save the file as UTF-8") from None
+        raise InputError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+            f"column {column}): save the file as UTF-8"
+        ) from None
 
 
 def _json(line: str, where: str) -> object:
@@ -128,8 +138,11 @@ def _json(line: str, where: str) -> object:
         message = exc.msg.removesuffix(" at")  # "Invalid control character at"
         raise InputError(f"{where}: not valid JSON ({message}, column {exc.colno})") from None
     except RecursionError:  # a hostile line of nested brackets: no event nests that deep
-        raise InputError(f"{where}: not an event: its JSON nests too deep (an event is one "
-                         f"flat object, e.g. {EXAMPLE})") from None
+        raise InputError(
+            f"{where}: not an event: its JSON nests too deep (an event is one "
+            f"flat object, e.g. {EXAMPLE})"
+        ) from None
     except ValueError:  # a number past Python's limit for reading one (4,300 digits)
-        raise InputError(f"{where}: not an event: it holds a number thousands of digits "
-                         "long") from None
+        raise InputError(
+            f"{where}: not an event: it holds a number thousands of digits long"
+        ) from None

@@ -42,9 +42,12 @@ def _stored(bot: Bot, thread: str) -> _Stored:
         state = bot.states.state(repo, row, bot.campaigns.campaign_of(repo, row))
         replies = bot.renderers.for_campaign(state.campaign, repo.seeds(row.id).get)
         sheet = repo.latest_reply(row.id, CHEAT_SHEET_KEY)
-        return _Stored(state=state, builder=LedgerBuilder(replies=replies, summaries={}),
-                       closed=stored_rounds(repo, row.id, state),
-                       cheat_sheet=sheet.text if sheet is not None else None)
+        return _Stored(
+            state=state,
+            builder=LedgerBuilder(replies=replies, summaries={}),
+            closed=stored_rounds(repo, row.id, state),
+            cheat_sheet=sheet.text if sheet is not None else None,
+        )
 
 
 def _streamed_ledger(stored: _Stored, closed: Iterable[StoredRound]) -> dict[str, Any]:
@@ -114,25 +117,35 @@ def thread_markdown(bot: Bot, thread: str) -> str:
     out = [f"# {ledger['campaign']}: thread {thread}", ""]
     for rnd in ledger["rounds"]:
         closed = rnd["closed_by"]
-        how = "open" if closed is None else (
-            "closed by its deadline" if closed == "deadline" else f"closed by post {closed}"
+        how = (
+            "open"
+            if closed is None
+            else ("closed by its deadline" if closed == "deadline" else f"closed by post {closed}")
         )
         out += [f"## Round {rnd['number']} ({how})", ""]
         if rnd.get("seal"):  # round 1's, from the cheat sheet (later ones end a summary)
-            out += ["The bot's first reply sealed this round's dice:", "",
-                    f"^(Dice seal of round {rnd['number']}: `{rnd['seal']}`)", ""]
+            out += [
+                "The bot's first reply sealed this round's dice:",
+                "",
+                f"^(Dice seal of round {rnd['number']}: `{rnd['seal']}`)",
+                "",
+            ]
         out += ["### Posts", ""]
         out += _post_lines(posts.get(rnd["number"], [])) or ["*No posts.*", ""]
         out += ["### Results", ""]
         if rnd.get("summary"):  # the summary as posted, its headings under this one
-            out += [f"##{line}" if line.startswith("#") else line
-                    for line in rnd["summary"].rstrip().splitlines()]
+            out += [
+                f"##{line}" if line.startswith("#") else line
+                for line in rnd["summary"].rstrip().splitlines()
+            ]
             out.append("")
         else:
             out += ["*This round is still open.*", ""]
     if ledger["rejected"]:
         out += ["## Rejected tags", ""]
-        out += [f"- post {r['post']} (round {r['round']}): `{r['tag']}`: {_one_line(r['error'])}"
-                for r in ledger["rejected"]]
+        out += [
+            f"- post {r['post']} (round {r['round']}): `{r['tag']}`: {_one_line(r['error'])}"
+            for r in ledger["rejected"]
+        ]
         out.append("")
     return "\n".join(out).rstrip() + "\n"

@@ -60,12 +60,15 @@ def template_errors(campaign: Campaign) -> tuple[ConfigError, ...]:
             # Jinja's TemplateSyntaxError, or UnicodeDecodeError for a file that is not UTF-8
             # (services do not import Jinja: its errors are told by their type's name)
             line = getattr(exc, "lineno", None)
-            errors.append(ConfigError(
-                path=str(folder / name), where=f"line {line}" if line else "template",
-                problem=f"the template does not compile: {type(exc).__name__}: "
-                        f"{shortened(' '.join(str(exc).split()), longest=200)}",
-                expected=f"Jinja template syntax, as in pbp's own {builtin / name}",
-            ))
+            errors.append(
+                ConfigError(
+                    path=str(folder / name),
+                    where=f"line {line}" if line else "template",
+                    problem=f"the template does not compile: {type(exc).__name__}: "
+                    f"{shortened(' '.join(str(exc).split()), longest=200)}",
+                    expected=f"Jinja template syntax, as in pbp's own {builtin / name}",
+                )
+            )
     return tuple(errors)
 
 
@@ -96,18 +99,25 @@ def _with_templates(path: Path, text: str, campaign: Campaign) -> Campaign:
         folder = (path.parent / given).resolve()
         found = folder.is_dir()
     except OSError as exc:  # a name longer than the file system takes, a loop of links
-        raise _error(path, text, f'the templates folder "{shortened(given)}" cannot be used '
-                     f"({exc.strerror or exc})") from None
+        raise _error(
+            path,
+            text,
+            f'the templates folder "{shortened(given)}" cannot be used ({exc.strerror or exc})',
+        ) from None
     if not found:
         what = "is a file, not a folder" if folder.exists() else "does not exist"
-        raise _error(path, text, f'the templates folder "{shortened(given)}" {what} '
-                     f"({shortened(str(folder))})")
+        raise _error(
+            path,
+            text,
+            f'the templates folder "{shortened(given)}" {what} ({shortened(str(folder))})',
+        )
     return dataclasses.replace(campaign, templates=str(folder))
 
 
 def _error(path: Path, text: str, problem: str) -> ConfigError:
-    return ConfigError(path=str(path), where=_where(text, _TEMPLATES), problem=problem,
-                       expected=_OVERRIDE)
+    return ConfigError(
+        path=str(path), where=_where(text, _TEMPLATES), problem=problem, expected=_OVERRIDE
+    )
 
 
 def _template_warnings(
@@ -126,21 +136,26 @@ def _template_warnings(
     stray = [name for name in _listed_templates(folder, names) if name not in names]
     warnings = [
         ConfigError(
-            path=str(path), where=where,
+            path=str(path),
+            where=where,
             problem=f'"{name}" in the templates folder is named like no template of pbp, so '
-                    f"it changes no reply{_close_to(name, names)}",
+            f"it changes no reply{_close_to(name, names)}",
             expected=f"a file named as the template it replaces; pbp's own are in {builtin}",
         )
         for name in stray
     ]
     if not any((folder / name).is_file() for name in names):
-        warnings.insert(0, ConfigError(
-            path=str(path), where=where,
-            problem=f'the templates folder "{shown}" holds no pbp template, so every reply '
-                    "stays pbp's own",
-            expected="copies of the templates to change, named as pbp names them, e.g. "
-                     f"summary.md.j2 from {builtin}; or no templates key",
-        ))
+        warnings.insert(
+            0,
+            ConfigError(
+                path=str(path),
+                where=where,
+                problem=f'the templates folder "{shown}" holds no pbp template, so every reply '
+                "stays pbp's own",
+                expected="copies of the templates to change, named as pbp names them, e.g. "
+                f"summary.md.j2 from {builtin}; or no templates key",
+            ),
+        )
     return tuple(warnings)
 
 
@@ -155,8 +170,9 @@ def _listed_templates(folder: Path, names: list[str]) -> list[str]:
             entries = sorted(islice((folder / sub).iterdir(), _MOST_LISTED))
         except OSError:  # not there, or not readable: nothing of it overrides anything
             continue
-        found += [f"{sub}/{entry.name}".lstrip("/") for entry in entries
-                  if entry.name.endswith(".j2")]
+        found += [
+            f"{sub}/{entry.name}".lstrip("/") for entry in entries if entry.name.endswith(".j2")
+        ]
     return found
 
 

@@ -56,8 +56,9 @@ def to_event(logged: LoggedEvent) -> Event:
     match logged.kind:
         case "post":
             assert logged.post_id is not None and logged.author is not None
-            return PostArrived(post_id=logged.post_id, author=logged.author, at=logged.at,
-                               body=body)
+            return PostArrived(
+                post_id=logged.post_id, author=logged.author, at=logged.at, body=body
+            )
         case "edit":
             assert logged.post_id is not None
             return PostEdited(post_id=logged.post_id, at=logged.at, body=body)

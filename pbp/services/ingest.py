@@ -77,8 +77,11 @@ class Ingest:
             surveys.update(self._survey(bound))
             fresh.update(bound)
         reread, moved = self._reread(listing.posts if listing is not None else ())
-        self._keep(_Read(listing=listing, surveys=surveys, reread=reread, moved=moved),
-                   fresh=fresh, cursor=cursor)
+        self._keep(
+            _Read(listing=listing, surveys=surveys, reread=reread, moved=moved),
+            fresh=fresh,
+            cursor=cursor,
+        )
 
     def _run_here(self, threads: Iterable[StoredThread]) -> dict[str, int]:
         """The threads this bot runs among ``threads`` (key -> id): those the config lists
@@ -103,18 +106,22 @@ class Ingest:
         try:
             surveys = self.forum.survey(list(threads))
         except ForumError as exc:  # the threads stay unsurveyed: asked again next poll
-            self.report.errors.append(f"the forum could not say what {len(threads)} new "
-                                      f"thread(s) hold: {exc}")
+            self.report.errors.append(
+                f"the forum could not say what {len(threads)} new thread(s) hold: {exc}"
+            )
             log.warning("survey of %d threads failed: %s", len(threads), exc)
             return {}
         for key in threads:
             if key not in surveys:
-                self.report.errors.append(f"thread {key}: the forum has no such thread (is "
-                                          "its id under [[threads]] right?)")
+                self.report.errors.append(
+                    f"thread {key}: the forum has no such thread (is "
+                    "its id under [[threads]] right?)"
+                )
         return surveys
 
-    def _reread(self, listed: Sequence[ForumPost]
-                ) -> tuple[dict[int, tuple[ForumPost, ...]], dict[int, OpenRound]]:
+    def _reread(
+        self, listed: Sequence[ForumPost]
+    ) -> tuple[dict[int, tuple[ForumPost, ...]], dict[int, OpenRound]]:
         """The open rounds' posts that fall due to be read again, for every thread at once
         (``services.rereads``): the posts read (by thread id) and what each thread read keeps
         (its schedules moved on)."""
@@ -122,8 +129,9 @@ class Ingest:
             return {}, {}
         hinted = {p.thread for p in listed if "!" in p.body}  # a closing line, maybe
         with self.context.store.session() as s:
-            rows = Inbox(s).reread_rows(self.kind, now=self.now, soon=self.now + RIDE_ALONG,
-                                        keys=hinted)
+            rows = Inbox(s).reread_rows(
+                self.kind, now=self.now, soon=self.now + RIDE_ALONG, keys=hinted
+            )
         rows = [r for r in rows if r.bound or self.context.campaigns.configures(r.key)]
         by_thread = _by_thread(listed)
         candidates = []
@@ -132,13 +140,21 @@ class Ingest:
             if open_round is None:
                 continue
             closing = row.key in hinted and self._closes(row, by_thread.get(row.key, ()))
-            candidates.append(Candidate(thread_id=row.id, key=row.key, round=open_round,
-                                        closing=closing))
-        batch = plan_batch(candidates, now=self.now, first=self.context.options.reread_after,
-                           per_request=self.forum.reread_batch)
+            candidates.append(
+                Candidate(thread_id=row.id, key=row.key, round=open_round, closing=closing)
+            )
+        batch = plan_batch(
+            candidates,
+            now=self.now,
+            first=self.context.options.reread_after,
+            per_request=self.forum.reread_batch,
+        )
         shown = {p.id for p in listed}  # the listing shows these as they are now
-        wanted = {key: kept for key, ids in batch.wanted.items()
-                  if (kept := [i for i in ids if i not in shown])}
+        wanted = {
+            key: kept
+            for key, ids in batch.wanted.items()
+            if (kept := [i for i in ids if i not in shown])
+        }
         if not wanted:
             return {}, batch.moved
         try:
@@ -155,7 +171,8 @@ class Ingest:
         """Whether one of ``posts`` may close the thread's round (a GM's closing line)."""
         campaign = self.context.campaigns.campaign_at(row.key, Path(row.campaign_path))
         return campaign is not None and any(
-            may_close(p.body, author=p.author, campaign=campaign) for p in posts)
+            may_close(p.body, author=p.author, campaign=campaign) for p in posts
+        )
 
     # -- keeping it -----------------------------------------------------------------------------
 
@@ -169,11 +186,13 @@ class Ingest:
             watched = self._run_here(self.context.threads.stored(inbox, listed))
             kept = 0
             for key, thread_id in watched.items():
-                kept += inbox.put(thread_id, (p for p in listed[key]
-                                              if p.author.casefold() != bot), at=self.now)
+                kept += inbox.put(
+                    thread_id, (p for p in listed[key] if p.author.casefold() != bot), at=self.now
+                )
             for thread_id, posts in read.reread.items():  # after the listing: as new
-                kept += inbox.put(thread_id, (p for p in posts if p.author.casefold() != bot),
-                                  at=self.now)
+                kept += inbox.put(
+                    thread_id, (p for p in posts if p.author.casefold() != bot), at=self.now
+                )
             for thread_id, moved in read.moved.items():
                 inbox.reread_next(thread_id, open_round=moved.encode(), at=moved.reread_at)
             for key, thread_id in fresh.items():
@@ -187,15 +206,22 @@ class Ingest:
             for key, thread_id in fresh.items():
                 if key in read.surveys:
                     inbox.surveyed(thread_id, read_whole=key in unaccounted)
-            inbox.read_whole(thread_id for key, thread_id in unaccounted.items()
-                             if key not in fresh)
+            inbox.read_whole(
+                thread_id for key, thread_id in unaccounted.items() if key not in fresh
+            )
             if listing is not None and listing.cursor != cursor:
                 Repository(s).save_cursor(self.kind, LISTING_SCOPE, listing.cursor, at=self.now)
         if kept:
             log.info("ingest: %d post versions kept for their threads", kept)
 
-    def _unaccounted(self, inbox: Inbox, read: _Read, *, fresh: Mapping[str, int],
-                     listed: Mapping[str, list[ForumPost]]) -> dict[str, int]:
+    def _unaccounted(
+        self,
+        inbox: Inbox,
+        read: _Read,
+        *,
+        fresh: Mapping[str, int],
+        listed: Mapping[str, list[ForumPost]],
+    ) -> dict[str, int]:
         """The threads holding posts the store cannot account for: fresh ones with more posts
         than the store and the listing know, and after a gap any thread the same is true of."""
         threads = {k: i for k, i in fresh.items() if k in read.surveys}
@@ -215,13 +241,17 @@ class Ingest:
     def _gap_surveys(self, inbox: Inbox) -> dict[str, ThreadSurvey]:
         """The listing did not reach back to its cursor: ask about every thread run here."""
         keys = list(self._run_here(inbox.all_keys(self.kind)))
-        log.warning("the listing did not reach back to the last post seen: asking the forum "
-                    "what %d threads hold", len(keys))
+        log.warning(
+            "the listing did not reach back to the last post seen: asking the forum "
+            "what %d threads hold",
+            len(keys),
+        )
         try:
             return self.forum.survey(keys)
         except ForumError as exc:
-            self.report.errors.append(f"after a gap in the listing, the forum could not say "
-                                      f"what the threads hold: {exc}")
+            self.report.errors.append(
+                f"after a gap in the listing, the forum could not say what the threads hold: {exc}"
+            )
             return {}
 
     # -- binding new threads --------------------------------------------------------------------
@@ -258,21 +288,26 @@ class Ingest:
             log.warning("the opening posts of %d threads could not be read: %s", len(new), exc)
             return []
         looked_at.update(new)
-        return [s.opening for s in surveys.values()
-                if s.opening is not None and not s.opening.deleted]
+        return [
+            s.opening for s in surveys.values() if s.opening is not None and not s.opening.deleted
+        ]
 
     def _campaign_for(self, post: ForumPost, name: str) -> Path | None:
         path = self.context.campaigns.bindable_named(name)
         if path is None:
             files = self.context.campaigns
             known = ", ".join(files.load(p).campaign.name for p in files.bindable)
-            self.report.errors.append(f"thread {post.thread}: {post.author} asked for campaign "
-                                      f"{name!r}, which this bot does not run (it runs: {known})")
+            self.report.errors.append(
+                f"thread {post.thread}: {post.author} asked for campaign "
+                f"{name!r}, which this bot does not run (it runs: {known})"
+            )
             return None
         campaign = self.context.campaigns.load(path).campaign
         if not campaign.is_gm(post.author):
-            self.report.errors.append(f"thread {post.thread}: {post.author} is not a GM of "
-                                      f"{campaign.name!r} and cannot bind a thread to it")
+            self.report.errors.append(
+                f"thread {post.thread}: {post.author} is not a GM of "
+                f"{campaign.name!r} and cannot bind a thread to it"
+            )
             return None
         return path
 
@@ -281,9 +316,14 @@ class Ingest:
         with self.context.store.session() as s:
             repo = Repository(s)
             row = self.context.campaigns.register(repo, path, now=self.now)
-            thread = repo.add_thread(forum=self.kind, key=post.thread, campaign_id=row.id,
-                                     campaign_hash=loaded.file_hash, at=self.now,
-                                     bound_by=post.author)
+            thread = repo.add_thread(
+                forum=self.kind,
+                key=post.thread,
+                campaign_id=row.id,
+                campaign_hash=loaded.file_hash,
+                at=self.now,
+                bound_by=post.author,
+            )
             # the campaign's latest state: the thread where the table posted last (with two
             # threads running at once, one story's state is taken whole, never a mix of both)
             previous = repo.latest_thread_of(row.id, besides=thread.id)
@@ -295,12 +335,19 @@ class Ingest:
                 except ConfigError:
                     old = None
                 if old is not None:
-                    self.context.states.save_start(thread, carry_over(
-                        old, campaign=loaded.campaign, bot=self.context.options.username,
-                        ack=self.context.options.ack))
+                    self.context.states.save_start(
+                        thread,
+                        carry_over(
+                            old,
+                            campaign=loaded.campaign,
+                            bot=self.context.options.username,
+                            ack=self.context.options.ack,
+                        ),
+                    )
             thread_id = thread.id
-        log.info("thread %s bound to campaign %s by %s", post.thread, loaded.campaign.name,
-                 post.author)
+        log.info(
+            "thread %s bound to campaign %s by %s", post.thread, loaded.campaign.name, post.author
+        )
         return thread_id
 
 
@@ -313,5 +360,8 @@ def _by_thread(posts: Iterable[ForumPost]) -> dict[str, list[ForumPost]]:
 
 def _replies_of(posts: Iterable[ForumPost], bot: str) -> dict[str, str]:
     """The bot's replies among ``posts``: key on the forum -> post id."""
-    return {p.reply_key: p.id for p in posts
-            if p.reply_key is not None and p.author.casefold() == bot and not p.deleted}
+    return {
+        p.reply_key: p.id
+        for p in posts
+        if p.reply_key is not None and p.author.casefold() == bot and not p.deleted
+    }

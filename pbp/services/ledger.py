@@ -17,8 +17,9 @@ from pbp.render.replies import Replies
 def materialized(ledger: dict[str, Any]) -> dict[str, Any]:
     """A ledger of ``LedgerBuilder.streamed`` with its iterators read into lists, in the
     order of its keys."""
-    return {key: list(value) if isinstance(value, Iterator) else value
-            for key, value in ledger.items()}
+    return {
+        key: list(value) if isinstance(value, Iterator) else value for key, value in ledger.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,19 +91,35 @@ def owed_replies(repo: Repository, inbox: Inbox, thread_id: int, *, now: datetim
     rows = [r for r in repo.undelivered(thread_id) if r.status != "failed"]
     found = inbox.found(thread_id) if rows else {}
     owed = [
-        Owed(id=r.id, key=forum_key(r), status=r.status, to=r.to_post, text=r.text,
-             forum_id=r.forum_reply_id, tried_before=r.attempts > 0,
-             found=found.get(forum_key(r)) if r.status == "pending" else None,
-             since=(r.tried_at or r.created_at) if r.attempts > 0 else now,
-             to_user=r.to_user, subject=r.subject or "")
+        Owed(
+            id=r.id,
+            key=forum_key(r),
+            status=r.status,
+            to=r.to_post,
+            text=r.text,
+            forum_id=r.forum_reply_id,
+            tried_before=r.attempts > 0,
+            found=found.get(forum_key(r)) if r.status == "pending" else None,
+            since=(r.tried_at or r.created_at) if r.attempts > 0 else now,
+            to_user=r.to_user,
+            subject=r.subject or "",
+        )
         for r in rows
     ]
     repo.count_attempts([o.id for o in owed], at=now)
     return owed
 
 
-def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: datetime,
-            owner: str | None = None, owed: list[Owed] | None = None) -> Delivery:
+def deliver(
+    store: Store,
+    forum: Forum,
+    *,
+    thread_id: int,
+    thread: str,
+    now: datetime,
+    owner: str | None = None,
+    owed: list[Owed] | None = None,
+) -> Delivery:
     """Post or edit every undelivered reply of a thread, oldest first (nothing unless
     ``owner``, when given, still holds the thread's lease). ``owed``: the replies as
     ``owed_replies`` read them in a unit of work committed since (else they are read now).
@@ -136,8 +152,15 @@ def deliver(store: Store, forum: Forum, *, thread_id: int, thread: str, now: dat
     return delivery
 
 
-def _send_all(forum: Forum, owed: list[Owed], *, thread: str, delivery: Delivery,
-              done: list[tuple[Owed, str]], failed: list[tuple[Owed, ForumError]]) -> None:
+def _send_all(
+    forum: Forum,
+    owed: list[Owed],
+    *,
+    thread: str,
+    delivery: Delivery,
+    done: list[tuple[Owed, str]],
+    failed: list[tuple[Owed, ForumError]],
+) -> None:
     """Send each reply in order, noting what the forum took (``done``) and refused
     (``failed``), up to the first temporary error."""
     for reply in owed:
@@ -153,30 +176,42 @@ def _send_all(forum: Forum, owed: list[Owed], *, thread: str, delivery: Delivery
                 log.error("thread %s: reply %s refused for good: %s", thread, reply.key, exc)
                 delivery.refused.append(f"reply {reply.key} refused for good: {exc}")
             else:
-                log.warning("thread %s: reply %s goes in the thread instead: %s", thread,
-                            reply.key, exc)
+                log.warning(
+                    "thread %s: reply %s goes in the thread instead: %s", thread, reply.key, exc
+                )
             continue
         done.append((reply, forum_id))
-        delivery.sent.append(Delivered(
-            key=reply.key, forum_id=forum_id, to=reply.to, text=reply.text,
-            edited=reply.status == "edit-pending", private_to=reply.to_user))
+        delivery.sent.append(
+            Delivered(
+                key=reply.key,
+                forum_id=forum_id,
+                to=reply.to,
+                text=reply.text,
+                edited=reply.status == "edit-pending",
+                private_to=reply.to_user,
+            )
+        )
 
 
 def _send_one(forum: Forum, reply: Owed, *, thread: str) -> str:
     """Post or edit one reply, or send one private message; its id on the forum."""
     if reply.to_user is not None:  # a private message: sent once, never edited
-        sent = forum.find_private(thread=thread, to=reply.to_user, key=reply.key,
-                                  since=reply.since) if reply.tried_before else None
-        return sent or forum.send_private(thread=thread, to=reply.to_user,
-                                          subject=reply.subject, text=reply.text, key=reply.key)
+        sent = (
+            forum.find_private(thread=thread, to=reply.to_user, key=reply.key, since=reply.since)
+            if reply.tried_before
+            else None
+        )
+        return sent or forum.send_private(
+            thread=thread, to=reply.to_user, subject=reply.subject, text=reply.text, key=reply.key
+        )
     if reply.status == "edit-pending":
         assert reply.forum_id is not None
-        forum.edit_reply(thread=thread, reply_id=reply.forum_id, text=reply.text,
-                          key=reply.key)
+        forum.edit_reply(thread=thread, reply_id=reply.forum_id, text=reply.text, key=reply.key)
         return reply.forum_id
     found = reply.found or (
         forum.find_reply(thread=thread, key=reply.key, to=reply.to, since=reply.since)
-        if reply.tried_before else None
+        if reply.tried_before
+        else None
     )
     if found is not None:  # on the forum already, maybe with an older text: make it ours
         forum.edit_reply(thread=thread, reply_id=found, text=reply.text, key=reply.key)
@@ -190,15 +225,26 @@ def _gives_up(reply: Owed) -> bool:
     return not (reply.status == "pending" and reply.to is not None)
 
 
-def _record(store: Store, done: list[tuple[Owed, str]],
-            failed: list[tuple[Owed, ForumError]], *, thread_id: int, now: datetime) -> None:
+def _record(
+    store: Store,
+    done: list[tuple[Owed, str]],
+    failed: list[tuple[Owed, ForumError]],
+    *,
+    thread_id: int,
+    now: datetime,
+) -> None:
     """What the forum took and what it refused, in one unit of work after the delivery (an
     attempt was counted before each: a crash before this commits costs a key lookup next
     time, never a second post)."""
     with store.session() as s:
         repo, inbox = Repository(s), Inbox(s)
-        repo.mark_all_sent([Sent(reply_id=reply.id, forum_id=forum_id, text=reply.text)
-                            for reply, forum_id in done], at=now)
+        repo.mark_all_sent(
+            [
+                Sent(reply_id=reply.id, forum_id=forum_id, text=reply.text)
+                for reply, forum_id in done
+            ],
+            at=now,
+        )
         for reply, _ in done:
             if reply.found is not None:
                 inbox.forget_found(thread_id, reply.key)

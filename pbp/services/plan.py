@@ -68,20 +68,45 @@ def plan(
 
 def _one(post: ForumPost, seen: KnownPost | None, now: datetime) -> Planned | None:
     if seen is None:
-        event = None if post.deleted else PostArrived(
-            post_id=post.id, author=post.author, at=post.created_at, body=post.body
+        event = (
+            None
+            if post.deleted
+            else PostArrived(
+                post_id=post.id, author=post.author, at=post.created_at, body=post.body
+            )
         )
-        return Planned(event=event, post_id=post.id, version=1, author=post.author,
-                       body=post.body, at=post.created_at, deleted=post.deleted)
+        return Planned(
+            event=event,
+            post_id=post.id,
+            version=1,
+            author=post.author,
+            body=post.body,
+            at=post.created_at,
+            deleted=post.deleted,
+        )
     if seen.deleted:
         return None
     version = seen.version + 1
     if post.deleted:
         at = post.deleted_at or now
-        return Planned(event=PostDeleted(post_id=post.id, at=at), post_id=post.id,
-                       version=version, author=seen.author, body="", at=at, deleted=True)
+        return Planned(
+            event=PostDeleted(post_id=post.id, at=at),
+            post_id=post.id,
+            version=version,
+            author=seen.author,
+            body="",
+            at=at,
+            deleted=True,
+        )
     if body_hash(post.body) == seen.body_hash:
         return None
     at = post.edited_at or now
-    return Planned(event=PostEdited(post_id=post.id, at=at, body=post.body), post_id=post.id,
-                   version=version, author=seen.author, body=post.body, at=at, deleted=False)
+    return Planned(
+        event=PostEdited(post_id=post.id, at=at, body=post.body),
+        post_id=post.id,
+        version=version,
+        author=seen.author,
+        body=post.body,
+        at=at,
+        deleted=False,
+    )

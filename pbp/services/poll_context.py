@@ -27,11 +27,9 @@ class Renderers:
 
     reload: bool = True
 
-    def for_campaign(self, campaign: Campaign, seed_for: Callable[[int], str | None]
-                     ) -> Replies:
+    def for_campaign(self, campaign: Campaign, seed_for: Callable[[int], str | None]) -> Replies:
         templates = Path(campaign.templates) if campaign.templates else None
-        return Replies(env=shared_environment(templates, reload=self.reload),
-                       seed_for=seed_for)
+        return Replies(env=shared_environment(templates, reload=self.reload), seed_for=seed_for)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

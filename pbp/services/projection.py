@@ -33,8 +33,14 @@ def next_due(state: EngineState, *, now: datetime) -> datetime | None:
 
 def post_entry(post: PostRecord) -> dict[str, Any]:
     """A post as the transcript shows it (deleted posts have no text)."""
-    return {"post": post.post_id, "author": post.author, "at": post.at.isoformat(),
-            "edited": post.edited, "deleted": post.deleted, "body": post.body}
+    return {
+        "post": post.post_id,
+        "author": post.author,
+        "at": post.at.isoformat(),
+        "edited": post.edited,
+        "deleted": post.deleted,
+        "body": post.body,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +74,17 @@ def scene_values(state: EngineState) -> SceneValues:
     return (state.scene_kind.value, rnd.number if rnd else None, rnd.deadline if rnd else None)
 
 
-def save_projections(repo: Repository, thread: ThreadRow, state: EngineState, replies: Replies,
-                     *, closed: Iterable[SummaryContent], now: datetime,
-                     summaries: Mapping[int, str] | None = None,
-                     scene_stored: SceneValues | None = None) -> None:
+def save_projections(
+    repo: Repository,
+    thread: ThreadRow,
+    state: EngineState,
+    replies: Replies,
+    *,
+    closed: Iterable[SummaryContent],
+    now: datetime,
+    summaries: Mapping[int, str] | None = None,
+    scene_stored: SceneValues | None = None,
+) -> None:
     """Write the scene row (unless it holds ``scene_stored``, the same values already) and
     the due time; for each round ``closed`` in this poll, its ledger entry with its rejected
     tags and posts, and then the characters that changed (``summaries``: the texts of those
@@ -85,17 +98,32 @@ def save_projections(repo: Repository, thread: ThreadRow, state: EngineState, re
     if not contents:
         return
     numbers = [c.report.number for c in contents]
-    texts = (dict(summaries) if summaries is not None and all(n in summaries for n in numbers)
-             else repo.summaries(thread.id, numbers=numbers))
+    texts = (
+        dict(summaries)
+        if summaries is not None and all(n in summaries for n in numbers)
+        else repo.summaries(thread.id, numbers=numbers)
+    )
     builder = LedgerBuilder(replies=replies, summaries=texts)
     for content in contents:
         entry = builder.closed_entry(content.report)
-        stored = {**entry.round, "rejected": entry.rejected,
-                  "posts": [post_entry(p) for p in content.posts]}
-        repo.save_round_ledger(thread.id, content.report.number,
-                               json.dumps(stored, ensure_ascii=False))
-    repo.save_characters(thread.id, (
-        CharacterState(name=name, side=c["side"], group=c["group"], status=c["status"],
-                       data=json.dumps(c, ensure_ascii=False))
-        for name, c in builder.characters(state).items()
-    ))
+        stored = {
+            **entry.round,
+            "rejected": entry.rejected,
+            "posts": [post_entry(p) for p in content.posts],
+        }
+        repo.save_round_ledger(
+            thread.id, content.report.number, json.dumps(stored, ensure_ascii=False)
+        )
+    repo.save_characters(
+        thread.id,
+        (
+            CharacterState(
+                name=name,
+                side=c["side"],
+                group=c["group"],
+                status=c["status"],
+                data=json.dumps(c, ensure_ascii=False),
+            )
+            for name, c in builder.characters(state).items()
+        ),
+    )

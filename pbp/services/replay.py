@@ -76,8 +76,13 @@ class ReplayRun:
     def _put(self, event: Event) -> None:
         match event:
             case PostArrived():
-                self.forum.post(thread=THREAD, author=event.author, body=event.body,
-                                at=event.at, post_id=event.post_id)
+                self.forum.post(
+                    thread=THREAD,
+                    author=event.author,
+                    body=event.body,
+                    at=event.at,
+                    post_id=event.post_id,
+                )
             case PostEdited():
                 self.forum.edit(event.post_id, body=event.body, at=event.at)
             case PostDeleted():
@@ -105,15 +110,16 @@ class ReplayRun:
     def transcript(self) -> str:
         """Every reply the bot posted, in order, each under a line saying what it answers."""
         with self.bot.store.session() as s:
-            rows = [r for r in Repository(s).replies(_thread_id(s))
-                    if r.status == "posted" and r.to_user is None]  # in the thread only
+            rows = [
+                r
+                for r in Repository(s).replies(_thread_id(s))
+                if r.status == "posted" and r.to_user is None
+            ]  # in the thread only
             blocks = []
             for row in rows:
                 where = f"reply to {row.to_post}" if row.to_post else "in the thread"
                 edited = f" (edited {row.edits}x)" if row.edits else ""
-                blocks.append(
-                    f"--- pbp, {where}{edited} [{forum_key(row)}]\n{row.text.rstrip()}\n"
-                )
+                blocks.append(f"--- pbp, {where}{edited} [{forum_key(row)}]\n{row.text.rstrip()}\n")
         return "\n".join(blocks)
 
 
@@ -139,7 +145,8 @@ def replay_run(
     forum = LocalForum(storage, bot=bot, clock=clock)
     seeds = round_seeds(seed)
     runner = Bot(
-        store=store, forum=forum,
+        store=store,
+        forum=forum,
         threads=[WatchedThread(key=THREAD, campaign=campaign)],
         options=BotOptions(username=bot, ack=ack, owner="replay", reload_templates=False),
         seed_maker=lambda _thread, number: seeds(number),

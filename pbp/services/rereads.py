@@ -65,11 +65,14 @@ class OpenRound:
 
     def encode(self) -> str:
         """As the thread's row keeps it."""
-        return json.dumps({
-            "posts": list(self.posts),
-            "watched": [[e.post, e.at.isoformat(), e.due.isoformat()] for e in self.watched],
-            "closes_at": self.closes_at.isoformat() if self.closes_at else None,
-        }, separators=(",", ":"))
+        return json.dumps(
+            {
+                "posts": list(self.posts),
+                "watched": [[e.post, e.at.isoformat(), e.due.isoformat()] for e in self.watched],
+                "closes_at": self.closes_at.isoformat() if self.closes_at else None,
+            },
+            separators=(",", ":"),
+        )
 
     @staticmethod
     def decode(text: str | None) -> OpenRound | None:
@@ -80,9 +83,10 @@ class OpenRound:
         closes = data.get("closes_at")
         return OpenRound(
             posts=tuple(data["posts"]),
-            watched=tuple(Watched(post=post, at=datetime.fromisoformat(at),
-                                  due=datetime.fromisoformat(due))
-                          for post, at, due in data.get("watched", ())),
+            watched=tuple(
+                Watched(post=post, at=datetime.fromisoformat(at), due=datetime.fromisoformat(due))
+                for post, at, due in data.get("watched", ())
+            ),
             closes_at=datetime.fromisoformat(closes) if closes else None,
         )
 
@@ -112,14 +116,20 @@ def next_after(at: datetime, *, now: datetime, first: timedelta) -> datetime:
     return due
 
 
-def schedules(posts: Iterable[tuple[str, datetime]], *, before: OpenRound | None,
-              now: datetime, first: timedelta) -> tuple[Watched, ...]:
+def schedules(
+    posts: Iterable[tuple[str, datetime]],
+    *,
+    before: OpenRound | None,
+    now: datetime,
+    first: timedelta,
+) -> tuple[Watched, ...]:
     """The schedules of these posts (id, time written): each one kept from ``before`` (what
     the thread's row held), or, for a post new to it, its first moment after ``now``."""
     kept = {e.post: e for e in before.watched} if before is not None else {}
-    return tuple(kept.get(post) or Watched(post=post, at=at,
-                                           due=next_after(at, now=now, first=first))
-                 for post, at in posts)
+    return tuple(
+        kept.get(post) or Watched(post=post, at=at, due=next_after(at, now=now, first=first))
+        for post, at in posts
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,8 +156,9 @@ class Batch:
         return sum(len(ids) for ids in self.wanted.values())
 
 
-def plan_batch(candidates: Sequence[Candidate], *, now: datetime, first: timedelta,
-               per_request: int) -> Batch:
+def plan_batch(
+    candidates: Sequence[Candidate], *, now: datetime, first: timedelta, per_request: int
+) -> Batch:
     """What to read again now: the rounds that close (every live post); the posts due, if a
     batch goes anyway, they fill a request, or one has waited ``MAY_WAIT``; then, while they
     fit in the same requests, the posts due within ``RIDE_ALONG``, soonest first."""
@@ -181,8 +192,14 @@ def plan_batch(candidates: Sequence[Candidate], *, now: datetime, first: timedel
     return _batch(candidates, wanted, closing, now=now, first=first)
 
 
-def _batch(candidates: Sequence[Candidate], wanted: dict[int, set[str]], closing: set[int],
-           *, now: datetime, first: timedelta) -> Batch:
+def _batch(
+    candidates: Sequence[Candidate],
+    wanted: dict[int, set[str]],
+    closing: set[int],
+    *,
+    now: datetime,
+    first: timedelta,
+) -> Batch:
     """The batch, and each thread's schedules moved past what it reads: a post read when due
     (or at a close) next falls due after now; one read early, after the moment it stood for."""
     batch = Batch()
@@ -191,10 +208,13 @@ def _batch(candidates: Sequence[Candidate], wanted: dict[int, set[str]], closing
         if not read:
             continue
         batch.wanted[c.key] = [p for p in c.round.posts if p in read] + sorted(
-            read - set(c.round.posts))
+            read - set(c.round.posts)
+        )
         watched = tuple(
-            e if e.post not in read and c.thread_id not in closing
+            e
+            if e.post not in read and c.thread_id not in closing
             else replace(e, due=next_after(e.at, now=max(now, e.due), first=first))
-            for e in c.round.watched)
+            for e in c.round.watched
+        )
         batch.moved[c.thread_id] = replace(c.round, watched=watched)
     return batch

@@ -35,14 +35,25 @@ class StateCache:
         self._states: dict[int, Cached] = {}
         self._seeds: dict[int, dict[int, str]] = {}  # thread id -> round -> seed, as stored
 
-    def state(self, repo: Repository, thread: ThreadRow, campaign: Campaign,
-              closed: list[SummaryContent] | None = None) -> EngineState:
+    def state(
+        self,
+        repo: Repository,
+        thread: ThreadRow,
+        campaign: Campaign,
+        closed: list[SummaryContent] | None = None,
+    ) -> EngineState:
         """A thread's engine state (from memory, or the snapshot and the log; the rounds the
         log closes again are added to ``closed``)."""
         return load_state(
-            repo, thread, cached=self._states.get(thread.id),
-            fresh=lambda: initial_state(campaign, bot=self._new.bot, ack=self._new.ack,
-                                        mentions_per_post=self._new.mentions_per_post),
+            repo,
+            thread,
+            cached=self._states.get(thread.id),
+            fresh=lambda: initial_state(
+                campaign,
+                bot=self._new.bot,
+                ack=self._new.ack,
+                mentions_per_post=self._new.mentions_per_post,
+            ),
             dice=lambda number: SeededDice(_stored_seed(repo, thread, number)),
             closed=closed,
         )
@@ -57,8 +68,9 @@ class StateCache:
         """The round seeds of a thread this process saw committed (a seed never changes)."""
         return self._seeds.get(thread_id, {})
 
-    def committed(self, thread_id: int, *, seq: int, state: EngineState,
-                  seeds: Mapping[int, str]) -> None:
+    def committed(
+        self, thread_id: int, *, seq: int, state: EngineState, seeds: Mapping[int, str]
+    ) -> None:
         """A cycle of the thread committed: its state at event ``seq``, and its seeds."""
         self._states[thread_id] = Cached(seq=seq, state=state)
         self._seeds[thread_id] = dict(seeds)
@@ -73,6 +85,7 @@ def _stored_seed(repo: Repository, thread: ThreadRow, number: int) -> str:
     """A round's seed as stored: replaying the log rolls exactly the dice rolled then."""
     seed = repo.seed(thread.id, number)
     if seed is None:
-        raise LookupError(f"thread {thread.key}: round {number} rolled dice but its seed "
-                          "is not in the database")
+        raise LookupError(
+            f"thread {thread.key}: round {number} rolled dice but its seed is not in the database"
+        )
     return seed

@@ -55,8 +55,13 @@ class ThreadDirectory:
                 path = configured[key]
                 if path not in rows:
                     rows[path] = self._campaigns.register(repo, path, now=now)
-                repo.add_thread(forum=self._forum, key=key, campaign_id=rows[path].id,
-                                campaign_hash=loaded.file_hash, at=now)
+                repo.add_thread(
+                    forum=self._forum,
+                    key=key,
+                    campaign_id=rows[path].id,
+                    campaign_hash=loaded.file_hash,
+                    at=now,
+                )
         self._registered.update(ready)
 
     def stored(self, inbox: Inbox, keys: Iterable[str]) -> list[StoredThread]:

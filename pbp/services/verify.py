@@ -42,17 +42,26 @@ _HEX64 = r"[0-9A-Fa-f]{64}"
 _NUMBER = r"\d{1,40}(?!\d)"
 _SEED = re.compile(
     _START + r"Dice seed of round\s+(?P<round>" + _NUMBER + r")\s*:\s*`?\s*(?P<seed>[0-9A-Za-z]+)"
-    r"\s*`?(?:\s*·\s*seal of round\s+(?P<next>" + _NUMBER + r")\s*:\s*`?\s*(?P<seal>" + _HEX64
+    r"\s*`?(?:\s*·\s*seal of round\s+(?P<next>"
+    + _NUMBER
+    + r")\s*:\s*`?\s*(?P<seal>"
+    + _HEX64
     + r")\b)?",
     re.IGNORECASE | re.MULTILINE,
 )
 _SEAL = re.compile(  # the cheat sheet's (a summary's is part of its seed line)
-    _START + r"Dice seal of round\s+(?P<round>" + _NUMBER + r")\s*:\s*`?\s*(?P<seal>" + _HEX64
+    _START
+    + r"Dice seal of round\s+(?P<round>"
+    + _NUMBER
+    + r")\s*:\s*`?\s*(?P<seal>"
+    + _HEX64
     + r")\b",
     re.IGNORECASE | re.MULTILINE,
 )
-_ROLLS = re.compile(r"^[ \t]*\**Dice rolled\**[ \t]*(?:\([^)\n]*\))?[ \t]*:(?P<entries>[^\n]*)",
-                    re.IGNORECASE | re.MULTILINE)
+_ROLLS = re.compile(
+    r"^[ \t]*\**Dice rolled\**[ \t]*(?:\([^)\n]*\))?[ \t]*:(?P<entries>[^\n]*)",
+    re.IGNORECASE | re.MULTILINE,
+)
 # ``POST·PART…·INDEX``: the post, at least one part of the key after it, the roll's index
 _ENTRY = re.compile(
     r"`?\s*(?P<key>[^`\s;·]+(?:\s*·\s*[^`\s;·]+)+?)\s*·\s*(?P<index>" + _NUMBER + r")\s*`?"
@@ -85,8 +94,10 @@ class RollMismatch:
     derived: int
 
     def describe(self) -> str:
-        return (f"{self.roll.name} d{self.roll.sides}: the {self.roll.source} says "
-                f"{self.roll.value}, the seed gives {self.derived}")
+        return (
+            f"{self.roll.name} d{self.roll.sides}: the {self.roll.source} says "
+            f"{self.roll.value}, the seed gives {self.derived}"
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,15 +142,19 @@ class RoundCheck:
         head = f"round {self.number}: {self._counted()}"
         if self.mismatches:
             verb = "does" if len(self.mismatches) == 1 else "do"
-            head += (f", {len(self.mismatches)} {verb} not match: "
-                     + "; ".join(m.describe() for m in self.mismatches))
+            head += f", {len(self.mismatches)} {verb} not match: " + "; ".join(
+                m.describe() for m in self.mismatches
+            )
         elif self.rolls:
             head += ", it matches" if len(self.rolls) == 1 else ", all match"
         tail = list(self.problems)
         for check in self.seals:
-            tail.append("the seal matches the seed" if check.matches else
-                        f"the seal does not match: the text publishes {check.published}, "
-                        f"the seed's SHA-256 is {check.actual}")
+            tail.append(
+                "the seal matches the seed"
+                if check.matches
+                else f"the seal does not match: the text publishes {check.published}, "
+                f"the seed's SHA-256 is {check.actual}"
+            )
         if not self.seals:
             tail.append("its seal is not in the text (not checked)")
         return "; ".join([head, *tail])
@@ -191,10 +206,14 @@ def parse_rolls(entries: str) -> tuple[tuple[ListedRoll, ...], tuple[str, ...]]:
         if match is None:
             unreadable.append(chunk)
             continue
-        rolls.append(ListedRoll(
-            key=shown_key(match["key"]), index=int(match["index"]),
-            sides=int(match["sides"]), value=int(match["value"]),
-        ))
+        rolls.append(
+            ListedRoll(
+                key=shown_key(match["key"]),
+                index=int(match["index"]),
+                sides=int(match["sides"]),
+                value=int(match["value"]),
+            )
+        )
     return tuple(rolls), tuple(unreadable)
 
 
@@ -202,8 +221,7 @@ def shown_key(text: str) -> Key:
     """The engine's key of a key as the summary shows it (``p5·cmd·3`` is ``("p5", "cmd", 3)``):
     the post id stays a string, a later part is an integer when it is all digits."""
     post, *rest = (part.strip() for part in text.split("·"))
-    return (post, *(int(part) if re.fullmatch(_NUMBER, part, re.ASCII) else part
-                     for part in rest))
+    return (post, *(int(part) if re.fullmatch(_NUMBER, part, re.ASCII) else part for part in rest))
 
 
 def parse_summaries(text: str) -> tuple[tuple[SummaryDice, ...], int]:
@@ -223,8 +241,14 @@ def parse_summaries(text: str) -> tuple[tuple[SummaryDice, ...], int]:
             rolls.extend(more)
             unreadable.extend(bad)
         else:
-            found.append(SummaryDice(number=int(match["round"]), seed=match["seed"],
-                                     rolls=tuple(rolls), unreadable=tuple(unreadable)))
+            found.append(
+                SummaryDice(
+                    number=int(match["round"]),
+                    seed=match["seed"],
+                    rolls=tuple(rolls),
+                    unreadable=tuple(unreadable),
+                )
+            )
             rolls, unreadable = [], []
     return tuple(found), len(rolls) + len(unreadable)
 
@@ -267,7 +291,10 @@ def check_round(
             mismatches.append(mismatch)
     actual = seal(summary.seed)
     return RoundCheck(
-        number=summary.number, seed=summary.seed, rolls=rolls, mismatches=tuple(mismatches),
+        number=summary.number,
+        seed=summary.seed,
+        rolls=rolls,
+        mismatches=tuple(mismatches),
         seals=tuple(SealCheck(published=s, actual=actual) for s in seals.get(summary.number, ())),
         problems=tuple(problems),
     )
@@ -279,10 +306,11 @@ def verify_text(text: str) -> Verification:
     seals = published_seals(text)
     problems: tuple[str, ...] = ()
     if stray:
-        problems = (f"{_rolls(stray)} listed with no seed line after them: not checked "
-                    "(copy the whole summary, down to its seed line)",)
-    return Verification(rounds=tuple(check_round(s, seals) for s in summaries),
-                        problems=problems)
+        problems = (
+            f"{_rolls(stray)} listed with no seed line after them: not checked "
+            "(copy the whole summary, down to its seed line)",
+        )
+    return Verification(rounds=tuple(check_round(s, seals) for s in summaries), problems=problems)
 
 
 def verify_ledger(ledger: Mapping[str, Any]) -> Verification:
@@ -292,8 +320,9 @@ def verify_ledger(ledger: Mapping[str, Any]) -> Verification:
     rounds = ledger.get("rounds")
     if not isinstance(rounds, list):
         return Verification(rounds=(), problems=("the ledger has no list of rounds",))
-    texts = [r["summary"] for r in rounds
-             if isinstance(r, dict) and isinstance(r.get("summary"), str)]
+    texts = [
+        r["summary"] for r in rounds if isinstance(r, dict) and isinstance(r.get("summary"), str)
+    ]
     seals = published_seals("\n".join(texts))
     for rnd in rounds:  # a round's own ``seal``: round 1's, as its cheat sheet published it
         if isinstance(rnd, dict) and isinstance(rnd.get("seal"), str):
@@ -312,8 +341,10 @@ def verify_ledger(ledger: Mapping[str, Any]) -> Verification:
         summary_text = rnd.get("summary")
         if rnd.get("closed_by") is None or not isinstance(summary_text, str):
             if extra:
-                problems.append(f"round {number}: {_rolls(len(extra))} in the ledger but no "
-                                "summary with the seed: not checked")
+                problems.append(
+                    f"round {number}: {_rolls(len(extra))} in the ledger but no "
+                    "summary with the seed: not checked"
+                )
             continue
         summaries, stray = parse_summaries(summary_text)
         own = [s for s in summaries if s.number == number]
@@ -323,8 +354,11 @@ def verify_ledger(ledger: Mapping[str, Any]) -> Verification:
         if stray:
             problems.append(f"round {number}: {_rolls(stray)} after the seed line: not checked")
         listed = {(r.key, r.index) for r in own[0].rolls}
-        problems.extend(f"round {number}: the ledger's roll {r.name} is not in the summary"
-                        for r in extra if (r.key, r.index) not in listed)
+        problems.extend(
+            f"round {number}: the ledger's roll {r.name} is not in the summary"
+            for r in extra
+            if (r.key, r.index) not in listed
+        )
         checks.append(check_round(own[0], seals, extra))
     return Verification(rounds=tuple(checks), problems=tuple(problems))
 

@@ -15,15 +15,17 @@ from pbp.store.leases import Leases, ThreadWork
 class WorkClaims:
     """One worker's claims on the threads of one forum."""
 
-    def __init__(self, store: Store, *, forum: str, options: BotOptions,
-                 campaigns: CampaignFiles) -> None:
+    def __init__(
+        self, store: Store, *, forum: str, options: BotOptions, campaigns: CampaignFiles
+    ) -> None:
         self._store, self._forum, self._options = store, forum, options
         self._campaigns = campaigns
 
     def beat(self, leases: Leases, *, now: datetime) -> None:
         """This worker is alive: its leases last another ``lease`` (the ingest's first step)."""
-        leases.beat(name=self._options.owner, forum=self._forum, now=now,
-                    until=now + self._options.lease)
+        leases.beat(
+            name=self._options.owner, forum=self._forum, now=now, until=now + self._options.lease
+        )
 
     def claim(self, now: datetime, report: PollReport) -> tuple[int, int, list[ThreadWork]]:
         """This worker's share of the threads, how many it holds, and the threads with work it
@@ -32,9 +34,11 @@ class WorkClaims:
         with self._store.session() as s:
             leases = Leases(s)
             work = leases.with_work(self._forum, now=now)
-            live = [w for w in leases.workers(self._forum,
-                                              seen_since=now - self._options.lease)
-                    if w == me or alive(w)]
+            live = [
+                w
+                for w in leases.workers(self._forum, seen_since=now - self._options.lease)
+                if w == me or alive(w)
+            ]
             total, held = leases.counts(self._forum, owner=me)
         share = math.ceil(total / max(1, len(live)))
         mine: list[ThreadWork] = []
@@ -52,9 +56,13 @@ class WorkClaims:
             if held >= share:
                 continue  # a worker with room takes it
             with self._store.session() as s:
-                taken = Leases(s).claim(item.id, owner=me, now=now,
-                                        until=now + self._options.lease,
-                                        dead=[item.owner] if dead and item.owner else [])
+                taken = Leases(s).claim(
+                    item.id,
+                    owner=me,
+                    now=now,
+                    until=now + self._options.lease,
+                    dead=[item.owner] if dead and item.owner else [],
+                )
             if taken:
                 held += 1
                 mine.append(item)

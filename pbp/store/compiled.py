@@ -34,6 +34,7 @@ from sqlalchemy.exc import NoResultFound
 Params = Mapping[str, Any]
 Processor = Callable[[Any], Any] | None
 
+
 @dataclass(slots=True)
 class Plan:
     """One statement compiled for one dialect and one set of parameter names."""
@@ -59,8 +60,11 @@ class Plan:
 
     def has_empty_list(self, given: Params) -> bool:
         """Whether a list parameter of ``given`` (or of the statement) has no item."""
-        return any(not (given[key] if key is not None else value)
-                   for name, key, value, _ in self.slots if name in self.expanding)
+        return any(
+            not (given[key] if key is not None else value)
+            for name, key, value, _ in self.slots
+            if name in self.expanding
+        )
 
     def expanded(self, given: Params) -> tuple[str, Any]:
         """The SQL and the driver's parameters for ``given``, each list parameter spread over
@@ -95,8 +99,7 @@ class Plan:
             if key is not None:
                 value = given[key]
             if convert is not None:
-                value = ([convert(v) for v in value] if name in self.expanding
-                         else convert(value))
+                value = [convert(v) for v in value] if name in self.expanding else convert(value)
             values.append(value)
         return values
 
@@ -107,13 +110,16 @@ class Plan:
             codes = [d[1] for d in description] if description else [None] * len(self.columns)
             self.converters = tuple(
                 kind._cached_result_processor(self.dialect, code)
-                for kind, code in zip(self.column_types, codes, strict=True))
+                for kind, code in zip(self.column_types, codes, strict=True)
+            )
         make = self.row_type._make
         converters = self.converters
         if not any(converters):
             return [make(r) for r in raw]
-        return [make([v if c is None else c(v) for v, c in zip(r, converters, strict=True)])
-                for r in raw]
+        return [
+            make([v if c is None else c(v) for v, c in zip(r, converters, strict=True)])
+            for r in raw
+        ]
 
 
 class Rows:
@@ -151,14 +157,18 @@ class Rows:
 def plan(statement: Any, dialect: Dialect, keys: Sequence[str], *, many: bool) -> Plan | None:
     """``statement`` compiled for ``dialect`` with parameters named ``keys`` (None: it needs
     what only ``Connection.execute`` does)."""
-    compiled: Any = statement.compile(dialect=dialect, column_keys=sorted(keys),
-                                      for_executemany=many)
+    compiled: Any = statement.compile(
+        dialect=dialect, column_keys=sorted(keys), for_executemany=many
+    )
     expanding = frozenset(compiled.bind_names[b] for b in compiled.post_compile_params)
-    if (compiled.literal_execute_params or compiled.update_prefetch
-            or compiled.schema_translate_map
-            or (many and (compiled._insertmanyvalues or expanding))  # (done by SQLAlchemy)
-            or "~~" in compiled.string  # an IN list whose items take an SQL expression
-            or (expanding and dialect.paramstyle not in ("qmark", "pyformat"))):
+    if (
+        compiled.literal_execute_params
+        or compiled.update_prefetch
+        or compiled.schema_translate_map
+        or (many and (compiled._insertmanyvalues or expanding))  # (done by SQLAlchemy)
+        or "~~" in compiled.string  # an IN list whose items take an SQL expression
+        or (expanding and dialect.paramstyle not in ("qmark", "pyformat"))
+    ):
         return None
     given = set(keys)
     prefetch = {c.key: c for c in compiled.insert_prefetch}
@@ -180,16 +190,19 @@ def plan(statement: Any, dialect: Dialect, keys: Sequence[str], *, many: bool) -
     processors = compiled._bind_processors
     escaped = compiled.escaped_bind_names
     order = compiled.positiontup if compiled.positional else list(sources)
-    slots = tuple((escaped.get(name, name), *sources[name], processors.get(name))
-                  for name in order)
+    slots = tuple((escaped.get(name, name), *sources[name], processors.get(name)) for name in order)
     result = compiled._result_columns
     names = tuple(c[0] for c in result)
     return Plan(
-        sql=compiled.string, slots=slots, names=tuple(slot[0] for slot in slots),
+        sql=compiled.string,
+        slots=slots,
+        names=tuple(slot[0] for slot in slots),
         positional=bool(compiled.positional),
-        columns=names, column_types=tuple(c[3] for c in result),
+        columns=names,
+        column_types=tuple(c[3] for c in result),
         row_type=namedtuple("Row", names, rename=True) if names else None,
-        dialect=dialect, expanding=expanding,
+        dialect=dialect,
+        expanding=expanding,
     )
 
 
@@ -197,8 +210,7 @@ MOST_PLANS = 500  # the store has under a hundred statements and shapes
 _plans: dict[tuple[int, str, tuple[str, ...], bool], tuple[Any, Plan | None]] = {}
 
 
-def _plan_for(statement: Any, dialect: Dialect, keys: tuple[str, ...], many: bool
-              ) -> Plan | None:
+def _plan_for(statement: Any, dialect: Dialect, keys: tuple[str, ...], many: bool) -> Plan | None:
     key = (id(statement), f"{dialect.name}+{dialect.driver}", keys, many)
     found = _plans.get(key)
     if found is None or found[0] is not statement:  # (the statement kept: its id stays its)
@@ -208,12 +220,12 @@ def _plan_for(statement: Any, dialect: Dialect, keys: tuple[str, ...], many: boo
     return found[1]
 
 
-def execute(conn: Connection, statement: Any, params: Params | Sequence[Params] | None = None
-            ) -> Rows:
+def execute(
+    conn: Connection, statement: Any, params: Params | Sequence[Params] | None = None
+) -> Rows:
     """Run ``statement`` on ``conn`` in its transaction: its plan if it has one, else as
     ``conn.execute`` does."""
-    rows_given: Sequence[Params] = (
-        params if isinstance(params, list | tuple) else [params or {}])  # type: ignore[list-item]
+    rows_given: Sequence[Params] = params if isinstance(params, list | tuple) else [params or {}]  # type: ignore[list-item]
     many = len(rows_given) > 1
     found = _plan_for(statement, conn.dialect, tuple(rows_given[0]), many) if rows_given else None
     if found is None or (found.expanding and found.has_empty_list(rows_given[0])):

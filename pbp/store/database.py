@@ -26,8 +26,18 @@ from pbp.store.trouble import (
     one_line,
 )
 
-__all__ = ["DEFAULT_TIMEOUT", "NoDatabase", "SchemaOutOfDate", "Store", "StoreDamaged",
-           "StoreError", "StoreGone", "StoreUnavailable", "make_engine", "one_line"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "NoDatabase",
+    "SchemaOutOfDate",
+    "Store",
+    "StoreDamaged",
+    "StoreError",
+    "StoreGone",
+    "StoreUnavailable",
+    "make_engine",
+    "one_line",
+]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SCHEMA_REVISION = "0006"  # the newest migration; a test checks it against Alembic's head
@@ -66,18 +76,27 @@ def parse_url(url: str) -> URL:
     try:
         parsed = make_url(url)
     except (ArgumentError, ValueError) as exc:
-        raise StoreError(f'"{hide_password(url)}" is not a database URL ({exc}); expected '
-                         f"{EXAMPLES}") from None
+        raise StoreError(
+            f'"{hide_password(url)}" is not a database URL ({exc}); expected {EXAMPLES}'
+        ) from None
     backend = parsed.get_backend_name()
     if backend not in BACKENDS:
-        raise StoreError(f"the database URL {parsed.render_as_string(hide_password=True)} "
-                         f"is for {backend}, which pbp does not run on; pbp runs on SQLite "
-                         f"and PostgreSQL: {EXAMPLES}")
+        raise StoreError(
+            f"the database URL {parsed.render_as_string(hide_password=True)} "
+            f"is for {backend}, which pbp does not run on; pbp runs on SQLite "
+            f"and PostgreSQL: {EXAMPLES}"
+        )
     return parsed
 
 
-def make_engine(url: str | URL, *, durable: bool = True, readonly: bool = False,
-                timeout: int = DEFAULT_TIMEOUT, create: bool = False) -> Engine:
+def make_engine(
+    url: str | URL,
+    *,
+    durable: bool = True,
+    readonly: bool = False,
+    timeout: int = DEFAULT_TIMEOUT,
+    create: bool = False,
+) -> Engine:
     """An engine for ``url``, every call bounded by ``timeout`` seconds (see
     ``pbp.store.engines``). An SQLite file's folder must exist, unless ``create`` (which
     makes it): a typo in the path never starts a new database in silence."""
@@ -105,12 +124,16 @@ def make_engine(url: str | URL, *, durable: bool = True, readonly: bool = False,
             '"pbp[postgres]")'
         ) from None
     except ArgumentError as exc:  # a driver SQLAlchemy does not know
-        raise StoreError(f"the database URL {shown} names a driver SQLAlchemy does not know "
-                         f"({one_line(exc)}); expected {EXAMPLES}") from None
+        raise StoreError(
+            f"the database URL {shown} names a driver SQLAlchemy does not know "
+            f"({one_line(exc)}); expected {EXAMPLES}"
+        ) from None
     if engine.dialect.is_async:
         engine.dispose()
-        raise StoreError(f"the database URL {shown} names an asyncio driver "
-                         f"({engine.dialect.driver}); pbp needs {EXAMPLES}")
+        raise StoreError(
+            f"the database URL {shown} names an asyncio driver "
+            f"({engine.dialect.driver}); pbp needs {EXAMPLES}"
+        )
     return engine
 
 
@@ -118,8 +141,14 @@ class Store:
     """One database: migrations, schema checks and units of work. Every call waits
     ``timeout`` seconds at most for the database; ``create`` makes a missing SQLite folder."""
 
-    def __init__(self, url: str, *, durable: bool = True, timeout: int = DEFAULT_TIMEOUT,
-                 create: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        durable: bool = True,
+        timeout: int = DEFAULT_TIMEOUT,
+        create: bool = False,
+    ) -> None:
         self.url = url
         parsed = parse_url(url)
         self.timeout = timeout
@@ -159,8 +188,9 @@ class Store:
         with self._answering(opening=True), self.engine.connect() as conn:
             if not inspect(conn).has_table("alembic_version"):
                 return None
-            found: str | None = conn.execute(text("SELECT version_num FROM alembic_version")
-                                             ).scalar()
+            found: str | None = conn.execute(
+                text("SELECT version_num FROM alembic_version")
+            ).scalar()
             return found
 
     def upgrade(self) -> tuple[str | None, str]:

@@ -38,8 +38,7 @@ def sqlite_engine(url: URL, *, durable: bool, readonly: bool, timeout: int) -> E
     if database and database != ":memory:":
         engine = create_engine(url)
     else:  # one connection for the whole process, or every session sees a new database
-        engine = create_engine(url, poolclass=StaticPool,
-                               connect_args={"check_same_thread": False})
+        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_pragmas(durable=durable, timeout=timeout))
     event.listen(engine, "begin", _begin_deferred if readonly else _begin_immediate)
     return engine
@@ -170,7 +169,10 @@ def _ping_after_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
 def sqlite_folder(url: URL) -> Path | None:
     """The folder of an SQLite database file (None: in memory, or not SQLite)."""
     database = url.database or ""
-    if url.get_backend_name() != "sqlite" or database in ("", ":memory:") \
-            or database.startswith("file:"):
+    if (
+        url.get_backend_name() != "sqlite"
+        or database in ("", ":memory:")
+        or database.startswith("file:")
+    ):
         return None
     return Path(database).parent

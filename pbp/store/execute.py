@@ -25,8 +25,9 @@ from pbp.store.compiled import Rows, execute
 Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
 
 
-def run(session: Session, statement: Any, params: Params | None = None, *,
-        flush: bool = True) -> Rows:
+def run(
+    session: Session, statement: Any, params: Params | None = None, *, flush: bool = True
+) -> Rows:
     """Run ``statement`` with ``params`` (a list of them: once per row, in one go)."""
     if flush:
         session.flush()  # nothing to do (and next to no cost) when nothing is pending

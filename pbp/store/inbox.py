@@ -89,7 +89,8 @@ class Inbox:
     def surveyed(self, thread_id: int, *, read_whole: bool) -> None:
         """The forum has been asked about the thread; ``read_whole``: it must be read whole."""
         self.s.execute(
-            update(ThreadRow).where(ThreadRow.id == thread_id)
+            update(ThreadRow)
+            .where(ThreadRow.id == thread_id)
             .values(needs_survey=False, needs_read=read_whole)
             .execution_options(synchronize_session=False)
         )
@@ -99,7 +100,8 @@ class Inbox:
         ids = list(thread_ids)
         for i in range(0, len(ids), CHUNK):
             self.s.execute(
-                update(ThreadRow).where(ThreadRow.id.in_(ids[i : i + CHUNK]))
+                update(ThreadRow)
+                .where(ThreadRow.id.in_(ids[i : i + CHUNK]))
                 .values(needs_read=True)
                 .execution_options(synchronize_session=False)
             )
@@ -109,9 +111,17 @@ class Inbox:
     def put(self, thread_id: int, posts: Iterable[ForumPost], *, at: datetime) -> int:
         """Keep post versions for the thread's worker; return how many."""
         rows = [
-            {"thread_id": thread_id, "post_id": p.id, "author": p.author, "body": p.body,
-             "created_at": p.created_at, "edited_at": p.edited_at, "deleted_at": p.deleted_at,
-             "reply_to": p.reply_to, "ingested_at": at}
+            {
+                "thread_id": thread_id,
+                "post_id": p.id,
+                "author": p.author,
+                "body": p.body,
+                "created_at": p.created_at,
+                "edited_at": p.edited_at,
+                "deleted_at": p.deleted_at,
+                "reply_to": p.reply_to,
+                "ingested_at": at,
+            }
             for p in posts
         ]
         if rows:
@@ -123,11 +133,20 @@ class Inbox:
         """The thread's post versions waiting, in the order they were listed."""
         rows = run(self.s, _pending(), {"thread_id": thread_id}, flush=False).all()
         return [
-            Pending(id=r.id, post=ForumPost(
-                id=r.post_id, thread=thread, author=r.author, body=r.body,
-                created_at=r.created_at, edited_at=r.edited_at, deleted_at=r.deleted_at,
-                reply_to=r.reply_to,
-            ), ingested_at=r.ingested_at)
+            Pending(
+                id=r.id,
+                post=ForumPost(
+                    id=r.post_id,
+                    thread=thread,
+                    author=r.author,
+                    body=r.body,
+                    created_at=r.created_at,
+                    edited_at=r.edited_at,
+                    deleted_at=r.deleted_at,
+                    reply_to=r.reply_to,
+                ),
+                ingested_at=r.ingested_at,
+            )
             for r in rows
         ]
 
@@ -140,20 +159,36 @@ class Inbox:
 
     # -- re-reads -------------------------------------------------------------------------------
 
-    def reread_rows(self, forum: str, *, now: datetime, soon: datetime,
-                    keys: Iterable[str]) -> list[RereadRow]:
+    def reread_rows(
+        self, forum: str, *, now: datetime, soon: datetime, keys: Iterable[str]
+    ) -> list[RereadRow]:
         """The threads with an open round whose re-read falls due by ``soon``, whose deadline
         or reminder is due by ``now``, or whose key is among ``keys``."""
-        rows = run(self.s, _reread_rows(), {"forum": forum, "now": now, "soon": soon,
-                                            "keys": list(dict.fromkeys(keys))}).all()
-        return [RereadRow(id=r.id, key=r.key, bound=r.bound_by is not None,
-                          campaign_path=r.path, open_round=r.open_round) for r in rows]
+        rows = run(
+            self.s,
+            _reread_rows(),
+            {"forum": forum, "now": now, "soon": soon, "keys": list(dict.fromkeys(keys))},
+        ).all()
+        return [
+            RereadRow(
+                id=r.id,
+                key=r.key,
+                bound=r.bound_by is not None,
+                campaign_path=r.path,
+                open_round=r.open_round,
+            )
+            for r in rows
+        ]
 
     def reread_next(self, thread_id: int, *, open_round: str, at: datetime | None) -> None:
         """The thread's posts were read again: what its row keeps of its open round now, and
         when one is read again next (``at``)."""
-        run(self.s, _reread_next(), {"id_": thread_id, "open_round": open_round, "at": at},
-            flush=False)
+        run(
+            self.s,
+            _reread_next(),
+            {"id_": thread_id, "open_round": open_round, "at": at},
+            flush=False,
+        )
 
     # -- what the store accounts for ------------------------------------------------------------
 
@@ -166,20 +201,24 @@ class Inbox:
         for i in range(0, len(ids), CHUNK):
             chunk = ids[i : i + CHUNK]
             for version in self.s.execute(
-                select(PostVersionRow.thread_id, PostVersionRow.post_id, PostVersionRow.deleted)
-                .where(PostVersionRow.thread_id.in_(chunk))
+                select(
+                    PostVersionRow.thread_id, PostVersionRow.post_id, PostVersionRow.deleted
+                ).where(PostVersionRow.thread_id.in_(chunk))
             ):
                 (gone if version.deleted else known)[version.thread_id].add(version.post_id)
             for waiting in self.s.execute(
-                select(InboxRow.thread_id, InboxRow.post_id, InboxRow.deleted_at)
-                .where(InboxRow.thread_id.in_(chunk))
+                select(InboxRow.thread_id, InboxRow.post_id, InboxRow.deleted_at).where(
+                    InboxRow.thread_id.in_(chunk)
+                )
             ):
                 side = gone if waiting.deleted_at is not None else known
                 side[waiting.thread_id].add(waiting.post_id)
             for reply in self.s.execute(
-                select(ReplyRow.thread_id, ReplyRow.forum_reply_id)
-                .where(ReplyRow.thread_id.in_(chunk), ReplyRow.forum_reply_id.is_not(None),
-                       ReplyRow.to_user.is_(None))  # a private message is no post of it
+                select(ReplyRow.thread_id, ReplyRow.forum_reply_id).where(
+                    ReplyRow.thread_id.in_(chunk),
+                    ReplyRow.forum_reply_id.is_not(None),
+                    ReplyRow.to_user.is_(None),
+                )  # a private message is no post of it
             ):
                 known[reply.thread_id].add(str(reply.forum_reply_id))
         return {t: known[t] - gone[t] for t in ids}
@@ -191,12 +230,18 @@ class Inbox:
         of: a reply owed under one of these keys edits it instead of posting again."""
         if not replies:
             return
-        recorded = set(self.s.scalars(
-            select(ReplyRow.forum_reply_id).where(ReplyRow.thread_id == thread_id,
-                                                  ReplyRow.forum_reply_id.is_not(None))
-        ))
-        rows = [{"thread_id": thread_id, "key": key, "forum_id": forum_id}
-                for key, forum_id in replies.items() if forum_id not in recorded]
+        recorded = set(
+            self.s.scalars(
+                select(ReplyRow.forum_reply_id).where(
+                    ReplyRow.thread_id == thread_id, ReplyRow.forum_reply_id.is_not(None)
+                )
+            )
+        )
+        rows = [
+            {"thread_id": thread_id, "key": key, "forum_id": forum_id}
+            for key, forum_id in replies.items()
+            if forum_id not in recorded
+        ]
         insert_new(self.s, FoundReplyRow.__table__, rows, keys=("thread_id", "key"))
 
     def found(self, thread_id: int) -> dict[str, str]:
@@ -206,12 +251,16 @@ class Inbox:
 
     def forget_found(self, thread_id: int, key: str) -> None:
         """The reply found under ``key`` is the outbox's now."""
-        self.s.execute(delete(FoundReplyRow).where(FoundReplyRow.thread_id == thread_id,
-                                                   FoundReplyRow.key == key))
+        self.s.execute(
+            delete(FoundReplyRow).where(
+                FoundReplyRow.thread_id == thread_id, FoundReplyRow.key == key
+            )
+        )
 
 
 # The statements of every poll, built once (building one costs more than running it); the
 # values are bound when they run.
+
 
 @cache
 def _threads(which: str) -> Any:
@@ -220,30 +269,46 @@ def _threads(which: str) -> Any:
         "surveyed": ThreadRow.needs_survey.is_(False),
         "unsurveyed": ThreadRow.needs_survey.is_(True),
     }[which]
-    return (select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by)
-            .where(ThreadRow.forum == bindparam("forum"), where)
-            .order_by(ThreadRow.id))
+    return (
+        select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by)
+        .where(ThreadRow.forum == bindparam("forum"), where)
+        .order_by(ThreadRow.id)
+    )
 
 
 @cache
 def _reread_rows() -> Any:
     now = bindparam("now", type_=ThreadRow.next_due_at.type)
     soon = bindparam("soon", type_=ThreadRow.reread_at.type)
-    return (select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by, CampaignRow.path,
-                   ThreadRow.open_round)
-            .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
-            .where(ThreadRow.forum == bindparam("forum"), ThreadRow.open_round.is_not(None),
-                   or_(ThreadRow.reread_at <= soon, ThreadRow.next_due_at <= now,
-                       ThreadRow.key.in_(bindparam("keys", expanding=True))))
-            .order_by(ThreadRow.id))
+    return (
+        select(
+            ThreadRow.id, ThreadRow.key, ThreadRow.bound_by, CampaignRow.path, ThreadRow.open_round
+        )
+        .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
+        .where(
+            ThreadRow.forum == bindparam("forum"),
+            ThreadRow.open_round.is_not(None),
+            or_(
+                ThreadRow.reread_at <= soon,
+                ThreadRow.next_due_at <= now,
+                ThreadRow.key.in_(bindparam("keys", expanding=True)),
+            ),
+        )
+        .order_by(ThreadRow.id)
+    )
 
 
 @cache
 def _reread_next() -> Any:
     table = typing.cast(Table, ThreadRow.__table__)  # of the table: no object to flush
-    return (update(table).where(table.c.id == bindparam("id_"))
-            .values(reread_at=bindparam("at", type_=table.c.reread_at.type),
-                    open_round=bindparam("open_round")))
+    return (
+        update(table)
+        .where(table.c.id == bindparam("id_"))
+        .values(
+            reread_at=bindparam("at", type_=table.c.reread_at.type),
+            open_round=bindparam("open_round"),
+        )
+    )
 
 
 @cache
@@ -254,8 +319,7 @@ def _insert_inbox() -> Any:
 @cache
 def _pending() -> Any:
     table = InboxRow.__table__  # rows of the table, not objects: read once, then deleted
-    return (select(table).where(table.c.thread_id == bindparam("thread_id"))
-            .order_by(table.c.id))
+    return select(table).where(table.c.thread_id == bindparam("thread_id")).order_by(table.c.id)
 
 
 @cache
@@ -265,5 +329,6 @@ def _take() -> Any:
 
 @cache
 def _found() -> Any:
-    return (select(FoundReplyRow.key, FoundReplyRow.forum_id)
-            .where(FoundReplyRow.thread_id == bindparam("thread_id")))
+    return select(FoundReplyRow.key, FoundReplyRow.forum_id).where(
+        FoundReplyRow.thread_id == bindparam("thread_id")
+    )

@@ -47,20 +47,26 @@ class Leases:
 
     def beat(self, *, name: str, forum: str, now: datetime, until: datetime) -> None:
         """This worker is alive at ``now``: say so, and keep its leases until ``until``."""
-        upsert(self.s, WorkerRow.__table__,
-               {"name": name, "forum": forum, "started_at": now, "seen_at": now},
-               keys=("name",), update=("seen_at",))
+        upsert(
+            self.s,
+            WorkerRow.__table__,
+            {"name": name, "forum": forum, "started_at": now, "seen_at": now},
+            keys=("name",),
+            update=("seen_at",),
+        )
         run(self.s, _renew(), {"name": name, "until": until})
 
     def workers(self, forum: str, *, seen_since: datetime) -> list[str]:
         """The workers of a forum that polled since ``seen_since``."""
-        return list(run(self.s, _workers(), {"forum": forum, "since": seen_since},
-                        flush=False).scalars())
+        return list(
+            run(self.s, _workers(), {"forum": forum, "since": seen_since}, flush=False).scalars()
+        )
 
     def leave(self, *, name: str) -> None:
         """A worker stops: its threads are free at once."""
         self.s.execute(
-            update(ThreadRow).where(ThreadRow.lease_owner == name)
+            update(ThreadRow)
+            .where(ThreadRow.lease_owner == name)
             .values(lease_owner=None, lease_expires=None)
             .execution_options(synchronize_session=False)
         )
@@ -78,11 +84,27 @@ class Leases:
         too), replies to deliver, a whole read, a deadline or reminder due. A thread the forum
         has not been asked about yet waits for that."""
         rows = run(self.s, _with_work(), {"forum": forum, "now": now}).all()
-        return [ThreadWork(id=r.id, key=r.key, campaign_path=r.path, owner=r.lease_owner,
-                           expires=r.lease_expires, bound=r.bound_by is not None) for r in rows]
+        return [
+            ThreadWork(
+                id=r.id,
+                key=r.key,
+                campaign_path=r.path,
+                owner=r.lease_owner,
+                expires=r.lease_expires,
+                bound=r.bound_by is not None,
+            )
+            for r in rows
+        ]
 
-    def claim(self, thread_id: int, *, owner: str, now: datetime, until: datetime,
-              dead: Collection[str] = ()) -> bool:
+    def claim(
+        self,
+        thread_id: int,
+        *,
+        owner: str,
+        now: datetime,
+        until: datetime,
+        dead: Collection[str] = (),
+    ) -> bool:
         """Take the thread's lease unless another live worker holds it; whether we hold it."""
         takeable = [
             ThreadRow.lease_owner.is_(None),
@@ -112,10 +134,13 @@ class Leases:
 
     def held(self, forum: str, *, owner: str) -> list[int]:
         """The threads ``owner`` holds, the newest thread first."""
-        return list(self.s.scalars(
-            select(ThreadRow.id).where(ThreadRow.forum == forum, ThreadRow.lease_owner == owner)
-            .order_by(ThreadRow.id.desc())
-        ))
+        return list(
+            self.s.scalars(
+                select(ThreadRow.id)
+                .where(ThreadRow.forum == forum, ThreadRow.lease_owner == owner)
+                .order_by(ThreadRow.id.desc())
+            )
+        )
 
     def hold(self, thread_id: int, *, owner: str) -> ThreadRow | None:
         """The thread's row, locked for this unit of work, if ``owner`` still holds it.
@@ -134,30 +159,43 @@ class Leases:
     def keep(self, thread: ThreadRow) -> None:
         """Write what changed of a thread ``hold`` gave (nothing when nothing did)."""
         loaded = self._held[thread.id]
-        changed = {name: value for name, old in loaded.items()
-                   if (value := getattr(thread, name)) != old}
+        changed = {
+            name: value for name, old in loaded.items() if (value := getattr(thread, name)) != old
+        }
         if changed:
-            run(self.s, _thread_update(tuple(sorted(changed))), {**changed, "id_": thread.id},
-                flush=False)
+            run(
+                self.s,
+                _thread_update(tuple(sorted(changed))),
+                {**changed, "id_": thread.id},
+                flush=False,
+            )
             loaded.update(changed)
 
 
 # The statements of every poll, built once (building one costs more than running it); the
 # values are bound when they run.
 
+
 @cache
 def _renew() -> Any:
     table = cast(Table, ThreadRow.__table__)  # of the table: a held thread's object is kept
-    return (update(table).where(table.c.lease_owner == bindparam("name"))
-            .values(lease_expires=bindparam("until", type_=table.c.lease_expires.type)))
+    return (
+        update(table)
+        .where(table.c.lease_owner == bindparam("name"))
+        .values(lease_expires=bindparam("until", type_=table.c.lease_expires.type))
+    )
 
 
 @cache
 def _workers() -> Any:
-    return (select(WorkerRow.name)
-            .where(WorkerRow.forum == bindparam("forum"),
-                   WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type))
-            .order_by(WorkerRow.name))
+    return (
+        select(WorkerRow.name)
+        .where(
+            WorkerRow.forum == bindparam("forum"),
+            WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type),
+        )
+        .order_by(WorkerRow.name)
+    )
 
 
 @cache
@@ -172,8 +210,14 @@ def _with_work() -> Any:
     owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
     now = bindparam("now", type_=ThreadRow.next_due_at.type)
     return (
-        select(ThreadRow.id, ThreadRow.key, CampaignRow.path, ThreadRow.lease_owner,
-               ThreadRow.lease_expires, ThreadRow.bound_by)
+        select(
+            ThreadRow.id,
+            ThreadRow.key,
+            CampaignRow.path,
+            ThreadRow.lease_owner,
+            ThreadRow.lease_expires,
+            ThreadRow.bound_by,
+        )
         .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
         .where(
             ThreadRow.forum == bindparam("forum"),
@@ -198,5 +242,8 @@ def _hold() -> Any:
 @cache
 def _thread_update(columns: tuple[str, ...]) -> Any:
     table = cast(Table, ThreadRow.__table__)
-    return (update(table).where(table.c.id == bindparam("id_"))
-            .values({name: bindparam(name, type_=table.c[name].type) for name in columns}))
+    return (
+        update(table)
+        .where(table.c.id == bindparam("id_"))
+        .values({name: bindparam(name, type_=table.c[name].type) for name in columns})
+    )

@@ -38,8 +38,15 @@ def _post(row: Any) -> ForumPost:
 
 
 def _message(row: Any) -> PrivateMessage:
-    return PrivateMessage(id=f"m{row.id}", thread=row.thread, to=row.recipient,
-                          subject=row.subject, body=row.body, key=row.key, sent_at=row.sent_at)
+    return PrivateMessage(
+        id=f"m{row.id}",
+        thread=row.thread,
+        to=row.recipient,
+        subject=row.subject,
+        body=row.body,
+        key=row.key,
+        sent_at=row.sent_at,
+    )
 
 
 class SqlLocalStorage:
@@ -86,29 +93,45 @@ class SqlLocalStorage:
         """Store a new post; an empty id gets ``p<n>`` (a bot reply ``pbp-<n>``), n the post's
         number in the forum. One statement, unless that id is taken (then the next free one)."""
         prefix = "p" if post.reply_key is None else "pbp-"  # the bot's replies stand apart
-        values = {"thread": post.thread, "author": post.author, "body": post.body,
-                  "created_at": post.created_at, "edited_at": post.edited_at,
-                  "deleted_at": post.deleted_at, "reply_to": post.reply_to,
-                  "reply_key": post.reply_key}
+        values = {
+            "thread": post.thread,
+            "author": post.author,
+            "body": post.body,
+            "created_at": post.created_at,
+            "edited_at": post.edited_at,
+            "deleted_at": post.deleted_at,
+            "reply_to": post.reply_to,
+            "reply_key": post.reply_key,
+        }
         with self._writing() as conn:
             dialect = conn.dialect.name
             if post.id:
-                post_id = execute(conn, _statement(dialect, "given"),
-                                  {**values, "id": post.id}).scalar()
+                post_id = execute(
+                    conn, _statement(dialect, "given"), {**values, "id": post.id}
+                ).scalar()
                 if post_id is None:
                     raise ForumError(f"post {post.id} already exists", temporary=False)
             else:
-                post_id = execute(conn, _statement(dialect, "numbered"),
-                                  {**values, "prefix": prefix}).scalar()
+                post_id = execute(
+                    conn, _statement(dialect, "numbered"), {**values, "prefix": prefix}
+                ).scalar()
             if post_id is None:  # p<n> was taken by a post given that id: the next free one
                 n = conn.scalar(select(func.coalesce(func.max(POSTS.c.order), 0) + 1))
-                post_id = conn.scalar(_statement(dialect, "given"),
-                                      {**values, "id": self._free_id(conn, prefix, int(n or 1))})
+                post_id = conn.scalar(
+                    _statement(dialect, "given"),
+                    {**values, "id": self._free_id(conn, prefix, int(n or 1))},
+                )
                 assert post_id is not None
         return ForumPost(
-            id=str(post_id), thread=post.thread, author=post.author, body=post.body,
-            created_at=post.created_at, edited_at=post.edited_at, deleted_at=post.deleted_at,
-            reply_to=post.reply_to, reply_key=post.reply_key,
+            id=str(post_id),
+            thread=post.thread,
+            author=post.author,
+            body=post.body,
+            created_at=post.created_at,
+            edited_at=post.edited_at,
+            deleted_at=post.deleted_at,
+            reply_to=post.reply_to,
+            reply_key=post.reply_key,
         )
 
     @staticmethod
@@ -121,10 +144,16 @@ class SqlLocalStorage:
     def save_post(self, post: ForumPost) -> None:
         """A new version of a post: its text, edit and delete times, and a new change number."""
         with self._writing() as conn:
-            done = execute(conn, _statement(conn.dialect.name, "save"), {
-                "post_id": post.id, "body": post.body, "edited_at": post.edited_at,
-                "deleted_at": post.deleted_at,
-            })
+            done = execute(
+                conn,
+                _statement(conn.dialect.name, "save"),
+                {
+                    "post_id": post.id,
+                    "body": post.body,
+                    "edited_at": post.edited_at,
+                    "deleted_at": post.deleted_at,
+                },
+            )
             if not done.rowcount:
                 raise KeyError(post.id)
 
@@ -171,8 +200,7 @@ class SqlLocalStorage:
             for i in range(0, len(wanted), 500):  # under every database's parameter limit
                 rows = conn.execute(
                     select(POSTS.c.thread, func.count())
-                    .where(POSTS.c.thread.in_(wanted[i : i + 500]),
-                           POSTS.c.deleted_at.is_(None))
+                    .where(POSTS.c.thread.in_(wanted[i : i + 500]), POSTS.c.deleted_at.is_(None))
                     .group_by(POSTS.c.thread)
                 ).all()
                 counts.update((r[0], int(r[1])) for r in rows)
@@ -192,22 +220,30 @@ class SqlLocalStorage:
 
     def add_message(self, message: PrivateMessage) -> PrivateMessage:
         """Store a private message; its id is ``m<n>``."""
-        values = {"thread": message.thread, "recipient": message.to,
-                  "subject": message.subject, "body": message.body, "key": message.key,
-                  "sent_at": message.sent_at}
+        values = {
+            "thread": message.thread,
+            "recipient": message.to,
+            "subject": message.subject,
+            "body": message.body,
+            "key": message.key,
+            "sent_at": message.sent_at,
+        }
         with self._writing() as conn:  # a key sent before is no error of the transaction
             made = execute(conn, _message_insert(conn.dialect.name), values).first()
         if made is None:
-            raise ForumError(f"a message {message.key} was already sent to {message.to}",
-                             temporary=False)
+            raise ForumError(
+                f"a message {message.key} was already sent to {message.to}", temporary=False
+            )
         return _message(made)
 
     def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
         """The message sent ``to`` about ``thread`` under ``key``."""
         with self._reading() as conn:
-            row = conn.execute(select(MESSAGES).where(
-                MESSAGES.c.thread == thread, MESSAGES.c.recipient == to,
-                MESSAGES.c.key == key)).first()
+            row = conn.execute(
+                select(MESSAGES).where(
+                    MESSAGES.c.thread == thread, MESSAGES.c.recipient == to, MESSAGES.c.key == key
+                )
+            ).first()
             return None if row is None else _message(row)
 
     def messages_to(self, to: str, *, thread: str | None = None) -> list[PrivateMessage]:
@@ -230,29 +266,51 @@ def _statement(dialect: str, kind: str) -> Any:
     times = LocalPostRow.created_at.type
     seq = select(func.coalesce(func.max(table.c.seq), 0) + 1).scalar_subquery()
     if kind == "save":
-        return (update(table).where(table.c.id == bindparam("post_id"))
-                .values(seq=seq, body=bindparam("body"),
-                        edited_at=bindparam("edited_at", type_=times),
-                        deleted_at=bindparam("deleted_at", type_=times)))
+        return (
+            update(table)
+            .where(table.c.id == bindparam("post_id"))
+            .values(
+                seq=seq,
+                body=bindparam("body"),
+                edited_at=bindparam("edited_at", type_=times),
+                deleted_at=bindparam("deleted_at", type_=times),
+            )
+        )
     order = select(func.coalesce(func.max(table.c.order), 0) + 1).scalar_subquery()
-    post_id = (bindparam("id", type_=String()) if kind == "given"
-               else bindparam("prefix", type_=String()) + cast(order, String))
-    return dialect_insert(dialect)(table).values(
-        id=post_id, seq=seq, order=order,
-        **{name: bindparam(name) for name in ("thread", "author", "body", "reply_to",
-                                               "reply_key")},
-        **{name: bindparam(name, type_=times)
-           for name in ("created_at", "edited_at", "deleted_at")},
-    ).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)
+    post_id = (
+        bindparam("id", type_=String())
+        if kind == "given"
+        else bindparam("prefix", type_=String()) + cast(order, String)
+    )
+    return (
+        dialect_insert(dialect)(table)
+        .values(
+            id=post_id,
+            seq=seq,
+            order=order,
+            **{
+                name: bindparam(name)
+                for name in ("thread", "author", "body", "reply_to", "reply_key")
+            },
+            **{
+                name: bindparam(name, type_=times)
+                for name in ("created_at", "edited_at", "deleted_at")
+            },
+        )
+        .on_conflict_do_nothing(index_elements=["id"])
+        .returning(table.c.id)
+    )
 
 
 @cache
 def _message_insert(dialect: str) -> Any:
     """A private message, unless its key was sent to that user about that thread before;
     returning its row."""
-    return (dialect_insert(dialect)(MESSAGES)
-            .on_conflict_do_nothing(index_elements=["thread", "recipient", "key"])
-            .returning(MESSAGES))
+    return (
+        dialect_insert(dialect)(MESSAGES)
+        .on_conflict_do_nothing(index_elements=["thread", "recipient", "key"])
+        .returning(MESSAGES)
+    )
 
 
 @cache

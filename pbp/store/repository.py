@@ -132,8 +132,9 @@ class Repository:
         for thread_id in dict.fromkeys(o.thread_id for o in owed):
             keys = list(dict.fromkeys(o.key for o in owed if o.thread_id == thread_id))
             for i in range(0, len(keys), 500):  # under every database's parameter limit
-                for stored in run(self.s, _replies_keyed(),
-                                  {"thread_id": thread_id, "keys": keys[i : i + 500]}):
+                for stored in run(
+                    self.s, _replies_keyed(), {"thread_id": thread_id, "keys": keys[i : i + 500]}
+                ):
                     latest[(thread_id, stored.key)] = stored._asdict()
         new: list[dict[str, Any]] = []
         edited: dict[int, dict[str, Any]] = {}  # stored rows by id
@@ -147,9 +148,17 @@ class Repository:
                     edited[old["id"]] = old
                 continue
             revision = 1 if old is None else old["revision"] + 1
-            row = {"thread_id": o.thread_id, "key": o.key, "revision": revision,
-                   "to_post": None if o.edit else o.to, "text": o.text, "status": "pending",
-                   "attempts": 0, "edits": 0, "created_at": o.at}
+            row = {
+                "thread_id": o.thread_id,
+                "key": o.key,
+                "revision": revision,
+                "to_post": None if o.edit else o.to,
+                "text": o.text,
+                "status": "pending",
+                "attempts": 0,
+                "edits": 0,
+                "created_at": o.at,
+            }
             latest[(o.thread_id, o.key)] = row
             new.append(row)
         self._edit_stored(list(edited.values()))
@@ -165,27 +174,36 @@ class Repository:
             if isinstance(held, ReplyRow):
                 held.text, held.edits, held.status = row["text"], row["edits"], row["status"]
             else:
-                statements.append({"id_": row["id"], "text": row["text"], "edits": row["edits"],
-                                   "status": row["status"]})
+                statements.append(
+                    {
+                        "id_": row["id"],
+                        "text": row["text"],
+                        "edits": row["edits"],
+                        "status": row["status"],
+                    }
+                )
         if statements:
             run(self.s, _reply_edit(), statements)
 
-    def owe_reply(self, *, thread_id: int, key: str, to: str | None, text: str,
-                  at: datetime) -> None:
+    def owe_reply(
+        self, *, thread_id: int, key: str, to: str | None, text: str, at: datetime
+    ) -> None:
         """``queue_reply``, written when the ``deferred()`` block ends (at once outside one)."""
         if self._deferred is None:
             self.queue_reply(thread_id=thread_id, key=key, to=to, text=text, at=at)
         else:
-            self._owed.append(_Owing(thread_id=thread_id, key=key, to=to, text=text, at=at,
-                                     edit=False))
+            self._owed.append(
+                _Owing(thread_id=thread_id, key=key, to=to, text=text, at=at, edit=False)
+            )
 
     def owe_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> None:
         """``queue_edit``, written when the ``deferred()`` block ends (at once outside one)."""
         if self._deferred is None:
             self.queue_edit(thread_id=thread_id, key=key, text=text, at=at)
         else:
-            self._owed.append(_Owing(thread_id=thread_id, key=key, to=None, text=text, at=at,
-                                     edit=True))
+            self._owed.append(
+                _Owing(thread_id=thread_id, key=key, to=None, text=text, at=at, edit=True)
+            )
 
     def _log_row(self, model: Any, values: dict[str, Any]) -> None:
         if self._deferred is not None:
@@ -201,9 +219,12 @@ class Repository:
 
     def save_campaign(self, *, path: str, name: str, file_hash: str, at: datetime) -> CampaignRow:
         """Create or update the row of a campaign file (two workers may at the same moment)."""
-        insert_new(self.s, CampaignRow.__table__,
-                   {"path": path, "name": name, "file_hash": file_hash, "loaded_at": at},
-                   keys=("path",))
+        insert_new(
+            self.s,
+            CampaignRow.__table__,
+            {"path": path, "name": name, "file_hash": file_hash, "loaded_at": at},
+            keys=("path",),
+        )
         row = self.campaign(path)
         assert row is not None
         if (row.name, row.file_hash) != (name, file_hash):
@@ -244,26 +265,46 @@ class Repository:
         ).first()
 
     def add_thread(
-        self, *, forum: str, key: str, campaign_id: int, campaign_hash: str, at: datetime,
+        self,
+        *,
+        forum: str,
+        key: str,
+        campaign_id: int,
+        campaign_hash: str,
+        at: datetime,
         bound_by: str | None = None,
     ) -> ThreadRow:
         """Start watching a thread (``bound_by``: the GM who bound it with ``!campaign``); it
         waits for the forum to say what it holds. A thread another worker added at the same
         moment is returned as it is."""
-        insert_new(self.s, ThreadRow.__table__, {
-            "forum": forum, "key": key, "campaign_id": campaign_id,
-            "campaign_hash": campaign_hash, "created_at": at, "last_seq": 0,
-            "bound_by": bound_by, "snapshot_seq": 0, "snapshot_format": 0, "polls": 0,
-            "needs_survey": True, "needs_read": False,
-        }, keys=("forum", "key"))
+        insert_new(
+            self.s,
+            ThreadRow.__table__,
+            {
+                "forum": forum,
+                "key": key,
+                "campaign_id": campaign_id,
+                "campaign_hash": campaign_hash,
+                "created_at": at,
+                "last_seq": 0,
+                "bound_by": bound_by,
+                "snapshot_seq": 0,
+                "snapshot_format": 0,
+                "polls": 0,
+                "needs_survey": True,
+                "needs_read": False,
+            },
+            keys=("forum", "key"),
+        )
         row = self.thread(forum, key)
         assert row is not None
         return row
 
     def next_due(self, forum: str) -> datetime | None:
         """The earliest due time among the forum's threads."""
-        return self.s.scalar(select(func.min(ThreadRow.next_due_at))
-                             .where(ThreadRow.forum == forum))
+        return self.s.scalar(
+            select(func.min(ThreadRow.next_due_at)).where(ThreadRow.forum == forum)
+        )
 
     # -- posts, events, processed records -----------------------------------------------------
 
@@ -275,26 +316,52 @@ class Repository:
         self._write_deferred()
         rows: list[Any] = []
         for i in range(0, len(wanted), 500):  # stay under every database's parameter limit
-            rows += run(self.s, _known_posts(),
-                        {"thread_id": thread_id, "ids": wanted[i : i + 500]}, flush=False).all()
+            rows += run(
+                self.s,
+                _known_posts(),
+                {"thread_id": thread_id, "ids": wanted[i : i + 500]},
+                flush=False,
+            ).all()
         return {
             r.post_id: KnownPost(
-                post_id=r.post_id, version=r.version, author=r.author, body_hash=r.body_hash,
+                post_id=r.post_id,
+                version=r.version,
+                author=r.author,
+                body_hash=r.body_hash,
                 deleted=r.deleted,
             )
             for r in rows
         }
 
     def add_version(
-        self, *, thread_id: int, post_id: str, version: int, author: str, body: str | None,
-        body_hash: str, written_at: datetime, seen_at: datetime, deleted: bool,
+        self,
+        *,
+        thread_id: int,
+        post_id: str,
+        version: int,
+        author: str,
+        body: str | None,
+        body_hash: str,
+        written_at: datetime,
+        seen_at: datetime,
+        deleted: bool,
     ) -> None:
         """Record a version of a post as seen."""
-        self._log_row(PostVersionRow, {
-            "thread_id": thread_id, "post_id": post_id, "version": version, "author": author,
-            "body": body, "body_hash": body_hash, "written_at": written_at,
-            "seen_at": seen_at, "deleted": deleted, "purged": body is None,
-        })
+        self._log_row(
+            PostVersionRow,
+            {
+                "thread_id": thread_id,
+                "post_id": post_id,
+                "version": version,
+                "author": author,
+                "body": body,
+                "body_hash": body_hash,
+                "written_at": written_at,
+                "seen_at": seen_at,
+                "deleted": deleted,
+                "purged": body is None,
+            },
+        )
 
     def purge(self, thread_id: int, post_id: str) -> None:
         """Forget every text of a deleted post; its hashes stay."""
@@ -321,14 +388,27 @@ class Repository:
         )
 
     def mark_processed(
-        self, *, thread_id: int, post_id: str, version: int, outcome: str, at: datetime,
+        self,
+        *,
+        thread_id: int,
+        post_id: str,
+        version: int,
+        outcome: str,
+        at: datetime,
         detail: str | None = None,
     ) -> None:
         """Record that a post version was handled (or failed, or was skipped)."""
-        self._log_row(ProcessedPostRow, {
-            "thread_id": thread_id, "post_id": post_id, "version": version,
-            "outcome": outcome, "detail": detail, "handled_at": at,
-        })
+        self._log_row(
+            ProcessedPostRow,
+            {
+                "thread_id": thread_id,
+                "post_id": post_id,
+                "version": version,
+                "outcome": outcome,
+                "detail": detail,
+                "handled_at": at,
+            },
+        )
 
     def failed_posts(self, thread_id: int) -> Sequence[ProcessedPostRow]:
         """Post versions whose handling failed (for `pbp export` and the logs)."""
@@ -340,15 +420,27 @@ class Repository:
         ).all()
 
     def log_event(
-        self, thread: ThreadRow, *, kind: str, post_id: str | None, version: int | None,
+        self,
+        thread: ThreadRow,
+        *,
+        kind: str,
+        post_id: str | None,
+        version: int | None,
         at: datetime,
     ) -> int:
         """Append an event to the thread's log; return its number."""
         thread.last_seq += 1
-        self._log_row(EventRow, {
-            "thread_id": thread.id, "seq": thread.last_seq, "kind": kind, "post_id": post_id,
-            "version": version, "at": at,
-        })
+        self._log_row(
+            EventRow,
+            {
+                "thread_id": thread.id,
+                "seq": thread.last_seq,
+                "kind": kind,
+                "post_id": post_id,
+                "version": version,
+                "at": at,
+            },
+        )
         return thread.last_seq
 
     def events_after(self, thread_id: int, seq: int) -> list[LoggedEvent]:
@@ -384,35 +476,48 @@ class Repository:
     def seed(self, thread_id: int, number: int) -> str | None:
         """One round's seed, if chosen."""
         # a round's seed goes in at once (add_round): nothing pending changes it
-        seed: str | None = run(self.s, _seed(), {"thread_id": thread_id, "number": number},
-                               flush=False).scalar()
+        seed: str | None = run(
+            self.s, _seed(), {"thread_id": thread_id, "number": number}, flush=False
+        ).scalar()
         return seed
 
     def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
         """A round's seed, chosen before anything is published about it."""
         # one INSERT now, not an object for the unit of work to flush
-        run(self.s, _insert(RoundRow.__table__),
-            [{"thread_id": thread_id, "number": number, "seed": seed}], flush=False)
+        run(
+            self.s,
+            _insert(RoundRow.__table__),
+            [{"thread_id": thread_id, "number": number, "seed": seed}],
+            flush=False,
+        )
 
     def close_round(
-        self, *, thread_id: int, number: int, closed_by: str | None, closed_at: datetime | None,
+        self,
+        *,
+        thread_id: int,
+        number: int,
+        closed_by: str | None,
+        closed_at: datetime | None,
         summary: str,
     ) -> None:
         """Record how a round closed and the summary posted (its ledger entry comes after)."""
-        self._update_round(thread_id, number, closed_by=closed_by, closed_at=closed_at,
-                           summary=summary)
+        self._update_round(
+            thread_id, number, closed_by=closed_by, closed_at=closed_at, summary=summary
+        )
 
     def _update_round(self, thread_id: int, number: int, **values: Any) -> None:
         """One UPDATE of a round's row (KeyError: no such round)."""
         # a round's row goes in at once (add_round): nothing pending to flush first
-        done = run(self.s, _round_update(tuple(values)),
-                   {**values, "thread_id_": thread_id, "number_": number}, flush=False)
+        done = run(
+            self.s,
+            _round_update(tuple(values)),
+            {**values, "thread_id_": thread_id, "number_": number},
+            flush=False,
+        )
         if not done.rowcount:
             raise KeyError(number)
 
-    def summaries(
-        self, thread_id: int, *, numbers: Sequence[int] | None = None
-    ) -> dict[int, str]:
+    def summaries(self, thread_id: int, *, numbers: Sequence[int] | None = None) -> dict[int, str]:
         """The summary of every closed round (or of the rounds ``numbers``), by number."""
         query = select(RoundRow.number, RoundRow.summary).where(
             RoundRow.thread_id == thread_id, RoundRow.summary.is_not(None)
@@ -428,7 +533,8 @@ class Repository:
         """The newest revision of a reply (queued in this unit of work or stored)."""
         self._write_deferred()
         queued = [
-            r for r in self.s.new
+            r
+            for r in self.s.new
             if isinstance(r, ReplyRow) and r.thread_id == thread_id and r.key == key
         ]
         with self.s.no_autoflush:  # nothing pending changes the answer: save the flush
@@ -446,14 +552,22 @@ class Repository:
         """A new reply to post (a key posted before gets its next revision)."""
         old = self.latest_reply(thread_id, key)
         row = ReplyRow(
-            thread_id=thread_id, key=key, revision=1 if old is None else old.revision + 1,
-            to_post=to, text=text, status="pending", attempts=0, edits=0, created_at=at,
+            thread_id=thread_id,
+            key=key,
+            revision=1 if old is None else old.revision + 1,
+            to_post=to,
+            text=text,
+            status="pending",
+            attempts=0,
+            edits=0,
+            created_at=at,
         )
         self.s.add(row)
         return row
 
-    def queue_private(self, *, thread_id: int, key: str, to: str, subject: str, text: str,
-                      at: datetime) -> ReplyRow:
+    def queue_private(
+        self, *, thread_id: int, key: str, to: str, subject: str, text: str, at: datetime
+    ) -> ReplyRow:
         """A private message to send to user ``to`` (a key sent before gets its next
         revision)."""
         row = self.queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
@@ -500,8 +614,9 @@ class Repository:
         those whose text is still the one sent are posted, the others owed as edits."""
         if not sent:
             return
-        rows = [{"id_": r.reply_id, "forum_id": r.forum_id, "text_": r.text, "at": at}
-                for r in sent]
+        rows = [
+            {"id_": r.reply_id, "forum_id": r.forum_id, "text_": r.text, "at": at} for r in sent
+        ]
         for changed in (False, True):  # each row matches exactly one of the two
             run(self.s, _mark_sent(changed=changed), rows)
 
@@ -513,15 +628,20 @@ class Repository:
 
     def cursor(self, forum: str, scope: str) -> str | None:
         """Where the forum's listing stopped."""
-        cursor: str | None = run(self.s, _cursor(), {"forum": forum, "scope": scope},
-                                 flush=False).scalar()  # cursors are written by statements
+        cursor: str | None = run(
+            self.s, _cursor(), {"forum": forum, "scope": scope}, flush=False
+        ).scalar()  # cursors are written by statements
         return cursor
 
     def save_cursor(self, forum: str, scope: str, cursor: str | None, *, at: datetime) -> None:
         """Remember where the listing stopped (whichever worker read it last)."""
-        upsert(self.s, PollCursorRow.__table__,
-               {"forum": forum, "scope": scope, "cursor": cursor, "updated_at": at},
-               keys=("forum", "scope"), update=("cursor", "updated_at"))
+        upsert(
+            self.s,
+            PollCursorRow.__table__,
+            {"forum": forum, "scope": scope, "cursor": cursor, "updated_at": at},
+            keys=("forum", "scope"),
+            update=("cursor", "updated_at"),
+        )
 
     # -- projections --------------------------------------------------------------------------
 
@@ -533,21 +653,35 @@ class Repository:
         # statements: no object of one is ever pending)
         stored = {r.name: r for r in run(self.s, _characters(), {"thread_id": thread_id})}
         changed = [
-            {"id_": row.id, "side": new.side, "group": new.group, "status": new.status,
-             "data": new.data}
+            {
+                "id_": row.id,
+                "side": new.side,
+                "group": new.group,
+                "status": new.status,
+                "data": new.data,
+            }
             for name, row in stored.items()
             if (new := wanted.get(name)) is not None
-            and (row.side, row.group, row.status, row.data) != (new.side, new.group,
-                                                               new.status, new.data)
+            and (row.side, row.group, row.status, row.data)
+            != (new.side, new.group, new.status, new.data)
         ]
         if changed:
             run(self.s, _character_update(), changed)
         gone = [row.id for name, row in stored.items() if name not in wanted]
         if gone:
             run(self.s, delete(_table(CharacterRow)).where(_table(CharacterRow).c.id.in_(gone)))
-        added = [{"thread_id": thread_id, "name": c.name, "side": c.side, "group": c.group,
-                  "status": c.status, "data": c.data}
-                 for name, c in wanted.items() if name not in stored]
+        added = [
+            {
+                "thread_id": thread_id,
+                "name": c.name,
+                "side": c.side,
+                "group": c.group,
+                "status": c.status,
+                "data": c.data,
+            }
+            for name, c in wanted.items()
+            if name not in stored
+        ]
         if added:
             run(self.s, _insert(CharacterRow.__table__), added)
         return len(changed) + len(gone) + len(added)
@@ -564,10 +698,18 @@ class Repository:
         self, thread_id: int, *, kind: str, round_number: int | None, deadline: datetime | None
     ) -> None:
         """The thread's scene row (one statement: written, or replaced)."""
-        upsert(self.s, SceneRow.__table__,
-               {"thread_id": thread_id, "kind": kind, "round_number": round_number,
-                "deadline": deadline},
-               keys=("thread_id",), update=("kind", "round_number", "deadline"))
+        upsert(
+            self.s,
+            SceneRow.__table__,
+            {
+                "thread_id": thread_id,
+                "kind": kind,
+                "round_number": round_number,
+                "deadline": deadline,
+            },
+            keys=("thread_id",),
+            update=("kind", "round_number", "deadline"),
+        )
 
     def save_round_ledger(self, thread_id: int, number: int, data: str) -> None:
         """A closed round's entry of the ledger (SPEC §5), as JSON (none kept for a round
@@ -589,6 +731,7 @@ class Repository:
 # The statements of every poll, built once (building one costs more than running it); the
 # values are bound when they run.
 
+
 @cache
 def _insert(table: Any) -> Any:
     return insert(table)
@@ -597,66 +740,90 @@ def _insert(table: Any) -> Any:
 @cache
 def _replies_keyed() -> Any:
     table = _table(ReplyRow)
-    return (select(table.c.id, table.c.key, table.c.revision, table.c.status, table.c.text,
-                   table.c.edits)
-            .where(table.c.thread_id == bindparam("thread_id"),
-                   table.c.key.in_(bindparam("keys", expanding=True)))
-            .order_by(table.c.revision))
+    return (
+        select(
+            table.c.id, table.c.key, table.c.revision, table.c.status, table.c.text, table.c.edits
+        )
+        .where(
+            table.c.thread_id == bindparam("thread_id"),
+            table.c.key.in_(bindparam("keys", expanding=True)),
+        )
+        .order_by(table.c.revision)
+    )
 
 
 @cache
 def _reply_edit() -> Any:
     table = _table(ReplyRow)
-    return (update(table).where(table.c.id == bindparam("id_"))
-            .values({name: bindparam(name) for name in ("text", "edits", "status")}))
+    return (
+        update(table)
+        .where(table.c.id == bindparam("id_"))
+        .values({name: bindparam(name) for name in ("text", "edits", "status")})
+    )
 
 
 @cache
 def _known_posts() -> Any:
-    return (select(PostVersionRow.post_id, PostVersionRow.version, PostVersionRow.author,
-                   PostVersionRow.body_hash, PostVersionRow.deleted)
-            .where(PostVersionRow.thread_id == bindparam("thread_id"),
-                   PostVersionRow.post_id.in_(bindparam("ids", expanding=True)))
-            .order_by(PostVersionRow.version))
+    return (
+        select(
+            PostVersionRow.post_id,
+            PostVersionRow.version,
+            PostVersionRow.author,
+            PostVersionRow.body_hash,
+            PostVersionRow.deleted,
+        )
+        .where(
+            PostVersionRow.thread_id == bindparam("thread_id"),
+            PostVersionRow.post_id.in_(bindparam("ids", expanding=True)),
+        )
+        .order_by(PostVersionRow.version)
+    )
 
 
 @cache
 def _seed() -> Any:
-    return select(RoundRow.seed).where(RoundRow.thread_id == bindparam("thread_id"),
-                                       RoundRow.number == bindparam("number"))
+    return select(RoundRow.seed).where(
+        RoundRow.thread_id == bindparam("thread_id"), RoundRow.number == bindparam("number")
+    )
 
 
 @cache
 def _round_update(columns: tuple[str, ...]) -> Any:
     table = _table(RoundRow)
-    return (update(table)
-            .where(table.c.thread_id == bindparam("thread_id_"),
-                   table.c.number == bindparam("number_"))
-            .values({name: bindparam(name, type_=table.c[name].type) for name in columns}))
+    return (
+        update(table)
+        .where(table.c.thread_id == bindparam("thread_id_"), table.c.number == bindparam("number_"))
+        .values({name: bindparam(name, type_=table.c[name].type) for name in columns})
+    )
 
 
 @cache
 def _cursor() -> Any:
-    return select(PollCursorRow.cursor).where(PollCursorRow.forum == bindparam("forum"),
-                                              PollCursorRow.scope == bindparam("scope"))
+    return select(PollCursorRow.cursor).where(
+        PollCursorRow.forum == bindparam("forum"), PollCursorRow.scope == bindparam("scope")
+    )
 
 
 @cache
 def _undelivered() -> Any:
     table = _table(ReplyRow)
-    return (select(table)
-            # every status but "posted", by name: read through the index of the few still owed
-            .where(table.c.thread_id == bindparam("thread_id"), table.c.status.in_(UNPOSTED))
-            .order_by(table.c.id))
+    return (
+        select(table)
+        # every status but "posted", by name: read through the index of the few still owed
+        .where(table.c.thread_id == bindparam("thread_id"), table.c.status.in_(UNPOSTED))
+        .order_by(table.c.id)
+    )
 
 
 @cache
 def _count_attempts() -> Any:
     table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
     at = bindparam("at", type_=table.c.tried_at.type)  # through UtcDateTime
-    return (update(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
-            .values(attempts=table.c.attempts + 1,
-                    tried_at=func.coalesce(table.c.tried_at, at)))
+    return (
+        update(table)
+        .where(table.c.id.in_(bindparam("ids", expanding=True)))
+        .values(attempts=table.c.attempts + 1, tried_at=func.coalesce(table.c.tried_at, at))
+    )
 
 
 @cache
@@ -669,10 +836,11 @@ def _mark_sent(*, changed: bool) -> Any:
     statement = update(table).where(table.c.id == bindparam("id_"))
     if changed:
         return statement.where(table.c.text != bindparam("text_")).values(
-            status="edit-pending", forum_reply_id=bindparam("forum_id"), posted_at=posted_at)
+            status="edit-pending", forum_reply_id=bindparam("forum_id"), posted_at=posted_at
+        )
     return statement.where(table.c.text == bindparam("text_")).values(
-        status="posted", forum_reply_id=bindparam("forum_id"), last_error=None,
-        posted_at=posted_at)
+        status="posted", forum_reply_id=bindparam("forum_id"), last_error=None, posted_at=posted_at
+    )
 
 
 def _table(model: Any) -> Table:
@@ -688,5 +856,8 @@ def _characters() -> Any:
 @cache
 def _character_update() -> Any:
     table = _table(CharacterRow)
-    return (update(table).where(table.c.id == bindparam("id_"))
-            .values({name: bindparam(name) for name in ("side", "group", "status", "data")}))
+    return (
+        update(table)
+        .where(table.c.id == bindparam("id_"))
+        .values({name: bindparam(name) for name in ("side", "group", "status", "data")})
+    )

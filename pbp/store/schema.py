@@ -78,7 +78,8 @@ def _sqlite_text_times(kind: UtcDateTime, dialect: Dialect) -> bool:
     impl = kind.load_dialect_impl(dialect)
     stored = dialect.type_descriptor(impl)
     return isinstance(stored, sqlite.DATETIME) and (
-        stored._storage_format == sqlite.DATETIME._storage_format and stored._reg is None)
+        stored._storage_format == sqlite.DATETIME._storage_format and stored._reg is None
+    )
 
 
 class Base(DeclarativeBase):
@@ -110,8 +111,11 @@ class ThreadRow(Base):
     """
 
     __tablename__ = "threads"
-    __table_args__ = (UniqueConstraint("forum", "key"), Index("ix_threads_due", "next_due_at"),
-                      Index("ix_threads_reread", "reread_at"))
+    __table_args__ = (
+        UniqueConstraint("forum", "key"),
+        Index("ix_threads_due", "next_due_at"),
+        Index("ix_threads_reread", "reread_at"),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     forum: Mapped[str] = mapped_column(String(20))
     key: Mapped[str] = mapped_column(String(200))

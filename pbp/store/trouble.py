@@ -84,8 +84,7 @@ class Place:
         cause = getattr(exc, "orig", None) or exc
         seconds = getattr(cause, "no_answer_after", None)
         if seconds is not None:
-            return StoreUnavailable(f"the database {self.url} did not answer within "
-                                    f"{seconds} s")
+            return StoreUnavailable(f"the database {self.url} did not answer within {seconds} s")
         code = getattr(cause, "sqlite_errorcode", None)
         primary = code & 0xFF if isinstance(code, int) else None
         detail = one_line(exc)
@@ -96,11 +95,15 @@ class Place:
         if primary == _IOERR:
             name = str(getattr(cause, "sqlite_errorname", "") or "SQLITE_IOERR")
             hint = ": is the disk full?" if any(w in name for w in _WRITING) else ""
-            return StoreUnavailable(f"the database {self.url} failed on disk ({detail}, "
-                                    f"{name}){hint}")
+            return StoreUnavailable(
+                f"the database {self.url} failed on disk ({detail}, {name}){hint}"
+            )
         if isinstance(exc, OperationalError):
-            return StoreUnavailable(f"cannot open the database {self.url}: {detail}" if opening
-                                    else f"the database {self.url} failed: {detail}")
+            return StoreUnavailable(
+                f"cannot open the database {self.url}: {detail}"
+                if opening
+                else f"the database {self.url} failed: {detail}"
+            )
         if isinstance(exc, DBAPIError) and exc.connection_invalidated:
             return StoreUnavailable(f"the database {self.url} went away: {detail}")
         return None

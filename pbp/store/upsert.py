@@ -20,8 +20,9 @@ from pbp.store.execute import run
 Row = Mapping[str, Any]
 
 
-def insert_new(session: Session, table: Any, values: Row | Sequence[Row], *,
-               keys: Sequence[str]) -> None:
+def insert_new(
+    session: Session, table: Any, values: Row | Sequence[Row], *, keys: Sequence[str]
+) -> None:
     """Insert ``values`` (one row or many), skipping any row whose ``keys`` exist already."""
     if not values:
         return
@@ -30,16 +31,23 @@ def insert_new(session: Session, table: Any, values: Row | Sequence[Row], *,
     run(session, statement, rows)
 
 
-def upsert(session: Session, table: Any, values: Mapping[str, Any], *, keys: Sequence[str],
-           update: Sequence[str]) -> None:
+def upsert(
+    session: Session,
+    table: Any,
+    values: Mapping[str, Any],
+    *,
+    keys: Sequence[str],
+    update: Sequence[str],
+) -> None:
     """Insert one row, or update the ``update`` columns of the row with the same ``keys``."""
     statement = _statement(session.get_bind().dialect.name, table, tuple(keys), tuple(update))
     run(session, statement, dict(values))
 
 
 @cache
-def _statement(dialect: str, table: Any, keys: tuple[str, ...],
-               update: tuple[str, ...] | None) -> Any:
+def _statement(
+    dialect: str, table: Any, keys: tuple[str, ...], update: tuple[str, ...] | None
+) -> Any:
     """The INSERT … ON CONFLICT, built once per table and shape (building one costs more
     than running it); the values are bound when it runs (``update`` None: do nothing)."""
     statement = dialect_insert(dialect)(table)
@@ -47,7 +55,8 @@ def _statement(dialect: str, table: Any, keys: tuple[str, ...],
         return statement.on_conflict_do_nothing(index_elements=list(keys))
     excluded = statement.excluded
     return statement.on_conflict_do_update(
-        index_elements=list(keys), set_={name: getattr(excluded, name) for name in update},
+        index_elements=list(keys),
+        set_={name: getattr(excluded, name) for name in update},
     )
 
 

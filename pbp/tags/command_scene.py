@@ -55,6 +55,7 @@ def _encounter_options() -> dict[SceneKind, tuple[frozenset[str], str]]:
 def _all_encounter_options() -> frozenset[str]:
     return frozenset().union(*(options for options, _ in _encounter_options().values()))
 
+
 # !npc keywords: the two Distat stats, where the NPC stands, and the other sheet numbers by
 # their campaign-file key (SPEC §3).
 NPC_SCORES: tuple[str, ...] = (

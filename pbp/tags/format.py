@@ -33,4 +33,3 @@ COMMON_FORMATS: Mapping[type, Callable[[Any], str]] = {
     PassTag: lambda tag: bracket("pass", "", [], tag.as_name),
     RollTag: lambda tag: bracket("roll", tag.expression, [], tag.as_name),
 }
-

@@ -37,6 +37,7 @@ def _markdown() -> MarkdownIt:
 
     return MarkdownIt("commonmark", {"html": False}).enable(["strikethrough", "table"])
 
+
 # Inline tokens whose content is left out, and the open/close pairs whose inside is left out.
 _SKIPPED = frozenset({"image", "html_inline"})
 _SKIPPED_SPANS = {"s_open": "s_close", "link_open": "link_close"}

@@ -82,8 +82,15 @@ def _argument(
         case Arg.DICE:
             word = cursor.take_word()
             if not word:
-                raise Reject(BadNumber(tag="", verb=verb, option=key, value="",
-                                       expected="a number or dice, like 3 or 2d6"))
+                raise Reject(
+                    BadNumber(
+                        tag="",
+                        verb=verb,
+                        option=key,
+                        value="",
+                        expected="a number or dice, like 3 or 2d6",
+                    )
+                )
             return check_notation(word.lower())
         case Arg.CHOICE:
             word = cursor.take_word()

@@ -129,7 +129,11 @@ def _plain_brackets(text: str) -> Iterator[Bracket]:
 
 
 def _line_brackets(
-    text: str, *, context: ReadContext, commands: list[Command], problems: list[Problem],
+    text: str,
+    *,
+    context: ReadContext,
+    commands: list[Command],
+    problems: list[Problem],
     full: bool,
 ) -> Iterator[Bracket]:
     """The brackets of any post, line by line as Markdown gives the lines; a command line is

@@ -160,7 +160,6 @@ def _names_someone(body: str, *, names: Names) -> bool:
     return isinstance(found, str) or _near_name(found)
 
 
-
 def _with_code(bracket: Bracket, *, scene: SceneKind) -> Problem | None:
     """A bracket holding a code span: a problem when it starts with a verb (or a typo of one),
     else prose (issue 15: such a tag was dropped without a word)."""

@@ -58,9 +58,11 @@ def verbs_of(scene: SceneKind) -> frozenset[str]:
     """Every verb a post may use in a scene of this kind (aliases not included)."""
     return SCENE_VERBS[scene] | COMMON_VERBS
 
+
 # The canonical text of each tag kind (pbp.tags.format) and what it means (`pbp parse`).
 FORMATS: Mapping[type, Callable[[Any], str]] = {
-    **COMMON_FORMATS, **{k: v for _, grammar in _GRAMMARS for k, v in grammar.FORMATS.items()}
+    **COMMON_FORMATS,
+    **{k: v for _, grammar in _GRAMMARS for k, v in grammar.FORMATS.items()},
 }
 MEANINGS: Mapping[type, str] = {
     PassTag: "done for the round",

@@ -165,32 +165,47 @@ def test_every_mistake_of_a_campaign_is_reported_with_its_line(tmp_path: Path) -
 
 
 def test_every_mistake_of_a_config_is_reported(tmp_path: Path) -> None:
-    text = '[bot]\nusername = "pbp_bot"\npoll_seconds = 1\nclient_secret = "x"\n' \
+    text = (
+        '[bot]\nusername = "pbp_bot"\npoll_seconds = 1\nclient_secret = "x"\n'
         '[forum]\nkind = "reddit"\n[databse]\nurl = "sqlite:///x.db"\n'
+    )
     config = write(tmp_path, "config.toml", text)
     code, output = run(["--config", str(config)])
     assert code == 1
     errors = [line for line in output.splitlines() if line.startswith("error: ")]
     assert len(errors) == 4, output
     assert [e.split(": ")[2].split(" (line")[0] for e in errors] == [
-        "bot.poll_seconds", "bot.client_secret", "forum.reddit.subreddits", "databse",
+        "bot.poll_seconds",
+        "bot.client_secret",
+        "forum.reddit.subreddits",
+        "databse",
     ]
 
 
 def test_each_thread_entry_of_a_config_is_checked(tmp_path: Path) -> None:
-    text = ('[bot]\nusername = "pbp_bot"\n[[threads]]\nid = ""\ncampaign = "a.toml"\n'
-            '[[threads]]\nid = "t2"\n[[threads]]\nid = "t3"\ncampain = "a.toml"\n')
+    text = (
+        '[bot]\nusername = "pbp_bot"\n[[threads]]\nid = ""\ncampaign = "a.toml"\n'
+        '[[threads]]\nid = "t2"\n[[threads]]\nid = "t3"\ncampain = "a.toml"\n'
+    )
     config = write(tmp_path, "config.toml", text)
     code, output = run(["--config", str(config)])
     assert code == 1
     errors = [line for line in output.splitlines() if line.startswith("error: ")]
     assert [e.split(": ", 3)[2:] for e in errors] == [
-        ['threads[0] "" .id (line 4)', 'the thread id is empty (expected a Reddit submission id '
-         'or a name)'],
-        ['threads[1] "t2" (line 6)', 'missing "campaign" (expected campaign = '
-         '"campaigns/sunken-keep.toml")'],
-        ['threads[2] "t3" (line 8)', 'missing "campaign" (expected campaign = '
-         '"campaigns/sunken-keep.toml")'],
-        ['threads[2] "t3" .campain (line 10)', 'unknown key "campain" (did you mean '
-         '"campaign"?) (expected one of id, campaign)'],
+        [
+            'threads[0] "" .id (line 4)',
+            "the thread id is empty (expected a Reddit submission id or a name)",
+        ],
+        [
+            'threads[1] "t2" (line 6)',
+            'missing "campaign" (expected campaign = "campaigns/sunken-keep.toml")',
+        ],
+        [
+            'threads[2] "t3" (line 8)',
+            'missing "campaign" (expected campaign = "campaigns/sunken-keep.toml")',
+        ],
+        [
+            'threads[2] "t3" .campain (line 10)',
+            'unknown key "campain" (did you mean "campaign"?) (expected one of id, campaign)',
+        ],
     ]

@@ -41,7 +41,8 @@ def write_site(folder: Path, *, poll_seconds: int | None = None) -> Path:
     shutil.copy(CAMPAIGN, folder / "sunken-keep.toml")
     poll = f"poll_seconds = {poll_seconds}\n" if poll_seconds is not None else ""
     (folder / "config.toml").write_text(
-        '[bot]\nusername = "pbp_bot"\n' + poll
+        '[bot]\nusername = "pbp_bot"\n'
+        + poll
         + '\n[database]\nurl = "sqlite:///pbp.db"\n'
         + '\n[[threads]]\nid = "keep-1"\ncampaign = "sunken-keep.toml"\n',
         encoding="utf-8",
@@ -52,17 +53,32 @@ def write_site(folder: Path, *, poll_seconds: int | None = None) -> Path:
 def run_pbp(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """``pbp ARGS`` in ``cwd``; its exit status, stdout and stderr."""
     return subprocess.run(
-        [*pbp_argv(), *args], cwd=cwd, env=pbp_env(), input=stdin, capture_output=True,
-        text=True, timeout=60, check=False,
+        [*pbp_argv(), *args],
+        cwd=cwd,
+        env=pbp_env(),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
 def run_together(*commands: tuple[Path, list[str]]) -> list[subprocess.CompletedProcess[str]]:
     """Several independent ``(cwd, args)`` commands at once (to keep the suite quick)."""
     started = [
-        (args, subprocess.Popen([*pbp_argv(), *args], cwd=cwd, env=pbp_env(), text=True,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE))
+        (
+            args,
+            subprocess.Popen(
+                [*pbp_argv(), *args],
+                cwd=cwd,
+                env=pbp_env(),
+                text=True,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            ),
+        )
         for cwd, args in commands
     ]
     results = []

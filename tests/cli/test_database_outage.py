@@ -26,9 +26,14 @@ TIMEOUT = 2  # [database] timeout_seconds: the shortest libpq takes
 
 # every command that opens the store, as a user types it (`run` last: it polls on)
 COMMANDS: list[list[str]] = [
-    ["poll", "--once"], ["db", "status"], ["db", "upgrade"], ["thread", "list"],
-    ["thread", "show", "keep-1"], ["post", "--thread", "keep-1", "--as", "alice", "[pass]"],
-    ["export", "keep-1", "--md"], ["run"],
+    ["poll", "--once"],
+    ["db", "status"],
+    ["db", "upgrade"],
+    ["thread", "list"],
+    ["thread", "show", "keep-1"],
+    ["post", "--thread", "keep-1", "--as", "alice", "[pass]"],
+    ["export", "keep-1", "--md"],
+    ["run"],
 ]
 
 
@@ -36,13 +41,17 @@ def _use_database(site: Path, url: str, **settings: int) -> None:
     """Point the site's config at ``url``, with ``[database]`` settings (``timeout_seconds``…)."""
     config = site / "config.toml"
     lines = "".join(f"{key} = {value}\n" for key, value in settings.items())
-    config.write_text(config.read_text().replace('url = "sqlite:///pbp.db"\n',
-                                                 f'url = "{url}"\n{lines}'))
+    config.write_text(
+        config.read_text().replace('url = "sqlite:///pbp.db"\n', f'url = "{url}"\n{lines}')
+    )
 
 
 def _proxied_url(database_url: str, proxy: TcpProxy) -> str:
-    return make_url(database_url).set(host="127.0.0.1", port=proxy.port).render_as_string(
-        hide_password=False)
+    return (
+        make_url(database_url)
+        .set(host="127.0.0.1", port=proxy.port)
+        .render_as_string(hide_password=False)
+    )
 
 
 @pytest.fixture
@@ -54,47 +63,69 @@ def proxy(postgres_database: Any) -> Iterator[TcpProxy]:
         yield started
 
 
-def _one_line_within_30_s(args: list[str], took: float, status: int, err: str, *,
-                          mode: Mode) -> str | None:
+def _one_line_within_30_s(
+    args: list[str], took: float, status: int, err: str, *, mode: Mode
+) -> str | None:
     """What is wrong with how a command failed (None: exit status not 0, one line on stderr
     that names the command and the database and says why, within 30 s)."""
     lines = err.strip().splitlines()
     name = " ".join(args[:2] if args[0] in ("db", "thread") else args[:1])
-    why = (f"did not answer within {TIMEOUT} s" if mode == "silent"
-           else "Connection refused")
-    if (status == 0 or took > 30 or len(lines) != 1 or not lines[0].startswith(f"pbp {name}: ")
-            or "postgresql+psycopg://" not in lines[0] or why not in lines[0]):
+    why = f"did not answer within {TIMEOUT} s" if mode == "silent" else "Connection refused"
+    if (
+        status == 0
+        or took > 30
+        or len(lines) != 1
+        or not lines[0].startswith(f"pbp {name}: ")
+        or "postgresql+psycopg://" not in lines[0]
+        or why not in lines[0]
+    ):
         return f"pbp {' '.join(args)} ({took:.1f} s, exit {status}): {lines}"
     return None
 
 
 @pytest.mark.parametrize("mode", ["silent", "refuse"])
 def test_every_command_that_opens_the_database_says_in_one_line_that_it_does_not_answer(
-    tmp_path: Path, make_site: Callable[..., Path],
-    pbp_process: tuple[list[str], dict[str, str]], mode: Mode,
+    tmp_path: Path,
+    make_site: Callable[..., Path],
+    pbp_process: tuple[list[str], dict[str, str]],
+    mode: Mode,
 ) -> None:
     site = make_site(tmp_path / "site", poll_seconds=5)
     argv, env = pbp_process
     problems = []
     with TcpProxy(9) as proxy:  # nothing behind it: silent or refusing, it is never reached
         proxy.set_mode(mode)
-        _use_database(site, f"postgresql+psycopg://pbp@127.0.0.1:{proxy.port}/pbp",
-                      timeout_seconds=TIMEOUT)
+        _use_database(
+            site, f"postgresql+psycopg://pbp@127.0.0.1:{proxy.port}/pbp", timeout_seconds=TIMEOUT
+        )
         # as many at once as there are cores: each is timed from its own start
         at_once = max(1, min(len(COMMANDS), os.cpu_count() or 1))
         for first in range(0, len(COMMANDS), at_once):
-            started = [(args, time.monotonic(), subprocess.Popen(
-                [*argv, *args], cwd=site, env=env, stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
-                for args in COMMANDS[first:first + at_once]]
+            started = [
+                (
+                    args,
+                    time.monotonic(),
+                    subprocess.Popen(
+                        [*argv, *args],
+                        cwd=site,
+                        env=env,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    ),
+                )
+                for args in COMMANDS[first : first + at_once]
+            ]
             for args, began, process in started:
                 try:
                     _out, err = process.communicate(timeout=60)
                 except subprocess.TimeoutExpired:
                     process.kill()
                     _out, err = process.communicate()
-                problem = _one_line_within_30_s(args, time.monotonic() - began,
-                                                process.returncode, err, mode=mode)
+                problem = _one_line_within_30_s(
+                    args, time.monotonic() - began, process.returncode, err, mode=mode
+                )
                 if problem is not None:
                     problems.append(problem)
         if mode == "silent":
@@ -102,14 +133,18 @@ def test_every_command_that_opens_the_database_says_in_one_line_that_it_does_not
     assert not problems, "\n".join(problems)
 
 
-def _started(site: Path, pbp_process: tuple[list[str], dict[str, str]],
-             name: str = "run") -> RunningBot:
+def _started(
+    site: Path, pbp_process: tuple[list[str], dict[str, str]], name: str = "run"
+) -> RunningBot:
     argv, env = pbp_process
     return RunningBot([*argv, "run"], env=env, cwd=site, name=name)
 
 
 def test_run_stops_after_its_outage_window_when_the_server_goes_silent_or_refuses(
-    tmp_path: Path, make_site: Callable[..., Path], pbp_ok: Ok, postgres_database: Any,
+    tmp_path: Path,
+    make_site: Callable[..., Path],
+    pbp_ok: Ok,
+    postgres_database: Any,
     pbp_process: tuple[list[str], dict[str, str]],
 ) -> None:
     """Two workers on one database, each through a proxy of its own: one loses the server to
@@ -121,16 +156,23 @@ def test_run_stops_after_its_outage_window_when_the_server_goes_silent_or_refuse
         sites = {}
         for proxy in (silent, refusing):
             site = make_site(tmp_path / f"site-{proxy.port}", poll_seconds=5)
-            _use_database(site, _proxied_url(str(postgres_database.url), proxy),
-                          timeout_seconds=TIMEOUT, outage_seconds=outage)
+            _use_database(
+                site,
+                _proxied_url(str(postgres_database.url), proxy),
+                timeout_seconds=TIMEOUT,
+                outage_seconds=outage,
+            )
             sites[proxy.port] = site
         pbp_ok(sites[silent.port], "post", "--thread", "keep-1", "--as", "alice", "[pass]")
-        with _started(sites[silent.port], pbp_process) as one, \
-                _started(sites[refusing.port], pbp_process) as other:
+        with (
+            _started(sites[silent.port], pbp_process) as one,
+            _started(sites[refusing.port], pbp_process) as other,
+        ):
             for bot in (one, other):
                 assert bot.says("pbp runs 1 thread(s)", seconds=30), bot.report()
-            assert wait_for(lambda: "read 1 new post version" in one.out + other.out,
-                            seconds=30), one.report() + other.report()
+            assert wait_for(lambda: "read 1 new post version" in one.out + other.out, seconds=30), (
+                one.report() + other.report()
+            )
             time.sleep(0.5)  # both polled (the other found the thread taken)
             silent.set_mode("silent")
             refusing.set_mode("refuse")
@@ -152,8 +194,12 @@ def test_run_stops_after_its_outage_window_when_the_server_goes_silent_or_refuse
 
 
 def test_run_stops_within_ten_seconds_of_sigterm_while_its_poll_waits_for_the_database(
-    tmp_path: Path, make_site: Callable[..., Path], pbp_ok: Ok, proxy: TcpProxy,
-    postgres_database: Any, pbp_process: tuple[list[str], dict[str, str]],
+    tmp_path: Path,
+    make_site: Callable[..., Path],
+    pbp_ok: Ok,
+    proxy: TcpProxy,
+    postgres_database: Any,
+    pbp_process: tuple[list[str], dict[str, str]],
 ) -> None:
     site = make_site(tmp_path / "site", poll_seconds=5)
     # a call may wait a whole minute: the stop must not wait for it

@@ -49,8 +49,9 @@ def test_upgrade_creates_the_schema_once_then_status_is_up_to_date(
 
 
 @pytest.fixture(scope="module")
-def old_schema(tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., Path],
-               pbp_ok: Ok) -> Path:
+def old_schema(
+    tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., Path], pbp_ok: Ok
+) -> Path:
     """A site whose database claims a revision older than any this pbp knows (shared by the
     tests below, which each check that it is left at that revision)."""
     site = make_site(tmp_path_factory.mktemp("old") / "site")
@@ -59,9 +60,7 @@ def old_schema(tmp_path_factory: pytest.TempPathFactory, make_site: Callable[...
     return site
 
 
-def test_the_bot_refuses_a_schema_it_does_not_know_and_says_why(
-    old_schema: Path, pbp: Run
-) -> None:
+def test_the_bot_refuses_a_schema_it_does_not_know_and_says_why(old_schema: Path, pbp: Run) -> None:
     result = pbp(old_schema, "poll", "--once")
     assert result.returncode != 0
     assert "revision 0000, which this pbp does not know" in result.stderr
@@ -83,9 +82,7 @@ def test_status_of_an_old_schema_says_to_upgrade(old_schema: Path, pbp: Run) -> 
     assert "at 0000" in result.stdout and "run `pbp db upgrade`" in result.stdout
 
 
-def test_upgrade_from_a_revision_it_does_not_know_fails_cleanly(
-    old_schema: Path, pbp: Run
-) -> None:
+def test_upgrade_from_a_revision_it_does_not_know_fails_cleanly(old_schema: Path, pbp: Run) -> None:
     result = pbp(old_schema, "db", "upgrade")
     assert result.returncode == 1
     assert result.stderr.startswith("pbp db upgrade: cannot upgrade the database ")

@@ -15,23 +15,53 @@ from sample_campaigns import TEST_KEEP
 from pbp.cli import app
 
 EVENTS = [
-    {"type": "post", "id": "p1", "author": "gm_sam", "at": "2026-11-29T10:00:00Z",
-     "body": "!group Aria, Goblin"},
-    {"type": "post", "id": "p2", "author": "alice", "at": "2026-11-29T10:01:00Z",
-     "body": "[physical: attack Goblin]"},
-    {"type": "post", "id": "p3", "author": "gm_sam", "at": "2026-11-29T10:02:00Z",
-     "body": "!close"},
-    {"type": "post", "id": "p4", "author": "alice", "at": "2026-11-29T10:03:00Z",
-     "body": "[physical: atack Goblin]"},
+    {
+        "type": "post",
+        "id": "p1",
+        "author": "gm_sam",
+        "at": "2026-11-29T10:00:00Z",
+        "body": "!group Aria, Goblin",
+    },
+    {
+        "type": "post",
+        "id": "p2",
+        "author": "alice",
+        "at": "2026-11-29T10:01:00Z",
+        "body": "[physical: attack Goblin]",
+    },
+    {
+        "type": "post",
+        "id": "p3",
+        "author": "gm_sam",
+        "at": "2026-11-29T10:02:00Z",
+        "body": "!close",
+    },
+    {
+        "type": "post",
+        "id": "p4",
+        "author": "alice",
+        "at": "2026-11-29T10:03:00Z",
+        "body": "[physical: atack Goblin]",
+    },
 ]
 
 
 def _replay(folder: Path, events: list[dict[str, str]]) -> Result:
     (folder / "campaign.toml").write_text(TEST_KEEP, encoding="utf-8")
-    (folder / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events),
-                                        encoding="utf-8")
-    return CliRunner().invoke(app, ["replay", str(folder / "campaign.toml"),
-                                    str(folder / "events.jsonl"), "--json", "--seed", "1"])
+    (folder / "events.jsonl").write_text(
+        "".join(json.dumps(e) + "\n" for e in events), encoding="utf-8"
+    )
+    return CliRunner().invoke(
+        app,
+        [
+            "replay",
+            str(folder / "campaign.toml"),
+            str(folder / "events.jsonl"),
+            "--json",
+            "--seed",
+            "1",
+        ],
+    )
 
 
 def test_a_replay_prints_its_ledger_and_gives_the_collector_back(tmp_path: Path) -> None:
@@ -45,8 +75,9 @@ def test_a_replay_prints_its_ledger_and_gives_the_collector_back(tmp_path: Path)
     assert gc.get_freeze_count() == frozen
 
 
-def test_the_ledger_is_the_same_text_in_small_chunks(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_ledger_is_the_same_text_in_small_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     whole = _replay(tmp_path, EVENTS)
     monkeypatch.setattr("pbp.cli.replay.CHUNK", 64)
     chunked = _replay(tmp_path, EVENTS)

@@ -45,21 +45,40 @@ def _wait_for(predicate: Callable[[], bool], *, seconds: float, every: float) ->
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_run_answers_then_stops_cleanly_and_frees_the_thread(
-    tmp_path: Path, make_site: Callable[..., Path], pbp: Run, pbp_ok: Ok,
-    pbp_process: tuple[list[str], dict[str, str]], signum: signal.Signals,
+    tmp_path: Path,
+    make_site: Callable[..., Path],
+    pbp: Run,
+    pbp_ok: Ok,
+    pbp_process: tuple[list[str], dict[str, str]],
+    signum: signal.Signals,
 ) -> None:
     site = make_site(tmp_path / "site", poll_seconds=5)
-    pbp_ok(site, "post", "--thread", "keep-1", "--as", "alice",
-           "Aria charges. [physical: attack Goblin]")
+    pbp_ok(
+        site,
+        "post",
+        "--thread",
+        "keep-1",
+        "--as",
+        "alice",
+        "Aria charges. [physical: attack Goblin]",
+    )
     argv, env = pbp_process
     out, err = site / "run.out", site / "run.err"
     with out.open("w") as stdout, err.open("w") as stderr:
-        bot = subprocess.Popen([*argv, "run"], cwd=site, env=env, stdin=subprocess.DEVNULL,
-                               stdout=stdout, stderr=stderr, text=True)
+        bot = subprocess.Popen(
+            [*argv, "run"],
+            cwd=site,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            text=True,
+        )
     try:
         # its first poll prints what it did; then the user looks at the thread
-        assert _wait_for(lambda: "read 1 new post version;" in out.read_text(),
-                         seconds=20, every=0.1), (out.read_text(), err.read_text())
+        assert _wait_for(
+            lambda: "read 1 new post version;" in out.read_text(), seconds=20, every=0.1
+        ), (out.read_text(), err.read_text())
         assert CHEAT_SHEET in pbp_ok(site, "thread", "show", "keep-1")
         assert _lease_owner(site) is not None  # the running bot holds its thread
         bot.send_signal(signum)
@@ -70,8 +89,9 @@ def test_run_answers_then_stops_cleanly_and_frees_the_thread(
             bot.wait()
     printed = out.read_text()
     assert status == 0, (printed, err.read_text())
-    assert printed.splitlines()[0].startswith("pbp runs 1 thread(s) on the local forum, "
-                                              "polling every 5 s")
+    assert printed.splitlines()[0].startswith(
+        "pbp runs 1 thread(s) on the local forum, polling every 5 s"
+    )
     assert printed.splitlines()[-1] == "pbp stopped"
     assert "Traceback" not in err.read_text()
     # released, not merely left to a holder the next worker sees is dead
@@ -99,7 +119,8 @@ campaign = "sunken-keep.toml"
 
 
 def test_run_stops_within_ten_seconds_of_sigterm_while_the_forum_does_not_answer(
-    tmp_path: Path, make_site: Callable[..., Path],
+    tmp_path: Path,
+    make_site: Callable[..., Path],
     pbp_process: tuple[list[str], dict[str, str]],
 ) -> None:
     site = make_site(tmp_path / "site")
@@ -113,8 +134,7 @@ def test_run_stops_within_ten_seconds_of_sigterm_while_the_forum_does_not_answer
         fake.inject("GET", "/r/MyPbPGame", "timeout", times=None)
         reddit_env = {**env, "XDG_CONFIG_HOME": str(site), "PRAW_ALLOW_ENDPOINT_OVERRIDE": "1"}
         with RunningBot([*argv, "run"], env=reddit_env, cwd=site) as bot:
-            assert wait_for(lambda: fake.requests_to("/r/MyPbPGame") > 0, seconds=30), (
-                bot.report())
+            assert wait_for(lambda: fake.requests_to("/r/MyPbPGame") > 0, seconds=30), bot.report()
             time.sleep(1)  # the poll waits for the forum's answer
             assert _workers(site) == 1, bot.report()  # it said it runs (the poll's first step)
             sent = bot.signal(signal.SIGTERM)

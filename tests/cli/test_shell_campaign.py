@@ -61,9 +61,16 @@ def parse_thread(text: str) -> list[Shown]:
         body = []
         rest = head["rest"]
         to = re.search(r"· reply to (\S+)", rest)
-        shown.append(Shown(id=head["id"], author=head["author"],
-                           indented=bool(head["indent"]), reply_to=to[1] if to else None,
-                           edited="· edited" in rest, body=""))
+        shown.append(
+            Shown(
+                id=head["id"],
+                author=head["author"],
+                indented=bool(head["indent"]),
+                reply_to=to[1] if to else None,
+                edited="· edited" in rest,
+                body="",
+            )
+        )
     if shown:
         shown[-1].body = "\n".join(body).strip()
     return shown
@@ -98,12 +105,21 @@ def _stdout(result: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., Path],
-           pbp: Run, pbp_ok: Ok, pbp_together: Together) -> Played:
+def played(
+    tmp_path_factory: pytest.TempPathFactory,
+    make_site: Callable[..., Path],
+    pbp: Run,
+    pbp_ok: Ok,
+    pbp_together: Together,
+) -> Played:
     site = make_site(tmp_path_factory.mktemp("shell") / "site")
     ids = {}
-    for who, author, text in [("gm", "gm_sam", SET_UP), ("alice", "alice", ALICE),
-                              ("bob", "bob", BOB), ("cara", "cara", CARA_TYPO)]:
+    for who, author, text in [
+        ("gm", "gm_sam", SET_UP),
+        ("alice", "alice", ALICE),
+        ("bob", "bob", BOB),
+        ("cara", "cara", CARA_TYPO),
+    ]:
         ids[who] = posted_id(pbp_ok(site, "post", "--thread", "keep-1", "--as", author, text))
     first_poll = pbp_ok(site, "poll", "--once")
     assert pbp_ok(site, "post", "--edit", ids["cara"], CARA_FIXED).strip() == (
@@ -113,16 +129,32 @@ def played(tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., Pa
         pbp_ok(site, "post", "--thread", "keep-1", "--as", "gm_sam", "-", stdin="!close\n")
     )
     close_poll = pbp_ok(site, "poll", "--once")
-    ledger, shown = map(_stdout, pbp_together(
-        (site, ["export", "keep-1", "--json"]), (site, ["thread", "show", "keep-1"])))
+    ledger, shown = map(
+        _stdout,
+        pbp_together((site, ["export", "keep-1", "--json"]), (site, ["thread", "show", "keep-1"])),
+    )
     again_poll = pbp(site, "poll", "--once")
-    shown_again, markdown, as_gm, as_alice = map(_stdout, pbp_together(
-        (site, ["thread", "show", "keep-1"]), (site, ["export", "keep-1", "--md"]),
-        (site, ["thread", "show", "keep-1", "--as", "gm_sam"]),
-        (site, ["thread", "show", "keep-1", "--as", "alice"])))
-    return Played(ids=ids, first_poll=first_poll, close_poll=close_poll,
-                  ledger=json.loads(ledger), shown=shown, again_poll=again_poll,
-                  shown_again=shown_again, markdown=markdown, as_gm=as_gm, as_alice=as_alice)
+    shown_again, markdown, as_gm, as_alice = map(
+        _stdout,
+        pbp_together(
+            (site, ["thread", "show", "keep-1"]),
+            (site, ["export", "keep-1", "--md"]),
+            (site, ["thread", "show", "keep-1", "--as", "gm_sam"]),
+            (site, ["thread", "show", "keep-1", "--as", "alice"]),
+        ),
+    )
+    return Played(
+        ids=ids,
+        first_poll=first_poll,
+        close_poll=close_poll,
+        ledger=json.loads(ledger),
+        shown=shown,
+        again_poll=again_poll,
+        shown_again=shown_again,
+        markdown=markdown,
+        as_gm=as_gm,
+        as_alice=as_alice,
+    )
 
 
 def _round_one(played: Played) -> dict[str, Any]:
@@ -141,7 +173,8 @@ def test_the_polls_report_what_they_read_and_posted(played: Played) -> None:
     # cara's edit and the GM's close: the edited error reply and the round's summary
     # and, under hide-npcs, the summary in full for the GM
     assert played.close_poll.strip() == (
-        "read 2 new post versions; posted or edited 2 replies; sent 1 private message")
+        "read 2 new post versions; posted or edited 2 replies; sent 1 private message"
+    )
 
 
 def test_the_gms_close_post_closes_round_one(played: Played) -> None:
@@ -156,7 +189,11 @@ def test_the_valid_actions_resolve_with_an_outcome(played: Played) -> None:
     assert set(actions) == {played.ids["alice"], played.ids["cara"]}
     aria = actions[played.ids["alice"]]
     assert (aria["actor"], aria["verb"], aria["maneuver"], aria["target"]) == (
-        "Aria", "physical", "attack", "Goblin")
+        "Aria",
+        "physical",
+        "attack",
+        "Goblin",
+    )
     assert aria["outcome"] in {"success", "failure"}
     assert isinstance(aria["active"], int) and isinstance(aria["passive"], int)
 
@@ -172,8 +209,7 @@ def test_the_unfixed_typo_is_rejected_with_its_post_id(played: Played) -> None:
 
 def test_the_typo_fixed_by_an_edit_before_the_close_resolves(played: Played) -> None:
     cora = next(a for a in _round_one(played)["actions"] if a["post"] == played.ids["cara"])
-    assert (cora["actor"], cora["tag"], cora["target"]) == (
-        "Cora", "[mental: attack Ogre]", "Ogre")
+    assert (cora["actor"], cora["tag"], cora["target"]) == ("Cora", "[mental: attack Ogre]", "Ogre")
     assert cora["outcome"] in {"success", "failure"}
     assert played.ids["cara"] not in {r["post"] for r in played.ledger["rejected"]}
 
@@ -195,7 +231,7 @@ def test_thread_show_prints_each_bot_reply_under_the_post_it_answers(played: Pla
         assert reply.indented and reply.author == "pbp_bot"
         assert order.index(reply.id) == order.index(post_id) + 1
     (typo,) = _replies_to(shown, played.ids["bob"])
-    assert "\"mentl\" is not a tag word" in typo.body and "**mental**" in typo.body
+    assert '"mentl" is not a tag word' in typo.body and "**mental**" in typo.body
     (summary,) = _replies_to(shown, played.ids["close"])
     assert summary.body.startswith("## Round 1: results")
     assert "`[mentl: attack Goblin]` (" + played.ids["bob"] + ")" in summary.body
@@ -203,8 +239,10 @@ def test_thread_show_prints_each_bot_reply_under_the_post_it_answers(played: Pla
     assert [s.body.splitlines()[0] for s in sheets] == ["## The Sunken Keep: round 1 is open"]
     assert _replies_to(shown, played.ids["alice"]) == []  # a good post gets no reply
     (done,) = _replies_to(shown, played.ids["gm"])  # the GM's set-up, said back
-    assert done.body.splitlines()[2:] == ["- Now standing together: Aria, Goblin, Ogre.",
-                                          "- Now standing together: Bram, Cora."]
+    assert done.body.splitlines()[2:] == [
+        "- Now standing together: Aria, Goblin, Ogre.",
+        "- Now standing together: Bram, Cora.",
+    ]
     assert played.shown.splitlines()[0] == "Thread keep-1: 5 posts, 5 replies by the bot"
 
 
@@ -249,8 +287,9 @@ class Mistakes:
 
 
 @pytest.fixture(scope="module")
-def mistakes(tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., Path],
-             pbp_together: Together) -> Mistakes:
+def mistakes(
+    tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., Path], pbp_together: Together
+) -> Mistakes:
     base = tmp_path_factory.mktemp("mistakes")
     usage_site, site = make_site(base / "usage"), make_site(base / "site")
     empty = base / "empty"
@@ -261,8 +300,14 @@ def mistakes(tmp_path_factory: pytest.TempPathFactory, make_site: Callable[..., 
         (site, ["thread", "show", "keep-9"]),
         (empty, ["poll", "--once"]),
     )
-    return Mistakes(usage=dict(zip(USAGE_ERRORS, usage, strict=True)), usage_site=usage_site,
-                    delete=delete, show=show, no_config=no_config, empty=empty)
+    return Mistakes(
+        usage=dict(zip(USAGE_ERRORS, usage, strict=True)),
+        usage_site=usage_site,
+        delete=delete,
+        show=show,
+        no_config=no_config,
+        empty=empty,
+    )
 
 
 @pytest.mark.parametrize("case", list(USAGE_ERRORS))
@@ -302,8 +347,7 @@ def test_the_exports_carry_round_ones_seal_and_pbp_verify_checks_it(
         result = pbp(tmp_path, *args)
         assert result.returncode == 0, result.stdout + result.stderr
         assert result.stdout.splitlines()[0].endswith("; the seal matches the seed"), args
-    forged = re.sub(r"(Dice seal of round 1: `)[0-9a-f]{64}", r"\g<1>" + "0" * 64,
-                    played.markdown)
+    forged = re.sub(r"(Dice seal of round 1: `)[0-9a-f]{64}", r"\g<1>" + "0" * 64, played.markdown)
     assert forged != played.markdown
     (tmp_path / "forged.md").write_text(forged, encoding="utf-8")
     result = pbp(tmp_path, "verify", "forged.md")
@@ -314,8 +358,9 @@ def test_the_exports_carry_round_ones_seal_and_pbp_verify_checks_it(
 def test_thread_show_as_the_gm_adds_the_summary_with_every_number_only_the_gm_gets(
     played: Played,
 ) -> None:
-    thread, inbox = played.as_gm.split("Private messages to gm_sam (1), only gm_sam can read "
-                                       "these:\n")
+    thread, inbox = played.as_gm.split(
+        "Private messages to gm_sam (1), only gm_sam can read these:\n"
+    )
     assert thread == played.shown_again
     head, body = inbox.lstrip("\n").split("\n", 1)
     assert re.fullmatch(r"m1  Round 1 in full · keep-1 · \d{4}-\d\d-\d\d \d\d:\d\d UTC", head)

@@ -37,10 +37,18 @@ def test_thread_show_and_export_print_no_control_characters(
     campaign = site / "sunken-keep.toml"
     text = campaign.read_text(encoding="utf-8")
     # a campaign name with an ANSI "clear screen": the bot echoes it in what it writes
-    campaign.write_text(re.sub(r'(?m)^name = "([^"]*)"', r'name = "\1\\u001b[2J"', text, count=1),
-                        encoding="utf-8")
-    pbp_ok(site, "post", "--thread", "keep-1", "--as", "alice",
-           "Aria \x9b31mglows\x7f. [physical: attack Goblin]")
+    campaign.write_text(
+        re.sub(r'(?m)^name = "([^"]*)"', r'name = "\1\\u001b[2J"', text, count=1), encoding="utf-8"
+    )
+    pbp_ok(
+        site,
+        "post",
+        "--thread",
+        "keep-1",
+        "--as",
+        "alice",
+        "Aria \x9b31mglows\x7f. [physical: attack Goblin]",
+    )
     pbp_ok(site, "post", "--thread", "keep-1", "--as", "gm_sam", "!close")
     pbp_ok(site, "poll", "--once")
     pbp_ok(site, "poll", "--once")

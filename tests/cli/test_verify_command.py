@@ -61,8 +61,13 @@ def replayed(folder: Path, pbp_together: Together) -> dict[str, str]:
     )
     for run in runs:
         assert run.returncode == 0, run.stderr
-    out = dict(zip(["transcript", "ledger", "ledger_again", "ledger_2"],
-                   [r.stdout for r in runs], strict=True))
+    out = dict(
+        zip(
+            ["transcript", "ledger", "ledger_again", "ledger_2"],
+            [r.stdout for r in runs],
+            strict=True,
+        )
+    )
     (folder / "transcript.md").write_text(out["transcript"], encoding="utf-8")
     (folder / "ledger.json").write_text(out["ledger"], encoding="utf-8")
     return out
@@ -83,7 +88,8 @@ def test_replay_with_another_seed_rolls_other_dice(replayed: dict[str, str]) -> 
 
     assert same_keys == [(r["key"], r["index"]) for r in _rolls(replayed["ledger"])]
     assert [r["value"] for r in _rolls(replayed["ledger_2"])] != [
-        r["value"] for r in _rolls(replayed["ledger"])]
+        r["value"] for r in _rolls(replayed["ledger"])
+    ]
 
 
 def test_verify_a_file_of_summaries(folder: Path, replayed: dict[str, str], pbp: Pbp) -> None:
@@ -103,7 +109,8 @@ def test_verify_reads_standard_input(folder: Path, replayed: dict[str, str], pbp
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == (
-        "round 1: 3 rolls, all match; its seal is not in the text (not checked)")
+        "round 1: 3 rolls, all match; its seal is not in the text (not checked)"
+    )
 
 
 def test_verify_exits_1_and_names_a_forged_roll(
@@ -133,12 +140,11 @@ def test_verify_a_ledger(folder: Path, replayed: dict[str, str], pbp: Pbp) -> No
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0].startswith(
-        "round 1: 3 rolls in the summary and 3 in the ledger, all match")
+        "round 1: 3 rolls in the summary and 3 in the ledger, all match"
+    )
 
 
-def test_verify_a_forged_ledger_exits_1(
-    folder: Path, replayed: dict[str, str], pbp: Pbp
-) -> None:
+def test_verify_a_forged_ledger_exits_1(folder: Path, replayed: dict[str, str], pbp: Pbp) -> None:
     data = json.loads(replayed["ledger"])
     roll = data["rounds"][0]["actions"][1]["rolls"][1]  # Bram's second d6
     roll["value"] = roll["value"] % 6 + 1

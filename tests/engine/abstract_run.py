@@ -129,8 +129,9 @@ class Run:
         return [(p.code, getattr(p, "cause", "")) for c in self.problems for p in c.problems]
 
     def ledger(self) -> dict[str, Any]:
-        return engine_ledger(self.state, self.reports, replies=self.replies,
-                             summaries=self.summaries)
+        return engine_ledger(
+            self.state, self.reports, replies=self.replies, summaries=self.summaries
+        )
 
 
 def interval(

@@ -153,9 +153,11 @@ class EngineRun:
 
     def problems_said(self, post_id: str) -> tuple[Problem, ...]:
         """The problems the last reply (or edit) under ``post_id`` says."""
-        said = [e.content for e in self.effects
-                if isinstance(e.content, ProblemsContent | DoneContent)
-                and e.content.post_id == post_id]
+        said = [
+            e.content
+            for e in self.effects
+            if isinstance(e.content, ProblemsContent | DoneContent) and e.content.post_id == post_id
+        ]
         return problems_in(said[-1]) if said else ()
 
 

@@ -15,8 +15,11 @@ from pbp.tags.command_parser import READERS
 from pbp.tags.commands import COMMAND_TYPES, CommandTiming, TaskCommand
 from pbp.tags.model import Source
 
-RECORDS = [kind for kind in vars(done).values()
-           if isinstance(kind, type) and issubclass(kind, done.Done) and kind is not done.Done]
+RECORDS = [
+    kind
+    for kind in vars(done).values()
+    if isinstance(kind, type) and issubclass(kind, done.Done) and kind is not done.Done
+]
 
 
 def test_every_command_type_has_one_row_and_every_row_one_type() -> None:
@@ -38,8 +41,9 @@ def test_a_rows_reader_and_timing_are_its_commands(entry: CommandRow) -> None:
 
 
 def test_a_rulesets_command_has_its_rulesets_row() -> None:
-    task = TaskCommand(source=Source(index=0, line=1, column=1, text="!task Climb dc 60"),
-                       name="Climb", dc=60)
+    task = TaskCommand(
+        source=Source(index=0, line=1, column=1, text="!task Climb dc 60"), name="Climb", dc=60
+    )
 
     entry = command_row(task)
 

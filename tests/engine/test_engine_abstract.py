@@ -191,8 +191,13 @@ def test_auto_on_a_secret_dc_banks_even_when_the_dice_would_have_paid() -> None:
         setup=SECRET,
     )
     r = run.records()["Aria"]
-    assert (r.pips_paid, r.banked_dice, r.bank, r.dc, r.outcome) == (0, (6, 6, 6), 18, None,
-                                                                      "success")
+    assert (r.pips_paid, r.banked_dice, r.bank, r.dc, r.outcome) == (
+        0,
+        (6, 6, 6),
+        18,
+        None,
+        "success",
+    )
     assert run.done_by("Find the key") is None
 
 
@@ -274,8 +279,11 @@ def test_one_skill_roll_and_one_reaction_die_per_character_per_interval() -> Non
         dice={("p2", 0): pool(10, 3, 3), ("p2", 1): [4], ("p4", 0): pool(10, 3, 3)},
     )
     assert run.codes() == [("action_used", ""), ("action_used", "")]
-    used = [(getattr(p, "slot", None), getattr(p, "by_post", None))
-            for c in run.problems for p in c.problems]
+    used = [
+        (getattr(p, "slot", None), getattr(p, "by_post", None))
+        for c in run.problems
+        for p in c.problems
+    ]
     assert used == [("abstract", "p2"), ("reaction", "p2")]
     verbs = [(e.post_id, e.record.actor, e.record.verb) for e in run.entries()]
     assert verbs == [("p2", "Aria", "reaction"), ("p2", "Aria", "abstract"),
@@ -372,7 +380,9 @@ def test_a_task_dc_must_be_the_gms_number() -> None:
     assert run.codes() == [("bad_command_arguments", "")]
     (problem,) = run.problems[0].problems
     assert (getattr(problem, "found", None), getattr(problem, "expected", None)) == (
-        "hard", "a number from 1 to 9999")
+        "hard",
+        "a number from 1 to 9999",
+    )
     assert run.state.slot(AbstractState).tasks == ()
 
 
@@ -403,7 +413,9 @@ def test_meeting_the_dc_marks_the_task_done_and_later_tags_are_refused() -> None
     assert run.codes() == [("abstract_rule", "task_done")]
     (problem,) = run.problems[0].problems
     assert (getattr(problem, "task", None), getattr(problem, "by", None)) == (
-        "Breach the gate", "Aria")
+        "Breach the gate",
+        "Aria",
+    )
     text = run.replies.render(run.problems[0], state=run.state)
     assert "Breach the gate was already completed by Aria, so this roll" in text
     tasks = run.ledger()["rounds"][0]["abstract"]["tasks"]
@@ -435,7 +447,8 @@ def test_encounter_and_tasks_in_one_post_set_up_the_new_scene() -> None:
     assert run.codes() == []
     assert run.state.scene_kind is SceneKind.ABSTRACT
     assert run.state.slot(AbstractState).tasks == (
-        Task(name="Breach the gate", dc=20), Task(name="Find the key", dc=30, secret=True)
+        Task(name="Breach the gate", dc=20),
+        Task(name="Find the key", dc=30, secret=True),
     )
     assert run.state.round is not None and run.state.round.has_actions
 
@@ -466,9 +479,7 @@ def test_task_and_oppose_outside_an_abstract_scene_are_refused(scene: str) -> No
     ("skill", "accepted"),
     [("Athletics", False), ("warfare", True), ("Spellcraft", True), ("Profession (Siege)", False)],
 )
-def test_a_bailiwick_roll_needs_one_of_the_six_bailiwick_skills(
-    skill: str, accepted: bool
-) -> None:
+def test_a_bailiwick_roll_needs_one_of_the_six_bailiwick_skills(skill: str, accepted: bool) -> None:
     # RULES §2.1 [SRC Bailiwick]: Divinity, Naturalism, Reason, Spellcraft, Spycraft, Warfare
     run = interval(
         ("p2", "alice", f"[abstract: {skill} +4 on Breach the gate, bailiwick]"),
@@ -495,7 +506,8 @@ def test_undo_restores_the_banks_and_completed_tasks_of_the_interval() -> None:
     assert run.state.round.number == 2
     assert run.bank("Aria") == 12
     assert [(t.name, t.done_by) for t in run.state.slot(AbstractState).tasks] == [
-        ("Breach the gate", None), ("Scale the wall", None)
+        ("Breach the gate", None),
+        ("Scale the wall", None),
     ]
     run.post(("c3", "gm_sam", "!close"))  # closed again, the same dice give the same result
     assert run.records(2)["Aria"].bank == 5 and run.bank("Aria") == 5
@@ -528,7 +540,8 @@ def test_the_ledger_carries_the_spec_keys_of_each_abstract_action() -> None:
         "pips_paid": 15, "bank_used": 0, "banked": 0, "bank": 0, "wasted": 3, "dc": 12,
     }  # fmt: skip
     assert [(a["post"], a["actor"], a["verb"], a["outcome"]) for a in (aria, bram)] == [
-        ("p2", "Aria", "abstract", "success"), ("p3", "Bram", "abstract", "success")
+        ("p2", "Aria", "abstract", "success"),
+        ("p3", "Bram", "abstract", "success"),
     ]
     assert [r["key"] for r in bram["rolls"]] == [["p3", 0]] * 4
     (rejected,) = book["rejected"]
@@ -564,8 +577,11 @@ def test_the_summary_shows_the_banks_and_the_odds_of_finishing_an_open_task() ->
     abstract = run.report().parts.get(AbstractReport)
     assert abstract is not None
     (outlook,) = abstract.outlook
-    assert (outlook.character, outlook.bank, outlook.odds) == ("Aria", 12, tuple(
-        zip((1, 3, 5), odds, strict=True)))
+    assert (outlook.character, outlook.bank, outlook.odds) == (
+        "Aria",
+        12,
+        tuple(zip((1, 3, 5), odds, strict=True)),
+    )
     summary = run.summaries[1]
     assert "**Banked pips:** Aria 12" in summary
     p1, p3, p5 = (_percent(float(p)) for p in odds)
@@ -606,7 +622,10 @@ payments = st.one_of(
     st.integers(1, 25).map(lambda n: f", spend {n}"),
 )
 actions = st.tuples(
-    st.sampled_from(TASKS), st.integers(-5, 30), st.sampled_from(sorted(SKILLS)), payments,
+    st.sampled_from(TASKS),
+    st.integers(-5, 30),
+    st.sampled_from(sorted(SKILLS)),
+    payments,
     st.booleans(),
 )
 intervals = st.tuples(

@@ -169,12 +169,16 @@ def test_an_action_refused_when_read_acts_if_it_is_valid_at_its_turn() -> None:
         ("post", "p4", "gm_sam", 4, "!close"),
     ])  # fmt: skip
     assert [type(p).__name__ for p in run.state.closed[0].reopen.posts[2].problems] == [
-        "RuleBroken"]  # refused when it was read
+        "RuleBroken"
+    ]  # refused when it was read
     report = run.closed(1)
     move, attack = actions_of(report)
     assert (move.record.verb, move.record.outcome) == ("move", "failure")
-    assert (attack.post_id, attack.record.outcome, attack.record.target) == ("p3", "success",
-                                                                             "Aria")
+    assert (attack.post_id, attack.record.outcome, attack.record.target) == (
+        "p3",
+        "success",
+        "Aria",
+    )
     assert report.rejected == ()
     edits = [e for e in run.effects if isinstance(e, EditReply) and e.key == "problems-p3"]
     assert [type(e.content).__name__ for e in edits] == ["ActedContent"]

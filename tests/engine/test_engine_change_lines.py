@@ -31,13 +31,17 @@ def test_a_heal_says_its_amount_and_what_is_left() -> None:
 
 
 def test_a_gm_damage_that_puts_someone_out_says_so() -> None:
-    run = thread([("post", "p1", "gm_sam", 1, "!damage Goblin mind 1\n!damage Goblin body 4\n"
-                   "!close")], campaign=make_campaign("open"))
+    run = thread(
+        [("post", "p1", "gm_sam", 1, "!damage Goblin mind 1\n!damage Goblin body 4\n!close")],
+        campaign=make_campaign("open"),
+    )
     lines = _changes(run.summaries[1])
-    assert lines[0].startswith("- GM correction: Goblin takes 1 Mind damage (Mind damage now 1)"
-                               " and is at 0")
-    assert lines[1] == ("- GM correction: Goblin takes 4 Body damage (Body damage now 4) and "
-                        "is out of the fight.")
+    assert lines[0].startswith(
+        "- GM correction: Goblin takes 1 Mind damage (Mind damage now 1) and is at 0"
+    )
+    assert lines[1] == (
+        "- GM correction: Goblin takes 4 Body damage (Body damage now 4) and is out of the fight."
+    )
 
 
 def test_under_hide_npcs_a_correction_keeps_the_npcs_numbers_but_says_it_is_out() -> None:
@@ -77,4 +81,5 @@ def test_a_restraint_says_two_rounds_only_when_it_lasts_two() -> None:
         *start, ("post", "p3", "gm_sam", 3, "[mental: attack Bram | as Goblin]\n!close"),
     ])  # fmt: skip
     assert "- Goblin is physically restrained by Aria (this round only)." in _changes(
-        acted_after.summaries[1])
+        acted_after.summaries[1]
+    )

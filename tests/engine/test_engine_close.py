@@ -208,8 +208,10 @@ def test_a_deadline_missed_while_the_bot_was_stopped_gives_the_next_round_its_wh
 def test_the_state_keeps_only_the_closed_rounds_undo_can_reach() -> None:
     rows = [GROUP]
     for number in range(1, 6):
-        rows += [("post", f"a{number}", "alice", number * 10, "[physical: attack Goblin]"),
-                 ("post", f"c{number}", "gm_sam", number * 10 + 1, "!close")]
+        rows += [
+            ("post", f"a{number}", "alice", number * 10, "[physical: attack Goblin]"),
+            ("post", f"c{number}", "gm_sam", number * 10 + 1, "!close"),
+        ]
     run = thread(rows)
     assert [c.report.number for c in run.state.closed] == [5]  # the store keeps rounds 1 to 4
     assert [r["number"] for r in ledger(run)["rounds"]] == [1, 2, 3, 4, 5, 6]

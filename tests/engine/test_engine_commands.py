@@ -28,7 +28,8 @@ def test_npc_then_group_in_one_post_sets_up_the_scene_for_the_same_post() -> Non
     assert _problems(run, "p1") == [] and _problems(run, "p2") == []
     report = run.closed(1)
     assert [(a.record.actor, a.record.target) for a in actions_of(report)] == [
-        ("Rat King", "Aria"), ("Aria", "Rat King")
+        ("Rat King", "Aria"),
+        ("Aria", "Rat King"),
     ]
     assert _view(run, "Rat King").group == _view(run, "Aria").group
     assert _view(run, "Rat King").side == "foes"
@@ -48,7 +49,9 @@ def test_corrections_act_at_their_place_in_the_resolution_order() -> None:
     # healed back to full after Aria's hit: 6 - 1
     assert (ogre.record.active, ogre.record.passive) == (5, 5)
     assert [(c.what, c.character, c.amount) for c in report.corrections] == [
-        ("damage", "Ogre", 3), ("heal", "Ogre", 3), ("bonus", "Bram", 1)
+        ("damage", "Ogre", 3),
+        ("heal", "Ogre", 3),
+        ("bonus", "Bram", 1),
     ]
     assert _view(run, "Bram").bonus_pool == 1
 

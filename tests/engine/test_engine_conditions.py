@@ -60,9 +60,9 @@ def records(run: Any, number: int) -> list[Any]:
 
 def test_an_effect_that_gets_through_worsens_the_targets_track_one_step() -> None:
     run = play([[SURE], [SURE, "!sheet Goblin"]])
-    first, = records(run, 1)
+    (first,) = records(run, 1)
     assert (first.outcome, first.inflicted, first.condition) == ("success", "movement", "step 1")
-    second, = records(run, 2)
+    (second,) = records(run, 2)
     assert second.condition == "step 2"  # the steps add up, round after round
     goblin = run.state.slot(D20State).condition("Goblin")
     assert goblin.position(Track.MOVEMENT) == 2
@@ -72,7 +72,7 @@ def test_an_effect_that_gets_through_worsens_the_targets_track_one_step() -> Non
 
 def test_an_effect_that_fails_leaves_the_track_where_it_was() -> None:
     run = play([[NEVER]])
-    failed, = records(run, 1)
+    (failed,) = records(run, 1)
     assert (failed.outcome, failed.inflicted, failed.condition) == ("failure", "injury", "normal")
     assert run.state.slot(D20State).condition("Goblin").position(Track.INJURY) == 0
 
@@ -80,7 +80,13 @@ def test_an_effect_that_fails_leaves_the_track_where_it_was() -> None:
 def test_a_track_holds_at_its_worst_step() -> None:
     run = play([[SURE]] * 6)
     assert [records(run, n)[0].condition for n in range(1, 7)] == [
-        "step 1", "step 2", "step 3", "step 4", "step 4", "step 4"]
+        "step 1",
+        "step 2",
+        "step 3",
+        "step 4",
+        "step 4",
+        "step 4",
+    ]
 
 
 def test_the_sheet_and_the_scene_table_show_the_tracks_off_their_best_step() -> None:
@@ -122,8 +128,14 @@ def test_the_option_reads_back_as_written() -> None:
     from pbp.tags import ReadContext, format_tag, parse_post
     from pbp.tags.model import SceneKind
 
-    context = ReadContext(scene=SceneKind.D20, characters=("Aria", "Goblin"), features=(),
-                          talents=(), tasks=(), gm=False)
+    context = ReadContext(
+        scene=SceneKind.D20,
+        characters=("Aria", "Goblin"),
+        features=(),
+        talents=(),
+        tasks=(),
+        gm=False,
+    )
     [tag] = parse_post("[effect: +6 vs goblin toughness | inflict Movement]", context=context).tags
     assert isinstance(tag, EffectTag) and tag.inflict == "movement"
     assert format_tag(tag) == "[effect: +6 vs Goblin Toughness, inflict movement]"

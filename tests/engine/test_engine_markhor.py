@@ -195,7 +195,9 @@ def test_initiative_is_rolled_once_and_listed_in_the_summary_rolls() -> None:
     run = fight([[], []], dice=initiative(5, 4, 3))  # round 2 has no script: nothing re-rolled
     assert run.report(2).initiative == ()
     assert [r.key for r in run.report(1).initiative_rolls] == [
-        ("r1", "initiative", 0), ("r1", "initiative", 1), ("r1", "initiative", 2)
+        ("r1", "initiative", 0),
+        ("r1", "initiative", 1),
+        ("r1", "initiative", 2),
     ]
 
 
@@ -249,7 +251,9 @@ def test_free_course_succeeds_without_a_roll() -> None:
     run = fight([[("alice", "[act: kick the brazier over]")]], dice=initiative(5, 4, 3))
     (entry,) = run.entries()
     assert (entry.record.outcome, entry.record.text, entry.record.dice) == (
-        "success", "kick the brazier over", ()
+        "success",
+        "kick the brazier over",
+        (),
     )
 
 
@@ -282,18 +286,25 @@ def test_a_lost_skirmish_becomes_a_battle_on_the_real_hp_and_wp() -> None:
     # RULES M8: the whole party out → a battle where everyone uses their real HP and WP
     goblin_hits = [("gm_sam", "[attack: Aria | as Goblin]")]
     rounds = [goblin_hits, goblin_hits, goblin_hits]  # Aria: HP 2, WP 1 → out after 3 hits
-    run = fight(rounds, dice={**initiative(1, 2, 24),
-                              **{("r4", "initiative", i): [r] for i, r in enumerate((9, 5, 7))}})
+    run = fight(
+        rounds,
+        dice={
+            **initiative(1, 2, 24),
+            **{("r4", "initiative", i): [r] for i, r in enumerate((9, 5, 7))},
+        },
+    )
     # Bram was never hit, so the party is not all out: the skirmish goes on
     assert run.report(3).ended is None
-    run.feed([
-        ("post", "x1", "gm_sam", 100, "[attack: Bram | as Goblin]"),
-        ("post", "x2", "gm_sam", 101, "!close"),
-        ("post", "x3", "gm_sam", 102, "[attack: Bram | as Goblin]"),
-        ("post", "x4", "gm_sam", 103, "!close"),
-        ("post", "x5", "gm_sam", 104, "[attack: Bram | as Goblin]"),
-        ("post", "x6", "gm_sam", 105, "!close"),
-    ])
+    run.feed(
+        [
+            ("post", "x1", "gm_sam", 100, "[attack: Bram | as Goblin]"),
+            ("post", "x2", "gm_sam", 101, "!close"),
+            ("post", "x3", "gm_sam", 102, "[attack: Bram | as Goblin]"),
+            ("post", "x4", "gm_sam", 103, "!close"),
+            ("post", "x5", "gm_sam", 104, "[attack: Bram | as Goblin]"),
+            ("post", "x6", "gm_sam", 105, "!close"),
+        ]
+    )
     assert run.report(6).ended == "party_failed"
     assert run.state.scene_kind is SceneKind.BATTLE
     battle = run.state.slot(MarkhorState)
@@ -352,7 +363,9 @@ def test_battle_reaction_uses_unspent_ap_during_the_target_turn() -> None:
     )  # fmt: skip
     records = [e.record for e in run.entries()]
     assert [(r.actor, r.turn, r.reaction) for r in records] == [
-        ("Aria", 1, False), ("Goblin", 2, False), ("Aria", 2, True)
+        ("Aria", 1, False),
+        ("Goblin", 2, False),
+        ("Aria", 2, True),
     ]
     assert [r.ap_left for r in records if r.actor == "Aria"] == [2.0, 1.0]
     assert run.pools()["Goblin"] == (10, 12)
@@ -436,7 +449,9 @@ def test_gm_corrects_hp_and_wp_of_a_fight_before_the_turns() -> None:
     )  # fmt: skip
     report = next(c.report for c in run.state.closed)
     assert [(c.character, c.what, c.stat, c.amount) for c in report.corrections] == [
-        ("Goblin", "damage", "hp", 5), ("Bram", "heal", "wp", 1), ("Aria", "damage", "wp", 1)
+        ("Goblin", "damage", "hp", 5),
+        ("Bram", "heal", "wp", 1),
+        ("Aria", "damage", "wp", 1),
     ]
     # Goblin: HP 1 → 0 by the GM, then Aria's hit takes its WP: out
     assert run.pools() == {"Aria": (2, 0), "Bram": (1, 2), "Goblin": (0, 0)}

@@ -9,17 +9,43 @@ from hypothesis import strategies as st
 
 AUTHORS = ["alice", "bob", "cara", "gm_sam", "stranger", "pbp_bot"]
 TAGS = [
-    "[physical: attack Goblin]", "[mental: attack Ogre]", "[move: Goblin]", "[move: away]",
-    "[pass]", "[phisical: attack Goblin]", "[mental: attack Nobody]", "[p attack gob bonus 1]",
-    "[physical: attack Goblin with 2; attack Ogre with 2]", "[identify: Ogre]",
-    "[mental: attack Goblin | as Dax]", "[physical: restrain Aria | as Goblin]",
-    "[physical: escape]", "[mental: feat vs 3]", "[move: Ogre, body]", "[roll eyes]",
-    "> [move: Ogre]", "~~[pass]~~", "[mental: attack Bram | as Ogre]", "[physical: attack]",
+    "[physical: attack Goblin]",
+    "[mental: attack Ogre]",
+    "[move: Goblin]",
+    "[move: away]",
+    "[pass]",
+    "[phisical: attack Goblin]",
+    "[mental: attack Nobody]",
+    "[p attack gob bonus 1]",
+    "[physical: attack Goblin with 2; attack Ogre with 2]",
+    "[identify: Ogre]",
+    "[mental: attack Goblin | as Dax]",
+    "[physical: restrain Aria | as Goblin]",
+    "[physical: escape]",
+    "[mental: feat vs 3]",
+    "[move: Ogre, body]",
+    "[roll eyes]",
+    "> [move: Ogre]",
+    "~~[pass]~~",
+    "[mental: attack Bram | as Ogre]",
+    "[physical: attack]",
 ]
 COMMANDS = [
-    "!close", "!undo", "!deadline 2h", "!deadline off", "!group Aria, Goblin", "!clsoe",
-    "!damage Goblin body 1", "!heal Aria body 1", "!bonus Aria +1", "!void p1",
-    "!npc Rat body 2 mind 1", "!encounter end medic Aria", "!rest night", "!status", "!help",
+    "!close",
+    "!undo",
+    "!deadline 2h",
+    "!deadline off",
+    "!group Aria, Goblin",
+    "!clsoe",
+    "!damage Goblin body 1",
+    "!heal Aria body 1",
+    "!bonus Aria +1",
+    "!void p1",
+    "!npc Rat body 2 mind 1",
+    "!encounter end medic Aria",
+    "!rest night",
+    "!status",
+    "!help",
 ]
 
 bodies = st.lists(st.sampled_from(TAGS + COMMANDS + ["Some prose."]), min_size=1, max_size=4).map(
@@ -62,7 +88,7 @@ def test_random_threads_never_raise_and_number_rounds_with_one_summary_each(
     rounds = data["rounds"]
     assert [r["number"] for r in rounds] == list(range(1, len(rounds) + 1))
     closed = [r for r in rounds if r["closed_by"] is not None]
-    assert [r for r in rounds if r["closed_by"] is None] == rounds[len(closed):][:1]
+    assert [r for r in rounds if r["closed_by"] is None] == rounds[len(closed) :][:1]
     for r in closed:
         summary = run.posted[f"summary-{r['number']}"].text
         assert summary == r["summary"]

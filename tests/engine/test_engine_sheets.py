@@ -46,8 +46,13 @@ skills = {{ Perception = 2 }}
 """
 
 
-def run(ruleset: str, posts: Iterable[tuple[str, str]], dice: dict[Any, list[int]],
-        *, sheets: str = SHEETS) -> Any:
+def run(
+    ruleset: str,
+    posts: Iterable[tuple[str, str]],
+    dice: dict[Any, list[int]],
+    *,
+    sheets: str = SHEETS,
+) -> Any:
     """Posts ``(author, body)`` then the GM's close, with scripted dice: (state, problems)."""
     campaign = parse_campaign(sheets.format(ruleset=ruleset), path="s.toml")
     state: EngineState = initial_state(campaign, bot=BOT)
@@ -58,17 +63,22 @@ def run(ruleset: str, posts: Iterable[tuple[str, str]], dice: dict[Any, list[int
     for row in rows:
         event = event_of(row)
         state, effects = step(state, event, dice=lambda _n: script, now=event.at)
-        problems += [p for e in effects if isinstance(e.content, ProblemsContent)
-                     for p in e.content.problems]
+        problems += [
+            p for e in effects if isinstance(e.content, ProblemsContent) for p in e.content.problems
+        ]
     return state, problems
 
 
 def test_a_d20_check_without_a_bonus_takes_the_sheets() -> None:
-    state, problems = run("d20", [
-        ("alice", "[check: stealth vs 15]"),
-        ("alice", "[check: Stealth vs Goblin Perception]"),
-        ("gm_sam", "[check: Perception +1 vs 15 | as Goblin]"),  # written: it wins
-    ], {("p0", 0): [9], ("p1", 0): [10, 10], ("p2", 0): [9]})
+    state, problems = run(
+        "d20",
+        [
+            ("alice", "[check: stealth vs 15]"),
+            ("alice", "[check: Stealth vs Goblin Perception]"),
+            ("gm_sam", "[check: Perception +1 vs 15 | as Goblin]"),  # written: it wins
+        ],
+        {("p0", 0): [9], ("p1", 0): [10, 10], ("p2", 0): [9]},
+    )
     assert problems == []
     d20 = state.closed[0].report.parts.get(D20Report)
     alone, opposed, written = (e.record for e in d20.entries)
@@ -78,8 +88,11 @@ def test_a_d20_check_without_a_bonus_takes_the_sheets() -> None:
 
 
 def test_a_d20_attack_takes_the_attack_bonus_and_the_targets_defense() -> None:
-    state, problems = run("d20", [("alice", "[attack: Goblin] [attack: +2 vs Goblin]")],
-                          {("p0", 0): [7], ("p0", 1): [9]})
+    state, problems = run(
+        "d20",
+        [("alice", "[attack: Goblin] [attack: +2 vs Goblin]")],
+        {("p0", 0): [7], ("p0", 1): [9]},
+    )
     assert problems == []
     first, second = (e.record for e in state.closed[0].report.parts.get(D20Report).entries)
     assert (first.modifier, first.dc, first.total, first.outcome) == (5, 12, 12, "success")
@@ -87,12 +100,16 @@ def test_a_d20_attack_takes_the_attack_bonus_and_the_targets_defense() -> None:
 
 
 def test_a_number_the_sheet_lacks_is_refused_with_the_tag_to_write() -> None:
-    _state, problems = run("d20", [
-        ("bob", "[check: Stealth vs 15]"),
-        ("alice", "[check: Stealth vs Bram Perception]"),
-        ("bob", "[attack: Goblin]"),
-        ("alice", "[attack: +3 vs Bram]"),
-    ], {})
+    _state, problems = run(
+        "d20",
+        [
+            ("bob", "[check: Stealth vs 15]"),
+            ("alice", "[check: Stealth vs Bram Perception]"),
+            ("bob", "[attack: Goblin]"),
+            ("alice", "[attack: +3 vs Bram]"),
+        ],
+        {},
+    )
     causes = [(p.cause, f"{p.owner}'s sheet has no {p.what}") for p in problems]
     assert causes == [
         ("not_on_sheet", "Bram's sheet has no Stealth bonus"),
@@ -103,13 +120,18 @@ def test_a_number_the_sheet_lacks_is_refused_with_the_tag_to_write() -> None:
 
 
 def test_an_epic_path_roll_without_a_bonus_takes_the_sheets() -> None:
-    state, problems = run("abstract", [
-        ("gm_sam", "!task Breach the gate dc 40"),
-        ("alice", "[abstract: Athletics on Breach the gate | bank]"),
-        ("bob", "[abstract: Athletics on Breach the gate]"),
-    ], {("p1", 0): [10, 3, 3, 3, 3, 3]})
+    state, problems = run(
+        "abstract",
+        [
+            ("gm_sam", "!task Breach the gate dc 40"),
+            ("alice", "[abstract: Athletics on Breach the gate | bank]"),
+            ("bob", "[abstract: Athletics on Breach the gate]"),
+        ],
+        {("p1", 0): [10, 3, 3, 3, 3, 3]},
+    )
     assert [(p.cause, p.actor, p.skill) for p in problems] == [
-        ("not_on_sheet", "Bram", "Athletics")]
+        ("not_on_sheet", "Bram", "Athletics")
+    ]
     [entry] = state.closed[0].report.parts.get(AbstractReport).entries
     assert (entry.record.bonus, entry.record.result) == (12, 22)
 
@@ -122,23 +144,27 @@ def test_a_tag_that_leaves_its_bonus_to_the_sheet_reads_back_the_same() -> None:
     assert format_tag(attack) == "[attack: Goblin]"
 
 
-@pytest.mark.parametrize(("skills", "message"), [
-    ('{ Stealth = "six" }', "skills.Stealth"),
-    ("{ Stealth = 1000 }", "is beyond ±999"),
-    ('{ "Bad|Name" = 2 }', 'skill "Bad|Name" contains |'),
-    ('{ Stealth = 2, " Stealth" = 3 }', 'skill "Stealth" is given twice'),
-])
+@pytest.mark.parametrize(
+    ("skills", "message"),
+    [
+        ('{ Stealth = "six" }', "skills.Stealth"),
+        ("{ Stealth = 1000 }", "is beyond ±999"),
+        ('{ "Bad|Name" = 2 }', 'skill "Bad|Name" contains |'),
+        ('{ Stealth = 2, " Stealth" = 3 }', 'skill "Stealth" is given twice'),
+    ],
+)
 def test_a_wrong_skills_table_is_a_line_precise_error(skills: str, message: str) -> None:
-    text = SHEETS.format(ruleset="d20").replace(
-        "skills = { Perception = 2 }", f"skills = {skills}")
+    text = SHEETS.format(ruleset="d20").replace("skills = { Perception = 2 }", f"skills = {skills}")
     with pytest.raises(ConfigError) as caught:
         parse_campaign(text, path="s.toml")
     assert message in str(caught.value) and "(line 21)" in str(caught.value), str(caught.value)
 
 
-COMPARE = SHEETS.replace("Athletics = 12, Climb = 3 }", "Athletics = 12, Climb = 3, Strength = 14 }"
-                         ).replace("skills = {{ Perception = 2 }}",
-                                   "skills = {{ Perception = 2, Strength = 14, Fortitude = 3 }}")
+COMPARE = SHEETS.replace(
+    "Athletics = 12, Climb = 3 }", "Athletics = 12, Climb = 3, Strength = 14 }"
+).replace(
+    "skills = {{ Perception = 2 }}", "skills = {{ Perception = 2, Strength = 14, Fortitude = 3 }}"
+)
 
 
 def run_compare(posts: list[tuple[str, str]], dice: dict[Any, list[int]]) -> Any:
@@ -148,29 +174,48 @@ def run_compare(posts: list[tuple[str, str]], dice: dict[Any, list[int]]) -> Any
 def test_a_comparison_check_rolls_nothing_unless_the_scores_tie() -> None:
     # RULES A12: the higher score wins, no roll; equal scores, a 50/50 d20; a boost (Hero
     # Dice, by hand) raises one's own score
-    state, problems = run_compare([
-        ("alice", "[compare: Strength 16 vs Goblin 12]"),
-        ("bob", "[compare: Strength 10 vs Goblin 12 | boost 2]"),
-        ("gm_sam", "[compare: Strength vs Aria | as Goblin]"),  # 14 and 14, from the sheets
-    ], {("p1", 0): [3], ("p2", 0): [15]})
+    state, problems = run_compare(
+        [
+            ("alice", "[compare: Strength 16 vs Goblin 12]"),
+            ("bob", "[compare: Strength 10 vs Goblin 12 | boost 2]"),
+            ("gm_sam", "[compare: Strength vs Aria | as Goblin]"),  # 14 and 14, from the sheets
+        ],
+        {("p1", 0): [3], ("p2", 0): [15]},
+    )
     assert problems == []
     higher, boosted, tie = (e.record for e in state.closed[0].report.parts.get(D20Report).entries)
     assert (higher.total, higher.opponent_total, higher.outcome, higher.rolls) == (
-        16, 12, "success", ())
+        16,
+        12,
+        "success",
+        (),
+    )
     assert (boosted.total, boosted.modifier, boosted.reason, boosted.tie_roll) == (
-        12, 2, "tie_roll", 3)
+        12,
+        2,
+        "tie_roll",
+        3,
+    )
     assert (tie.total, tie.opponent_total, tie.reason, tie.tie_roll) == (14, 14, "tie_roll", 15)
 
 
 def test_an_effect_roll_meets_a_resistances_static_dc_of_ten_plus_the_rank() -> None:
     # RULES A9: DC = 10 + Goblin's Fortitude rank 3 = 13; the effect meets or beats it
-    state, problems = run_compare([
-        ("alice", "[effect: +6 vs Goblin Fortitude] [effect: vs 20]"),
-        ("bob", "[effect: +2 vs Goblin Will]"),
-    ], {("p0", 0): [7], ("p0", 1): [14]})
+    state, problems = run_compare(
+        [
+            ("alice", "[effect: +6 vs Goblin Fortitude] [effect: vs 20]"),
+            ("bob", "[effect: +2 vs Goblin Will]"),
+        ],
+        {("p0", 0): [7], ("p0", 1): [14]},
+    )
     [(cause, detail)] = [(p.cause, f"{p.owner}'s sheet has no {p.what}") for p in problems]
     assert (cause, detail) == ("not_on_sheet", "Goblin's sheet has no Will rank")
     first, second = (e.record for e in state.closed[0].report.parts.get(D20Report).entries)
     assert (first.total, first.dc, first.outcome, first.margin, first.resistance) == (
-        13, 13, "success", 0, "fortitude")
+        13,
+        13,
+        "success",
+        0,
+        "fortitude",
+    )
     assert (second.modifier, second.total, second.dc, second.outcome) == (5, 19, 20, "failure")

@@ -44,21 +44,33 @@ def threads(draw: st.DrawFn) -> tuple[str, list[Row]]:
     rows: list[Row] = [SETUP]
     posts: list[str] = []
     for minute in range(1, draw(st.integers(min_value=2, max_value=14))):
-        kind = draw(st.sampled_from(["post", "post", "edit", "edit", "delete", "void", "close"])
-                    if posts else st.just("post"))
+        kind = draw(
+            st.sampled_from(["post", "post", "edit", "edit", "delete", "void", "close"])
+            if posts
+            else st.just("post")
+        )
         if kind == "post":
             post_id = f"p{minute}"
             posts.append(post_id)
-            rows.append(("post", post_id, draw(st.sampled_from(AUTHORS)), minute,
-                         draw(st.sampled_from(BODIES))))
+            rows.append(
+                (
+                    "post",
+                    post_id,
+                    draw(st.sampled_from(AUTHORS)),
+                    minute,
+                    draw(st.sampled_from(BODIES)),
+                )
+            )
         elif kind == "edit":
-            rows.append(("edit", draw(st.sampled_from(posts)), None, minute,
-                         draw(st.sampled_from(BODIES))))
+            rows.append(
+                ("edit", draw(st.sampled_from(posts)), None, minute, draw(st.sampled_from(BODIES)))
+            )
         elif kind == "delete":
             rows.append(("delete", draw(st.sampled_from(posts)), None, minute))
         elif kind == "void":
-            rows.append(("post", f"g{minute}", "gm_sam", minute,
-                         f"!void {draw(st.sampled_from(posts))}"))
+            rows.append(
+                ("post", f"g{minute}", "gm_sam", minute, f"!void {draw(st.sampled_from(posts))}")
+            )
         else:
             rows.append(("post", f"g{minute}", "gm_sam", minute, "!close"))
     return ack, rows
@@ -105,8 +117,7 @@ def _check_open_round(run: Any, ack: str) -> None:
         if ack in ("all", "errors") and problems:
             assert text is not None, post.post_id  # every problem gets a reply (SPEC §2)
         if ack == "all" and post.accepted and not problems:
-            assert text is not None and _listed(text) == [
-                a.tag.source.text for a in post.accepted]
+            assert text is not None and _listed(text) == [a.tag.source.text for a in post.accepted]
         if text is not None:
             _true_to_a_live_post(post, text, closed=False)
 

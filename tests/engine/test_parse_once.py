@@ -38,8 +38,11 @@ def _run(rows: Iterable[Row], parse: CountingParse) -> tuple[EngineState, list[S
     for row in rows:
         event = event_of(row)
         state, effects = step(state, event, dice=_dice, now=event.at, parse=parse)
-        summaries += [e.content for e in effects  # the thread's, not each GM's private copy
-                      if isinstance(e.content, SummaryContent) and not isinstance(e, PrivateReply)]
+        summaries += [
+            e.content
+            for e in effects  # the thread's, not each GM's private copy
+            if isinstance(e.content, SummaryContent) and not isinstance(e, PrivateReply)
+        ]
     return state, summaries
 
 

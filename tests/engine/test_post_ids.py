@@ -20,8 +20,9 @@ STEPS = st.lists(st.tuples(st.sampled_from(["close", "undo"]), IDS), max_size=40
 def test_it_answers_as_a_set_would(steps: list[tuple[str, set[str]]], probe: set[str]) -> None:
     ids, model = PostIds(), frozenset[str]()
     for what, posts in steps:
-        ids, model = (ids | posts, model | posts) if what == "close" else (
-            ids - posts, model - posts)
+        ids, model = (
+            (ids | posts, model | posts) if what == "close" else (ids - posts, model - posts)
+        )
         assert len(ids) == len(model) and frozenset(ids) == model
         assert all((p in ids) == (p in model) for p in probe)
         assert ids == PostIds((model,)) and hash(ids) == hash(PostIds((model,)))

@@ -33,13 +33,25 @@ def test_later_adds_and_saturates_at_the_last_moment_there_is() -> None:
 def test_a_deadline_set_at_the_end_of_the_calendar_saturates_instead_of_overflowing() -> None:
     far = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
     state = initial_state(make_campaign(), bot=BOT, ack="errors")
-    state, _ = step(state, PostArrived(post_id="p1", author="gm_sam", at=far,
-                                       body="!deadline 48h"), dice=_dice, now=far)
+    state, _ = step(
+        state,
+        PostArrived(post_id="p1", author="gm_sam", at=far, body="!deadline 48h"),
+        dice=_dice,
+        now=far,
+    )
     assert state.round is not None and state.round.deadline == LAST
-    state, _ = step(state, PostArrived(post_id="p2", author="alice", at=far,
-                                       body="[move: Goblin]"), dice=_dice, now=far)
-    state, effects = step(state, PostArrived(post_id="p3", author="gm_sam", at=far,
-                                             body="!close"), dice=_dice, now=far)
+    state, _ = step(
+        state,
+        PostArrived(post_id="p2", author="alice", at=far, body="[move: Goblin]"),
+        dice=_dice,
+        now=far,
+    )
+    state, effects = step(
+        state,
+        PostArrived(post_id="p3", author="gm_sam", at=far, body="!close"),
+        dice=_dice,
+        now=far,
+    )
     assert [e for e in effects if isinstance(e.content, SummaryContent)]
     assert state.round is not None and state.round.number == 2
     assert state.round.deadline == LAST  # the next round's deadline, from the same 48 h

@@ -119,16 +119,18 @@ class FlakyLocalHarness(LocalHarness):
 def local_harness(storage: LocalStorage) -> LocalHarness:
     """The local forum on ``storage``, its clock at ``START``."""
     clock = ManualClock(START)
-    return LocalHarness(local=LocalForum(storage, bot=BOT, clock=clock), storage=storage,
-                        clock=clock)
+    return LocalHarness(
+        local=LocalForum(storage, bot=BOT, clock=clock), storage=storage, clock=clock
+    )
 
 
 def flaky_harness() -> FlakyLocalHarness:
     """A ``FlakyForum`` over the local forum in memory, no failures asked for yet."""
     clock = ManualClock(START)
     storage = MemoryLocalStorage()
-    return FlakyLocalHarness(local=LocalForum(storage, bot=BOT, clock=clock), storage=storage,
-                             clock=clock)
+    return FlakyLocalHarness(
+        local=LocalForum(storage, bot=BOT, clock=clock), storage=storage, clock=clock
+    )
 
 
 @contextmanager
@@ -208,8 +210,7 @@ def reddit_harness(folder: Path) -> Iterator[ForumHarness]:
     with FakeReddit() as fake:
         fake.add_subreddit(SUBREDDIT)
         reddit = praw.Reddit(**praw_settings(fake))
-        yield RedditHarness(fake=fake, reddit=RedditForum(reddit, subreddits=[SUBREDDIT],
-                                                          bot=BOT))
+        yield RedditHarness(fake=fake, reddit=RedditForum(reddit, subreddits=[SUBREDDIT], bot=BOT))
     assert not fake.internal_errors, "the fake Reddit failed inside"
 
 

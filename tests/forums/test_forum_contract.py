@@ -133,8 +133,11 @@ def test_a_post_and_the_bots_reply_to_it_both_show_up(harness: ForumHarness) -> 
 
     assert ids(posts) == [a1, reply]
     answer = posts[1]
-    assert (answer.thread, answer.author, answer.body) == (a, harness.bot,
-                                                           "Aria attacks the Goblin.")
+    assert (answer.thread, answer.author, answer.body) == (
+        a,
+        harness.bot,
+        "Aria attacks the Goblin.",
+    )
     assert (answer.reply_to, answer.reply_key) == (a1, "r1")
 
 
@@ -169,8 +172,9 @@ def test_what_a_sending_block_sent_is_on_the_forum_when_it_ends(harness: ForumHa
         assert harness.forum.find_reply(thread=a, key="k1", to=a1, since=START) == first
         second = harness.forum.reply(thread=a, to=None, text="two", key="k2")
         harness.forum.edit_reply(thread=a, reply_id=first, text="one, fixed", key="k1")
-        harness.forum.send_private(thread=a, to="alice", subject="Your sheet", text="Aria",
-                                   key="sheet-1")
+        harness.forum.send_private(
+            thread=a, to="alice", subject="Your sheet", text="Aria", key="sheet-1"
+        )
 
     posts = by_id(harness.forum.listing(cursor=None).posts)
     assert posts[first].body == "one, fixed" and posts[second].body == "two"
@@ -220,7 +224,9 @@ def test_reread_gives_current_versions_and_flags_deleted_posts(harness: ForumHar
     assert got[deleted].body == ""
     assert got[deleted].deleted_at is not None
     assert (got[kept].body, got[kept].edited_at, got[kept].deleted_at) == (
-        "[move: Goblin]", None, None,
+        "[move: Goblin]",
+        None,
+        None,
     )
 
 
@@ -231,8 +237,7 @@ def test_reread_of_a_reply_carries_its_target_and_key(harness: ForumHarness) -> 
 
     (post,) = harness.forum.reread(a, [reply])
 
-    assert (post.id, post.author, post.reply_to, post.reply_key) == (reply, harness.bot, a1,
-                                                                     "k1")
+    assert (post.id, post.author, post.reply_to, post.reply_key) == (reply, harness.bot, a1, "k1")
 
 
 def test_an_edit_shows_up_in_the_next_listing(changing: ForumHarness) -> None:
@@ -292,7 +297,9 @@ def test_flaky_forum_fails_the_next_calls_before_they_reach_the_forum(
     assert [p.id for p in flaky.local.thread("keep")] == [a1, reply]
     calls = flaky.flaky.calls_to("reply")
     assert [(c.reached, c.error is not None, c.result) for c in calls] == [
-        (False, True, None), (False, True, None), (True, False, reply),
+        (False, True, None),
+        (False, True, None),
+        (True, False, reply),
     ]
     assert calls[0].args == {"thread": "keep", "to": a1, "text": "noted", "key": "k1"}
 
@@ -369,8 +376,13 @@ def test_a_private_message_reaches_only_its_recipient_and_stays_out_of_the_threa
     harness.post(thread=a, author="alice", body="[physical: attack Goblin]")
     before = harness.forum.listing(cursor=None)
 
-    sent = harness.forum.send_private(thread=a, to="gm_sam", subject="Round 1, full numbers",
-                                      text="Goblin: Body 3, Mind 2", key="private-gm_sam-s1")
+    sent = harness.forum.send_private(
+        thread=a,
+        to="gm_sam",
+        subject="Round 1, full numbers",
+        text="Goblin: Body 3, Mind 2",
+        key="private-gm_sam-s1",
+    )
 
     assert sent
     assert harness.inbox("gm_sam") == [("Round 1, full numbers", "Goblin: Body 3, Mind 2")]
@@ -382,8 +394,7 @@ def test_a_private_message_reaches_only_its_recipient_and_stays_out_of_the_threa
 
 def test_find_private_finds_a_message_by_thread_recipient_and_key(harness: ForumHarness) -> None:
     a, b = harness.new_thread("keep-a"), harness.new_thread("keep-b")
-    first = harness.forum.send_private(thread=a, to="gm_sam", subject="one", text="1",
-                                       key="k1")
+    first = harness.forum.send_private(thread=a, to="gm_sam", subject="one", text="1", key="k1")
     harness.forum.send_private(thread=a, to="alice", subject="two", text="2", key="k2")
 
     assert harness.forum.find_private(thread=a, to="gm_sam", key="k1", since=START) == first
@@ -430,8 +441,7 @@ def test_a_reply_as_long_as_the_forums_stated_limit_is_posted_and_edited_whole(
     full = "x" * limits.reply_chars
 
     reply = harness.forum.reply(thread=a, to=None, text=full, key=LONG_KEY)
-    harness.forum.edit_reply(thread=a, reply_id=reply, text="y" * limits.reply_chars,
-                             key=LONG_KEY)
+    harness.forum.edit_reply(thread=a, reply_id=reply, text="y" * limits.reply_chars, key=LONG_KEY)
     (after,) = harness.forum.reread(a, [reply])
 
     assert after.body == "y" * limits.reply_chars

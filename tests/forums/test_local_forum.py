@@ -163,10 +163,13 @@ def test_replies_are_stamped_with_the_injected_clock(local: LocalHarness) -> Non
 
     assert posted is not None and edited is not None
     assert (posted.author, posted.created_at, posted.edited_at) == (
-        "pbp_bot", START + timedelta(hours=5), None,
+        "pbp_bot",
+        START + timedelta(hours=5),
+        None,
     )
     assert (edited.created_at, edited.edited_at) == (
-        START + timedelta(hours=5), START + timedelta(hours=6, seconds=7),
+        START + timedelta(hours=5),
+        START + timedelta(hours=6, seconds=7),
     )
 
 
@@ -203,8 +206,9 @@ Op = tuple[Any, ...]
 ops = st.lists(
     st.one_of(
         st.tuples(st.just("post"), st.sampled_from(THREADS), st.sampled_from(["", "p2", "x"])),
-        st.tuples(st.just("reply"), st.sampled_from(THREADS), st.integers(0, 6),
-                  st.sampled_from(KEYS)),
+        st.tuples(
+            st.just("reply"), st.sampled_from(THREADS), st.integers(0, 6), st.sampled_from(KEYS)
+        ),
         st.tuples(st.just("edit"), st.integers(0, 6)),
         st.tuples(st.just("delete"), st.integers(0, 6)),
         st.tuples(st.just("edit_reply"), st.integers(0, 6)),
@@ -225,8 +229,9 @@ def _apply(local: LocalHarness, op: Op, made: list[str], cursors: list[str | Non
     try:
         match op:
             case ("post", thread, chosen):
-                result: object = forum.post(thread=thread, author="alice", body=f"b{at}",
-                                            at=at, post_id=chosen).id
+                result: object = forum.post(
+                    thread=thread, author="alice", body=f"b{at}", at=at, post_id=chosen
+                ).id
             case ("reply", thread, target, key):
                 result = forum.reply(thread=thread, to=pick(target), text="r", key=key)
             case ("edit", target):
@@ -297,8 +302,9 @@ def test_a_sending_block_that_raises_leaves_nothing_on_the_sql_forum(tmp_path: P
         first = post(local, body="[physical: attack Goblin]")
         with pytest.raises(RuntimeError), local.local.sending():
             local.local.reply(thread="keep", to=first, text="noted", key="k1")
-            local.local.send_private(thread="keep", to="alice", subject="Sheet", text="Aria",
-                                     key="sheet-1")
+            local.local.send_private(
+                thread="keep", to="alice", subject="Sheet", text="Aria", key="sheet-1"
+            )
             raise RuntimeError("the process died here")
 
         assert [p.body for p in local.local.thread("keep")] == ["[physical: attack Goblin]"]
@@ -310,12 +316,15 @@ def test_a_message_refused_inside_a_sending_block_keeps_the_rest(tmp_path: Path)
     with sql_storage(tmp_path) as storage:
         local = local_harness(storage)
         first = post(local, body="[physical: attack Goblin]")
-        local.local.send_private(thread="keep", to="alice", subject="Sheet", text="Aria",
-                                 key="sheet-1")
+        local.local.send_private(
+            thread="keep", to="alice", subject="Sheet", text="Aria", key="sheet-1"
+        )
         with local.local.sending():
-            refusal(lambda: local.local.send_private(thread="keep", to="alice",
-                                                     subject="Sheet", text="again",
-                                                     key="sheet-1"))
+            refusal(
+                lambda: local.local.send_private(
+                    thread="keep", to="alice", subject="Sheet", text="again", key="sheet-1"
+                )
+            )
             reply = local.local.reply(thread="keep", to=first, text="noted", key="k1")
 
         assert local.local.find_reply(thread="keep", key="k1", to=first, since=START) == reply

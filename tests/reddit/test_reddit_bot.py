@@ -33,11 +33,15 @@ class RedditTable:
         campaign.write_text(CAMPAIGN, encoding="utf-8")
         self.store = Store(f"sqlite:///{folder / 'pbp.db'}")
         self.store.upgrade()
-        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot="pbp_bot",
-                            clock=fake.now)  # the bot's clock is the fake's
-        self.bot = Bot(store=self.store, forum=forum,
-                       threads=[WatchedThread(key=self.thread, campaign=campaign)],
-                       options=BotOptions(username="pbp_bot", owner="w1"))
+        forum = RedditForum(
+            praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot="pbp_bot", clock=fake.now
+        )  # the bot's clock is the fake's
+        self.bot = Bot(
+            store=self.store,
+            forum=forum,
+            threads=[WatchedThread(key=self.thread, campaign=campaign)],
+            options=BotOptions(username="pbp_bot", owner="w1"),
+        )
 
     def comment(self, author: str, body: str, parent: str | None = None) -> str:
         self.fake.advance(60)
@@ -73,7 +77,8 @@ def test_a_round_on_reddit_typo_reply_an_edit_before_the_close_and_nothing_twice
     round_one = ledger["rounds"][0]
     assert round_one["closed_by"] == close
     assert [(a["post"], a["actor"]) for a in round_one["actions"]] == [
-        (attack, "Aria"), (typo, "Bram"),
+        (attack, "Aria"),
+        (typo, "Bram"),
     ]
     assert ledger["rejected"] == []
     summaries = [c for c in table.fake.comments_by("pbp_bot") if c.parent_id == f"t1_{close}"]
@@ -136,16 +141,20 @@ def test_a_summary_over_reddits_limit_goes_out_in_numbered_parts(
     folder.mkdir()
     table = RedditTable(folder, fake_reddit)
     campaign = folder / "campaign.toml"
-    campaign.write_text(CAMPAIGN.replace('visibility = "open"',
-                                         f'visibility = "open"\ntemplates = "{templates}"'))
+    campaign.write_text(
+        CAMPAIGN.replace('visibility = "open"', f'visibility = "open"\ntemplates = "{templates}"')
+    )
     table.comment("gm_sam", "!group Aria, Bram, Goblin")
     table.comment("alice", "[physical: attack Goblin]")
     table.poll()
     table.comment("gm_sam", "!close")
     report = table.poll()
     assert report.errors == []
-    parts = [c for c in fake_reddit.comments_by("pbp_bot")
-             if (key_of(c.body) or "").startswith("summary")]
+    parts = [
+        c
+        for c in fake_reddit.comments_by("pbp_bot")
+        if (key_of(c.body) or "").startswith("summary")
+    ]
     assert len(parts) >= 8  # 80,000 characters
     assert all(len(c.body) <= 10_000 for c in parts), max(len(c.body) for c in parts)
     assert parts[0].body.startswith(f"*(part 1/{len(parts)})*")
@@ -177,11 +186,13 @@ def test_an_idle_poll_with_three_hundred_threads_is_one_listing_request(
         fake_reddit.add_comment("alice", f"t3_{thread}", "[physical: attack Goblin]")
     store = Store(f"sqlite:///{tmp_path / 'pbp.db'}")
     store.upgrade()
-    forum = RedditForum(praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB],
-                        bot="pbp_bot")
-    bot = Bot(store=store, forum=forum,
-              threads=[WatchedThread(key=t, campaign=campaign) for t in threads],
-              options=BotOptions(username="pbp_bot", owner="w1"))
+    forum = RedditForum(praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB], bot="pbp_bot")
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=t, campaign=campaign) for t in threads],
+        options=BotOptions(username="pbp_bot", owner="w1"),
+    )
     first = bot.poll_once(datetime.now(UTC))  # the first poll reads every thread once
     assert first.errors == []
     bot.poll_once(datetime.now(UTC))  # pages back through the 300 cheat sheets it posted
@@ -234,12 +245,13 @@ def test_a_database_set_up_anew_edits_the_replies_reddit_holds_and_posts_none_tw
     (tmp_path / "new").mkdir()  # the database is lost: the bot starts on an empty one
     store = Store(f"sqlite:///{tmp_path / 'new' / 'pbp.db'}")
     store.upgrade()
-    forum = RedditForum(praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB],
-                        bot="pbp_bot")
-    fresh = Bot(store=store, forum=forum,
-                threads=[WatchedThread(key=table.thread, campaign=tmp_path / "old" /
-                                       "campaign.toml")],
-                options=BotOptions(username="pbp_bot", owner="w9"))
+    forum = RedditForum(praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB], bot="pbp_bot")
+    fresh = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=table.thread, campaign=tmp_path / "old" / "campaign.toml")],
+        options=BotOptions(username="pbp_bot", owner="w9"),
+    )
     fake_reddit.advance(60)
     report = fresh.poll_once(datetime.fromtimestamp(fake_reddit.now(), UTC))
     assert report.errors == []

@@ -63,12 +63,15 @@ class BusyTable:
         campaign.write_text(CAMPAIGN, encoding="utf-8")
         self.store = Store(f"sqlite:///{folder / 'pbp.db'}")
         self.store.upgrade()
-        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot=BOT,
-                            clock=fake.now)  # the bot's clock is the fake's
-        self.bot = Bot(store=self.store, forum=forum,
-                       threads=[WatchedThread(key=t, campaign=campaign)
-                                for t in (self.a, self.b)],
-                       options=BotOptions(username=BOT, owner="w1"))
+        forum = RedditForum(
+            praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot=BOT, clock=fake.now
+        )  # the bot's clock is the fake's
+        self.bot = Bot(
+            store=self.store,
+            forum=forum,
+            threads=[WatchedThread(key=t, campaign=campaign) for t in (self.a, self.b)],
+            options=BotOptions(username=BOT, owner="w1"),
+        )
 
     def comment(self, author: str, thread: str, body: str) -> str:
         self.fake.advance(30)
@@ -94,8 +97,11 @@ class BusyTable:
             self.fake.add_comment(BOT, f"t3_{thread}", f"Elsewhere, note {n}.\n\n[](#pbp:note-{n})")
 
     def keys_in(self, thread: str) -> Counter[str]:
-        return Counter(key_of(c.body) or "" for c in self.fake.comments_in(thread)
-                       if c.author == BOT and not c.gone)
+        return Counter(
+            key_of(c.body) or ""
+            for c in self.fake.comments_in(thread)
+            if c.author == BOT and not c.gone
+        )
 
 
 @pytest.fixture
@@ -103,8 +109,9 @@ def busy(tmp_path: Path, fake_reddit: FakeReddit) -> BusyTable:
     return BusyTable(tmp_path, fake_reddit)
 
 
-def _lost_then_retried(busy: BusyTable, path: str, *, others: int,
-                       threads: tuple[str, ...] = ()) -> PollReport:
+def _lost_then_retried(
+    busy: BusyTable, path: str, *, others: int, threads: tuple[str, ...] = ()
+) -> PollReport:
     """The next send to ``path`` commits and loses its answer; ``others`` bot comments later,
     the retry."""
     busy.fake.inject("POST", path, "commit_then_timeout")
@@ -116,7 +123,8 @@ def _lost_then_retried(busy: BusyTable, path: str, *, others: int,
 
 
 def test_a_reply_to_a_post_whose_answer_was_lost_is_posted_once_after_300_bot_comments(
-    busy: BusyTable, short_timeout: float,
+    busy: BusyTable,
+    short_timeout: float,
 ) -> None:
     busy.opened()
     typo = busy.comment("bob", busy.a, "Bram mutters. [mentl: attack Goblin]")
@@ -124,13 +132,17 @@ def test_a_reply_to_a_post_whose_answer_was_lost_is_posted_once_after_300_bot_co
     retried = _lost_then_retried(busy, "/api/comment", others=300)
 
     assert retried.errors == [] and retried.waiting == []
-    answers = [c for c in busy.fake.comments_in(busy.a)
-               if c.author == BOT and c.parent_id == f"t1_{typo}" and not c.gone]
+    answers = [
+        c
+        for c in busy.fake.comments_in(busy.a)
+        if c.author == BOT and c.parent_id == f"t1_{typo}" and not c.gone
+    ]
     assert [key_of(c.body) for c in answers] == [f"problems-{typo}"]
 
 
 def test_a_summary_whose_answer_was_lost_is_posted_once_after_300_bot_comments(
-    busy: BusyTable, short_timeout: float,
+    busy: BusyTable,
+    short_timeout: float,
 ) -> None:
     busy.opened()
     busy.comment("alice", busy.a, "Aria swings. [physical: attack Goblin]")
@@ -143,7 +155,8 @@ def test_a_summary_whose_answer_was_lost_is_posted_once_after_300_bot_comments(
 
 
 def test_a_summary_lost_before_more_bot_comments_than_reddit_lists_is_still_posted_once(
-    busy: BusyTable, short_timeout: float,
+    busy: BusyTable,
+    short_timeout: float,
 ) -> None:
     busy.opened()
     busy.comment("alice", busy.a, "Aria swings. [physical: attack Goblin]")
@@ -160,7 +173,8 @@ def test_a_summary_lost_before_more_bot_comments_than_reddit_lists_is_still_post
 
 
 def test_a_private_message_whose_answer_was_lost_is_sent_once_after_300_other_messages(
-    busy: BusyTable, short_timeout: float,
+    busy: BusyTable,
+    short_timeout: float,
 ) -> None:
     busy.opened()
     busy.comment("alice", busy.a, "Aria swings. [physical: attack Goblin]")
@@ -170,8 +184,9 @@ def test_a_private_message_whose_answer_was_lost_is_sent_once_after_300_other_me
     assert failed.waiting, "the lost answer should leave the message waiting"
     for n in range(300):  # the account's other messages, every one newer
         busy.fake.advance(1)
-        busy.fake.add_message(BOT, f"player{n % 7}", "Your sheet",
-                              f"Aria\n\n[](#pbp:{busy.b}/private-x-{n})")
+        busy.fake.add_message(
+            BOT, f"player{n % 7}", "Your sheet", f"Aria\n\n[](#pbp:{busy.b}/private-x-{n})"
+        )
 
     retried = busy.poll()
 

@@ -204,14 +204,20 @@ def test_a_private_message_goes_through_compose_with_its_thread_and_key(
     forum: RedditForum, fake_reddit: FakeReddit
 ) -> None:
     thread = _thread(fake_reddit)
-    sent = forum.send_private(thread=thread, to="gm_sam", subject="Round 1 in full",
-                              text="Goblin: Body 2", key="private-gm_sam-summary-1")
+    sent = forum.send_private(
+        thread=thread,
+        to="gm_sam",
+        subject="Round 1 in full",
+        text="Goblin: Body 2",
+        key="private-gm_sam-summary-1",
+    )
     (message,) = fake_reddit.messages_to("gm_sam")
     assert (message.author, message.subject) == ("pbp_bot", "Round 1 in full")
     assert key_of(message.body) == f"{thread}/private-gm_sam-summary-1"
     assert sent == f"{thread}/private-gm_sam-summary-1"  # Reddit answers no id: its key
     assert [r.path for r in fake_reddit.requests if r.path != "/api/v1/access_token"] == [
-        "/api/compose/"]  # nothing read back
+        "/api/compose/"
+    ]  # nothing read back
 
 
 def test_a_private_message_committed_then_answered_502_is_not_sent_twice_and_is_found(
@@ -224,8 +230,9 @@ def test_a_private_message_committed_then_answered_502_is_not_sent_twice_and_is_
         forum.send_private(thread=thread, to="gm_sam", subject="s", text="t", key="k1")
     assert failed.value.temporary
     assert len(fake_reddit.messages_to("gm_sam")) == 1  # prawcore did not send it again
-    assert forum.find_private(thread=thread, to="gm_sam", key="k1", since=tried) == \
-        key_of(fake_reddit.messages_to("gm_sam")[0].body)
+    assert forum.find_private(thread=thread, to="gm_sam", key="k1", since=tried) == key_of(
+        fake_reddit.messages_to("gm_sam")[0].body
+    )
 
 
 def test_a_private_message_to_a_user_reddit_does_not_know_is_refused_for_good(

@@ -65,7 +65,10 @@ def _every_kind_of_call(forum: RedditForum, thread: str, post: str) -> None:
 
 
 def test_after_a_429_nothing_is_asked_before_its_retry_after_has_passed(
-    forum: RedditForum, fake_reddit: FakeReddit, clock: Seconds, no_sleep: SleepRecorder,
+    forum: RedditForum,
+    fake_reddit: FakeReddit,
+    clock: Seconds,
+    no_sleep: SleepRecorder,
 ) -> None:
     thread = fake_reddit.add_submission(SUB, "gm_sam", "Round one")
     post = fake_reddit.add_comment("alice", f"t3_{thread}", "[physical: attack Goblin]")
@@ -89,7 +92,10 @@ def test_after_a_429_nothing_is_asked_before_its_retry_after_has_passed(
 
 
 def test_a_used_up_window_holds_the_bot_until_it_resets_instead_of_sleeping(
-    forum: RedditForum, fake_reddit: FakeReddit, clock: Seconds, no_sleep: SleepRecorder,
+    forum: RedditForum,
+    fake_reddit: FakeReddit,
+    clock: Seconds,
+    no_sleep: SleepRecorder,
 ) -> None:
     thread = fake_reddit.add_submission(SUB, "gm_sam", "Round one")
     post = fake_reddit.add_comment("alice", f"t3_{thread}", "hello")
@@ -113,7 +119,9 @@ def test_a_used_up_window_holds_the_bot_until_it_resets_instead_of_sleeping(
 
 
 def test_a_window_running_low_is_paced_by_short_sleeps_between_requests(
-    forum: RedditForum, fake_reddit: FakeReddit, no_sleep: SleepRecorder,
+    forum: RedditForum,
+    fake_reddit: FakeReddit,
+    no_sleep: SleepRecorder,
 ) -> None:
     thread = fake_reddit.add_submission(SUB, "gm_sam", "Round one")
     posts = [fake_reddit.add_comment("alice", f"t3_{thread}", f"post {n}") for n in range(3)]
@@ -127,12 +135,20 @@ def test_a_window_running_low_is_paced_by_short_sleeps_between_requests(
 
 
 def test_reddits_limit_on_posting_holds_the_writes_and_not_the_reads(
-    forum: RedditForum, fake_reddit: FakeReddit, clock: Seconds, no_sleep: SleepRecorder,
+    forum: RedditForum,
+    fake_reddit: FakeReddit,
+    clock: Seconds,
+    no_sleep: SleepRecorder,
 ) -> None:
     thread = fake_reddit.add_submission(SUB, "gm_sam", "Round one")
     post = fake_reddit.add_comment("alice", f"t3_{thread}", "[physical: attack Goblin]")
-    fake_reddit.inject("POST", "/api/comment", "ratelimit", times=3,
-                       message="you are doing that too much. try again in 5 minutes.")
+    fake_reddit.inject(
+        "POST",
+        "/api/comment",
+        "ratelimit",
+        times=3,
+        message="you are doing that too much. try again in 5 minutes.",
+    )
     with pytest.raises(ForumError):
         forum.reply(thread=thread, to=post, text="noted", key="k1")
     fake_reddit.clear_log()
@@ -151,7 +167,9 @@ def test_reddits_limit_on_posting_holds_the_writes_and_not_the_reads(
 
 
 def test_a_polling_bot_asks_nothing_for_a_minute_after_a_429_that_says_so(
-    tmp_path: Path, fake_reddit: FakeReddit, no_sleep: SleepRecorder,
+    tmp_path: Path,
+    fake_reddit: FakeReddit,
+    no_sleep: SleepRecorder,
 ) -> None:
     fake_reddit.add_subreddit(SUB)
     thread = fake_reddit.add_submission(SUB, "gm_sam", "The Sunken Keep")
@@ -159,10 +177,15 @@ def test_a_polling_bot_asks_nothing_for_a_minute_after_a_429_that_says_so(
     campaign.write_text(TEST_KEEP, encoding="utf-8")
     store = Store(f"sqlite:///{tmp_path / 'pbp.db'}")
     store.upgrade()
-    forum = RedditForum(praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB], bot=BOT,
-                        clock=fake_reddit.now)  # the bot's clock is the fake's
-    bot = Bot(store=store, forum=forum, threads=[WatchedThread(key=thread, campaign=campaign)],
-              options=BotOptions(username=BOT, owner="w1"))
+    forum = RedditForum(
+        praw.Reddit(**praw_settings(fake_reddit)), subreddits=[SUB], bot=BOT, clock=fake_reddit.now
+    )  # the bot's clock is the fake's
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=thread, campaign=campaign)],
+        options=BotOptions(username=BOT, owner="w1"),
+    )
     fake_reddit.set_time(1_800_000_000.0)
     start = datetime.fromtimestamp(fake_reddit.now(), UTC)
     bot.poll_once(start)

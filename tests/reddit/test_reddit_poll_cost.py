@@ -38,11 +38,15 @@ class Site:
     def bot(self) -> Bot:
         """The bot as a new process makes it: a new praw session, a new worker name."""
         self.workers += 1
-        forum = RedditForum(praw.Reddit(**praw_settings(self.fake)), subreddits=[SUB],
-                            bot="pbp_bot")
-        return Bot(store=self.store, forum=forum,
-                   threads=[WatchedThread(key=t, campaign=self.campaign) for t in self.threads],
-                   options=BotOptions(username="pbp_bot", owner=f"w{self.workers}"))
+        forum = RedditForum(
+            praw.Reddit(**praw_settings(self.fake)), subreddits=[SUB], bot="pbp_bot"
+        )
+        return Bot(
+            store=self.store,
+            forum=forum,
+            threads=[WatchedThread(key=t, campaign=self.campaign) for t in self.threads],
+            options=BotOptions(username="pbp_bot", owner=f"w{self.workers}"),
+        )
 
     def poll(self, bot: Bot) -> Counter[str]:
         """Poll once; return the requests it made, by path (``/comments/`` for any tree)."""
@@ -87,8 +91,7 @@ def test_an_idle_poll_of_200_threads_is_one_request_and_a_restart_adds_only_its_
     assert site.poll(bot) == Counter({f"/r/{SUB}/comments/": 1})
     bot.release_leases()  # the process stops
     restarted = site.bot()  # a new one starts: no thread is read again
-    assert site.poll(restarted) == Counter({"/api/v1/access_token/": 1,
-                                            f"/r/{SUB}/comments/": 1})
+    assert site.poll(restarted) == Counter({"/api/v1/access_token/": 1, f"/r/{SUB}/comments/": 1})
     assert site.poll(restarted) == Counter({f"/r/{SUB}/comments/": 1})
 
 
@@ -97,8 +100,10 @@ def test_a_restart_after_new_comments_reads_them_from_the_listing_only(site: Sit
     site.poll(bot)
     site.poll(bot)
     bot.release_leases()  # the process stops; comments come in meanwhile
-    typos = [site.fake.add_comment("bob", f"t3_{t}", "[phisical: attack Goblin]")
-             for t in site.threads[:3]]
+    typos = [
+        site.fake.add_comment("bob", f"t3_{t}", "[phisical: attack Goblin]")
+        for t in site.threads[:3]
+    ]
     asked = site.poll(site.bot())
     assert asked["/comments/"] == 0 and asked["/api/info/"] == 0
     assert all(site.replies()[f"problems-{t}"] == 1 for t in typos)
@@ -109,8 +114,10 @@ def test_a_new_thread_with_comments_the_listing_never_showed_is_read_whole_alone
 ) -> None:
     site = Site(tmp_path, fake_reddit, threads=3)
     old, new = site.threads[0], site.threads[1]
-    early = [fake_reddit.add_comment("bob", f"t3_{old}", f"[phisical: attack Goblin] {i}")
-             for i in range(120)]  # more than the first page of the listing holds
+    early = [
+        fake_reddit.add_comment("bob", f"t3_{old}", f"[phisical: attack Goblin] {i}")
+        for i in range(120)
+    ]  # more than the first page of the listing holds
     fake_reddit.add_comment("alice", f"t3_{new}", "[pass]")
     asked = site.poll(site.bot())
     assert asked["/comments/"] == 1  # only the thread whose comments the listing missed

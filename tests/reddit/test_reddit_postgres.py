@@ -33,11 +33,15 @@ class PgTable:
         campaign.write_text(TEST_KEEP, encoding="utf-8")
         self.store = Store(url)
         self.store.upgrade()
-        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot="pbp_bot",
-                            clock=fake.now)  # the bot's clock is the fake's
-        self.bot = Bot(store=self.store, forum=forum,
-                       threads=[WatchedThread(key=self.thread, campaign=campaign)],
-                       options=BotOptions(username="pbp_bot", owner="w1"))
+        forum = RedditForum(
+            praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot="pbp_bot", clock=fake.now
+        )  # the bot's clock is the fake's
+        self.bot = Bot(
+            store=self.store,
+            forum=forum,
+            threads=[WatchedThread(key=self.thread, campaign=campaign)],
+            options=BotOptions(username="pbp_bot", owner="w1"),
+        )
 
     def comment(self, author: str, body: str) -> str:
         self.fake.advance(10)
@@ -50,13 +54,15 @@ class PgTable:
         return report
 
     def replies_to(self, comment: str) -> list[str]:
-        return [key_of(c.body) or "" for c in self.fake.comments_by("pbp_bot")
-                if c.parent_id == f"t1_{comment}"]
+        return [
+            key_of(c.body) or ""
+            for c in self.fake.comments_by("pbp_bot")
+            if c.parent_id == f"t1_{comment}"
+        ]
 
 
 @pytest.fixture
-def pg_table(tmp_path: Path, fake_reddit: FakeReddit, postgres_database: Any
-             ) -> Iterator[PgTable]:
+def pg_table(tmp_path: Path, fake_reddit: FakeReddit, postgres_database: Any) -> Iterator[PgTable]:
     postgres_database.reset()
     table = PgTable(tmp_path, fake_reddit, postgres_database.url)
     try:

@@ -29,8 +29,7 @@ BOT = "pbp_bot"
 class Tables:
     """Many submissions of one campaign, run by one bot; the fake's clock is the bot's."""
 
-    def __init__(self, folder: Path, fake: FakeReddit, threads: int,
-                 ack: str = "errors") -> None:
+    def __init__(self, folder: Path, fake: FakeReddit, threads: int, ack: str = "errors") -> None:
         self.fake = fake
         fake.add_subreddit(SUB)
         fake.set_time(1_800_000_000.0)
@@ -39,11 +38,15 @@ class Tables:
         campaign.write_text(TEST_KEEP, encoding="utf-8")
         store = Store(f"sqlite:///{folder / 'pbp.db'}")
         store.upgrade()
-        forum = RedditForum(praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot=BOT,
-                            clock=fake.now)
-        self.bot = Bot(store=store, forum=forum,
-                       threads=[WatchedThread(key=t, campaign=campaign) for t in self.threads],
-                       options=BotOptions(username=BOT, owner="w1", ack=ack))
+        forum = RedditForum(
+            praw.Reddit(**praw_settings(fake)), subreddits=[SUB], bot=BOT, clock=fake.now
+        )
+        self.bot = Bot(
+            store=store,
+            forum=forum,
+            threads=[WatchedThread(key=t, campaign=campaign) for t in self.threads],
+            options=BotOptions(username=BOT, owner="w1", ack=ack),
+        )
 
     def everywhere(self, author: str, body: str) -> list[str]:
         """``author`` comments ``body`` in every thread; the comments' ids, thread by thread."""
@@ -61,14 +64,14 @@ class Tables:
         return self.fake.requests_to("/api/info")
 
 
-
 @pytest.fixture
 def tables(tmp_path: Path, fake_reddit: FakeReddit) -> Tables:
     return Tables(tmp_path, fake_reddit, threads=150)
 
 
 def test_rounds_closing_in_150_threads_at_once_are_read_again_in_two_requests(
-    tables: Tables, no_sleep: SleepRecorder,
+    tables: Tables,
+    no_sleep: SleepRecorder,
 ) -> None:
     attacks = tables.everywhere("alice", "Aria hesitates. [mental: attack Bram]")
     tables.poll()
@@ -82,14 +85,16 @@ def test_rounds_closing_in_150_threads_at_once_are_read_again_in_two_requests(
     # each thread's open round: its opening post and Aria's (the `!close` is in the
     # listing): 300 posts, 100 a request
     assert tables.rereads() == 3
-    summaries = [c.body for c in tables.fake.comments_by(BOT)
-                 if not c.gone and key_of(c.body) == "summary-1"]
+    summaries = [
+        c.body for c in tables.fake.comments_by(BOT) if not c.gone and key_of(c.body) == "summary-1"
+    ]
     assert len(summaries) == 150
     assert all("mental attack → Goblin" in s and "→ Bram" not in s for s in summaries)
 
 
 def test_typos_fixed_in_150_threads_are_read_again_together_and_confirmed(
-    tables: Tables, no_sleep: SleepRecorder,
+    tables: Tables,
+    no_sleep: SleepRecorder,
 ) -> None:
     tables.everywhere("gm_sam", "!group Aria, Bram, Goblin")
     typos = tables.everywhere("bob", "Bram thinks. [mentl: attack Goblin]")
@@ -106,13 +111,16 @@ def test_typos_fixed_in_150_threads_are_read_again_together_and_confirmed(
     # every thread's post read again in the same two requests, after five minutes and ten
     # (a reply saying "fixed" is one an edit could make untrue again)
     assert [n for n in asked if n] == [2, 2]
-    answers = [c for c in tables.fake.comments_by(BOT)
-               if (key_of(c.body) or "").startswith("problems-")]
+    answers = [
+        c for c in tables.fake.comments_by(BOT) if (key_of(c.body) or "").startswith("problems-")
+    ]
     assert len(answers) == 150 and all("mentl" not in c.body for c in answers)
 
 
 def test_a_quiet_table_with_a_typo_is_read_again_less_and_less_often(
-    tmp_path: Path, fake_reddit: FakeReddit, no_sleep: SleepRecorder,
+    tmp_path: Path,
+    fake_reddit: FakeReddit,
+    no_sleep: SleepRecorder,
 ) -> None:
     one = Tables(tmp_path, fake_reddit, threads=1)
     one.everywhere("bob", "Bram thinks. [mentl: attack Goblin]")
@@ -128,7 +136,9 @@ def test_a_quiet_table_with_a_typo_is_read_again_less_and_less_often(
 
 
 def test_a_close_whose_batched_reread_failed_is_read_again_by_its_own_thread(
-    tmp_path: Path, fake_reddit: FakeReddit, no_sleep: SleepRecorder,
+    tmp_path: Path,
+    fake_reddit: FakeReddit,
+    no_sleep: SleepRecorder,
 ) -> None:
     two = Tables(tmp_path, fake_reddit, threads=2)
     attacks = two.everywhere("alice", "Aria hesitates. [mental: attack Bram]")
@@ -149,7 +159,9 @@ def test_a_close_whose_batched_reread_failed_is_read_again_by_its_own_thread(
 
 
 def test_a_confirmation_an_edit_made_false_on_reddit_is_edited_into_the_error_before_the_close(
-    tmp_path: Path, fake_reddit: FakeReddit, no_sleep: SleepRecorder,
+    tmp_path: Path,
+    fake_reddit: FakeReddit,
+    no_sleep: SleepRecorder,
 ) -> None:
     one = Tables(tmp_path, fake_reddit, threads=1, ack="all")
     [post] = one.everywhere("alice", "Aria glares. [mental: attack Goblin]")

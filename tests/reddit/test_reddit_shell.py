@@ -59,12 +59,19 @@ class Site:
 
     def start_poll(self) -> subprocess.Popen[str]:
         self.fake.advance(60)
-        env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CONFIG_HOME": str(self.folder),
-               "PRAW_ALLOW_ENDPOINT_OVERRIDE": "1"}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "XDG_CONFIG_HOME": str(self.folder),
+            "PRAW_ALLOW_ENDPOINT_OVERRIDE": "1",
+        }
         return subprocess.Popen(
             [sys.executable, str(HERE / "pbp_without_sleeps.py"), "poll", "--once"],
-            cwd=self.folder, env=env, text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=self.folder,
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
 
     def poll(self) -> subprocess.CompletedProcess[str]:
@@ -74,8 +81,11 @@ class Site:
 
     def bot_comments(self) -> list[tuple[str, str]]:
         """(key, parent) of the bot's live comments."""
-        return [(key_of(c.body) or "", c.parent_id) for c in self.fake.comments_by("pbp_bot")
-                if not c.gone]
+        return [
+            (key_of(c.body) or "", c.parent_id)
+            for c in self.fake.comments_by("pbp_bot")
+            if not c.gone
+        ]
 
 
 @pytest.fixture
@@ -141,12 +151,22 @@ def test_killed_mid_poll_again_and_again_under_chaos_then_a_clean_poll(site: Sit
 
 def test_pbp_check_reads_praws_configuration_for_a_reddit_config(site: Site) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CONFIG_HOME": str(site.folder)}
-    good = subprocess.run([sys.executable, "-m", "pbp", "check", "--config", "config.toml"],
-                          cwd=site.folder, env=env, capture_output=True, text=True)
+    good = subprocess.run(
+        [sys.executable, "-m", "pbp", "check", "--config", "config.toml"],
+        cwd=site.folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert good.returncode == 0 and "ok: config.toml (1 thread, forum reddit)" in good.stdout
     (site.folder / "praw.ini").unlink()
-    bad = subprocess.run([sys.executable, "-m", "pbp", "check", "--config", "config.toml"],
-                         cwd=site.folder, env=env, capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "pbp", "check", "--config", "config.toml"],
+        cwd=site.folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 1
     assert "error: config.toml: forum reddit: praw could not be configured" in bad.stdout
     assert site.fake.requests == []  # checking sends nothing to Reddit
@@ -158,8 +178,10 @@ def test_an_idle_pbp_poll_once_of_200_threads_is_a_token_and_one_listing(
     site = Site(tmp_path, fake_reddit)
     more = [fake_reddit.add_submission(SUB, "gm_sam", f"scene {i}") for i in range(199)]
     config = site.folder / "config.toml"
-    config.write_text(config.read_text() + "".join(
-        f'[[threads]]\nid = "{t}"\ncampaign = "sunken-keep.toml"\n' for t in more))
+    config.write_text(
+        config.read_text()
+        + "".join(f'[[threads]]\nid = "{t}"\ncampaign = "sunken-keep.toml"\n' for t in more)
+    )
     site.comment("alice", "[physical: attack Goblin]")
     for _ in range(2):  # every thread read once; then the 200 cheat sheets go by
         first = site.poll()

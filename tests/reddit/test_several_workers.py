@@ -67,8 +67,14 @@ SETTLE_SECONDS = 45.0  # how long the posts may wait for their replies after the
 STOP_SECONDS = 10.0  # SIGTERM: at most this long, whatever the poll in hand waits for
 TAIL_LINES = 25
 # Reddit's faults while the driver posts, per request (the token's excepted)
-CHAOS = {"500": 0.02, "429": 0.01, "commit_then_502": 0.02, "commit_then_timeout": 0.02,
-         "slow": 0.02, "timeout": 0.01}
+CHAOS = {
+    "500": 0.02,
+    "429": 0.01,
+    "commit_then_502": 0.02,
+    "commit_then_timeout": 0.02,
+    "slow": 0.02,
+    "timeout": 0.01,
+}
 
 Kind = Literal["good", "typo", "status", "close"]
 KINDS: tuple[Kind, ...] = ("good", "typo", "status", "close")
@@ -142,12 +148,14 @@ class Worker:
         lines = self.err.read_text(errors="replace").splitlines()
         kept = [line for line in lines if not line.lstrip().startswith("skipped: thread")]
         state = "killed" if self.killed else f"exit {self.process.poll()}"
-        return "\n".join([
-            f"--- worker {self.number} (pid {self.process.pid}, {state}), the last "
-            f"{min(TAIL_LINES, len(kept))} of {len(lines)} stderr lines "
-            f"({len(lines) - len(kept)} 'skipped: thread' lines left out):",
-            *kept[-TAIL_LINES:],
-        ])
+        return "\n".join(
+            [
+                f"--- worker {self.number} (pid {self.process.pid}, {state}), the last "
+                f"{min(TAIL_LINES, len(kept))} of {len(lines)} stderr lines "
+                f"({len(lines) - len(kept)} 'skipped: thread' lines left out):",
+                *kept[-TAIL_LINES:],
+            ]
+        )
 
 
 class Table:
@@ -158,25 +166,35 @@ class Table:
         self.folder, self.fake = folder, fake
         fake.add_subreddit(SUB)
         fake.ratelimit_reset = 1
-        self.threads = [fake.add_submission(SUB, GM, f"The Sunken Keep, part {n + 1}")
-                        for n in range(THREADS)]
+        self.threads = [
+            fake.add_submission(SUB, GM, f"The Sunken Keep, part {n + 1}") for n in range(THREADS)
+        ]
         shutil.copy(REPO / "examples" / "sunken-keep.toml", folder / "sunken-keep.toml")
-        config = CONFIG_HEAD.format(bot=BOT, poll=POLL_SECONDS, url=database_url, sub=SUB,
-                                    timeout=DATABASE_TIMEOUT)
+        config = CONFIG_HEAD.format(
+            bot=BOT, poll=POLL_SECONDS, url=database_url, sub=SUB, timeout=DATABASE_TIMEOUT
+        )
         config += "".join(THREAD.format(thread=t) for t in self.threads)
         (folder / "config.toml").write_text(config, encoding="utf-8")
         write_praw_ini(folder, fake, site="pbp-test")
         self.env = {k: v for k, v in os.environ.items() if k != "PBP_DATABASE_URL"}
-        self.env.update(PYTHONPATH=str(REPO), XDG_CONFIG_HOME=str(folder),
-                        PRAW_ALLOW_ENDPOINT_OVERRIDE="1", PYTHONUNBUFFERED="1",
-                        PBP_TEST_PRAW_TIMEOUT=str(PRAW_TIMEOUT))
+        self.env.update(
+            PYTHONPATH=str(REPO),
+            XDG_CONFIG_HOME=str(folder),
+            PRAW_ALLOW_ENDPOINT_OVERRIDE="1",
+            PYTHONUNBUFFERED="1",
+            PBP_TEST_PRAW_TIMEOUT=str(PRAW_TIMEOUT),
+        )
         self.workers: list[Worker] = []
         self.posts: list[Post] = []
 
     def upgrade_database(self) -> None:
         done = subprocess.run(
             [sys.executable, str(HERE / "pbp_without_sleeps.py"), "db", "upgrade"],
-            cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=60,
+            cwd=self.folder,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
             check=False,
         )
         assert done.returncode == 0, f"pbp db upgrade failed:\n{done.stdout}\n{done.stderr}"
@@ -187,7 +205,10 @@ class Table:
         with out.open("wb") as stdout, err.open("wb") as stderr:
             process = subprocess.Popen(
                 [sys.executable, str(HERE / "pbp_without_sleeps.py"), "run"],
-                cwd=self.folder, env=self.env, stdin=subprocess.DEVNULL, stdout=stdout,
+                cwd=self.folder,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
                 stderr=stderr,
             )
         self.workers.append(Worker(number, process, out, err))
@@ -209,8 +230,9 @@ class Table:
             try:
                 status = worker.process.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
-                problems.append(f"worker {worker.number} still runs {STOP_SECONDS:.0f} s "
-                                "after SIGTERM")
+                problems.append(
+                    f"worker {worker.number} still runs {STOP_SECONDS:.0f} s after SIGTERM"
+                )
                 continue
             if status != 0:
                 problems.append(f"worker {worker.number} exited {status} on SIGTERM")
@@ -241,8 +263,9 @@ class Table:
 
     def unanswered(self) -> list[Post]:
         replies = self.bot_comments()
-        return [p for p in self.posts
-                if p.kind != "good" and not any(p.answered_by(r) for r in replies)]
+        return [
+            p for p in self.posts if p.kind != "good" and not any(p.answered_by(r) for r in replies)
+        ]
 
     def reply_problems(self) -> list[str]:
         """Posts without exactly one reply, and keys posted twice in a thread."""
@@ -255,8 +278,9 @@ class Table:
             if count != 1:
                 problems.append(f"{post} has {count} replies")
         keys = Counter((r.submission_id, key_of(r.body)) for r in replies)
-        problems += [f"key {key} posted {n} times in {thread}"
-                     for (thread, key), n in keys.items() if n > 1]
+        problems += [
+            f"key {key} posted {n} times in {thread}" for (thread, key), n in keys.items() if n > 1
+        ]
         return problems
 
 
@@ -274,15 +298,19 @@ class LeaseSamples:
     def sample(self, at: float) -> None:
         with self.engine.connect() as conn:
             workers = conn.execute(text("SELECT started_at, seen_at FROM workers")).all()
-            rows = conn.execute(text(
-                "SELECT lease_owner, count(*) FROM threads GROUP BY lease_owner"
-            )).all()
-        settled = [w for w in workers
-                   if _seconds(w.seen_at) - _seconds(w.started_at) >= SETTLED_POLLS * POLL_SECONDS]
+            rows = conn.execute(
+                text("SELECT lease_owner, count(*) FROM threads GROUP BY lease_owner")
+            ).all()
+        settled = [
+            w
+            for w in workers
+            if _seconds(w.seen_at) - _seconds(w.started_at) >= SETTLED_POLLS * POLL_SECONDS
+        ]
         if len(settled) < self.started():
             self.unsettled += 1
             self.last_workers = f"t={at:5.1f}s {len(settled)} of {self.started()} settled: " + (
-                ", ".join(f"{w.started_at}..{w.seen_at}" for w in workers))
+                ", ".join(f"{w.started_at}..{w.seen_at}" for w in workers)
+            )
             return
         self.taken.append((at, {str(owner): int(n) for owner, n in rows if owner is not None}))
 
@@ -290,9 +318,13 @@ class LeaseSamples:
         return max((max(counts.values(), default=0) for _, counts in self.taken), default=0)
 
     def shown(self) -> str:
-        return "\n".join([f"  t={at:5.1f}s {counts}" for at, counts in self.taken]
-                         + [f"  ({self.unsettled} samples before every worker had settled; "
-                            f"the last: {self.last_workers})"])
+        return "\n".join(
+            [f"  t={at:5.1f}s {counts}" for at, counts in self.taken]
+            + [
+                f"  ({self.unsettled} samples before every worker had settled; "
+                f"the last: {self.last_workers})"
+            ]
+        )
 
 
 def _seconds(moment: Any) -> float:
@@ -319,9 +351,17 @@ class Outage:
     mode: Literal["refuse", "silent"]
 
 
-def plan(table: Table, samples: LeaseSamples, rng: random.Random, *, workers: int,
-         drive: float, outages: tuple[Outage, ...] = (), proxy: TcpProxy | None = None,
-         restart_after: float | None = None) -> list[Step]:
+def plan(
+    table: Table,
+    samples: LeaseSamples,
+    rng: random.Random,
+    *,
+    workers: int,
+    drive: float,
+    outages: tuple[Outage, ...] = (),
+    proxy: TcpProxy | None = None,
+    restart_after: float | None = None,
+) -> list[Step]:
     """The timeline: worker starts, lease samples, the kill, the outages and a restart (both
     counted from the kill), and the driver's posts for ``drive`` seconds after the kill."""
     starts = [0.0]
@@ -330,8 +370,10 @@ def plan(table: Table, samples: LeaseSamples, rng: random.Random, *, workers: in
     steps = [Step(at, table.start_worker) for at in starts]
     sampling = starts[-1] + SETTLED_POLLS * POLL_SECONDS
     count = int(SAMPLE_SECONDS / SAMPLE_EVERY)  # the first ones may come before all settled
-    steps += [Step(at, partial(samples.sample, at))
-              for at in (sampling + i * SAMPLE_EVERY for i in range(count))]
+    steps += [
+        Step(at, partial(samples.sample, at))
+        for at in (sampling + i * SAMPLE_EVERY for i in range(count))
+    ]
     kill = sampling + SAMPLE_SECONDS
     if workers > 1:
         victim = rng.randrange(workers - 1)  # never the last one started
@@ -339,8 +381,7 @@ def plan(table: Table, samples: LeaseSamples, rng: random.Random, *, workers: in
     for outage in outages:
         assert proxy is not None
         steps.append(Step(kill + outage.after, partial(proxy.set_mode, outage.mode)))
-        steps.append(Step(kill + outage.after + OUTAGE_SECONDS,
-                          partial(proxy.set_mode, "forward")))
+        steps.append(Step(kill + outage.after + OUTAGE_SECONDS, partial(proxy.set_mode, "forward")))
     if restart_after is not None:
         steps.append(Step(kill + restart_after, table.start_worker))
     at = 0.0
@@ -360,16 +401,34 @@ def wait_for(done: Callable[[], bool], *, seconds: float, every: float = 1.0) ->
     return done()
 
 
-def play(table: Table, lease_url: str, *, workers: int, seed: int, drive: float,
-         outages: tuple[Outage, ...] = (), proxy: TcpProxy | None = None,
-         restart_after: float | None = None, chaos: dict[str, float] | None = None) -> None:
+def play(
+    table: Table,
+    lease_url: str,
+    *,
+    workers: int,
+    seed: int,
+    drive: float,
+    outages: tuple[Outage, ...] = (),
+    proxy: TcpProxy | None = None,
+    restart_after: float | None = None,
+    chaos: dict[str, float] | None = None,
+) -> None:
     """Run the workers through the whole timeline; fail with everything that went wrong."""
     for thread in table.threads:
         table.fake.add_comment(GM, f"t3_{thread}", "!group Aria, Bram, Goblin")
-    samples = LeaseSamples(create_engine(lease_url),
-                           started=lambda: sum(not w.killed for w in table.workers))
-    steps = plan(table, samples, random.Random(seed), workers=workers, drive=drive,
-                 outages=outages, proxy=proxy, restart_after=restart_after)
+    samples = LeaseSamples(
+        create_engine(lease_url), started=lambda: sum(not w.killed for w in table.workers)
+    )
+    steps = plan(
+        table,
+        samples,
+        random.Random(seed),
+        workers=workers,
+        drive=drive,
+        outages=outages,
+        proxy=proxy,
+        restart_after=restart_after,
+    )
     if chaos:
         table.fake.chaos(seed, chaos)
     began = time.monotonic()
@@ -383,13 +442,17 @@ def play(table: Table, lease_url: str, *, workers: int, seed: int, drive: float,
         time.sleep(2 * POLL_SECONDS)  # anything late, or twice, would show now
         problems = []
         if not settled:  # each such post is named below
-            problems.append(f"{len(table.unanswered())} posts still unanswered {waited:.0f} s "
-                            "after the driver stopped")
+            problems.append(
+                f"{len(table.unanswered())} posts still unanswered {waited:.0f} s "
+                "after the driver stopped"
+            )
         problems += table.reply_problems()
         limit = math.ceil(THREADS / workers) + 1
         if len(samples.taken) < SAMPLES_SETTLED:
-            problems.append(f"{len(samples.taken)} lease samples taken while every worker had "
-                            f"settled (at least {SAMPLES_SETTLED} wanted)")
+            problems.append(
+                f"{len(samples.taken)} lease samples taken while every worker had "
+                f"settled (at least {SAMPLES_SETTLED} wanted)"
+            )
         if samples.most() > limit:
             problems.append(f"a worker held {samples.most()} leases (at most {limit} allowed)")
         problems += table.stop_survivors()
@@ -398,39 +461,54 @@ def play(table: Table, lease_url: str, *, workers: int, seed: int, drive: float,
         samples.engine.dispose()
     kinds = Counter(p.kind for p in table.posts)
     faults = Counter(r.fault for r in table.fake.requests if r.fault)
-    assert not problems, "\n".join([
-        f"{len(table.posts)} posts ({dict(kinds)}), {workers} worker(s), seed {seed}, "
-        f"Reddit's faults {dict(faults)}:",
-        *problems,
-        "lease samples (owner: threads held):",
-        samples.shown(),
-        *(w.tail() for w in table.workers),
-    ])
+    assert not problems, "\n".join(
+        [
+            f"{len(table.posts)} posts ({dict(kinds)}), {workers} worker(s), seed {seed}, "
+            f"Reddit's faults {dict(faults)}:",
+            *problems,
+            "lease samples (owner: threads held):",
+            samples.shown(),
+            *(w.tail() for w in table.workers),
+        ]
+    )
     if chaos:  # the faults did strike, lost answers among them
         assert faults["commit_then_timeout"] and faults["slow"] and faults["500"], faults
 
 
 @pytest.mark.postgres
 def test_four_workers_on_postgresql_through_two_outages_and_reddits_faults_lose_nothing(
-    tmp_path: Path, fake_reddit: FakeReddit, postgres_database: Any,
+    tmp_path: Path,
+    fake_reddit: FakeReddit,
+    postgres_database: Any,
 ) -> None:
     postgres_database.reset()
     direct: str = postgres_database.url
     server = make_url(direct)
     with TcpProxy(server.port or 5432, target_host=server.host or "127.0.0.1") as proxy:
         proxied = server.set(host="127.0.0.1", port=proxy.port).render_as_string(
-            hide_password=False)
+            hide_password=False
+        )
         table = Table(tmp_path, fake_reddit, proxied)
         table.upgrade_database()
         outages = (Outage(5.0, "refuse"), Outage(5.0 + OUTAGE_SECONDS + 10.0, "silent"))
         restart = outages[-1].after + OUTAGE_SECONDS + 5.0
-        play(table, direct, workers=4, seed=4, drive=restart + 10.0, outages=outages,
-             proxy=proxy, restart_after=restart, chaos=CHAOS)
+        play(
+            table,
+            direct,
+            workers=4,
+            seed=4,
+            drive=restart + 10.0,
+            outages=outages,
+            proxy=proxy,
+            restart_after=restart,
+            chaos=CHAOS,
+        )
         assert proxy.connections > 10  # the workers did go through it
 
 
 def test_two_workers_on_sqlite_lose_nothing_and_double_nothing(
-    tmp_path: Path, fake_reddit: FakeReddit,
+    tmp_path: Path,
+    fake_reddit: FakeReddit,
 ) -> None:
     table = Table(tmp_path, fake_reddit, "sqlite:///pbp.db")
     table.upgrade_database()

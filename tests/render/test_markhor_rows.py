@@ -36,10 +36,12 @@ def rows(summary: str) -> list[str]:
 
 
 def test_a_flat_amount_and_a_single_die_are_said_once() -> None:
-    summary = replies([
-        ("alice", "[attack: Chief | damage 2] [cast: heal Chief | amount 1]"),
-        ("gm", "[attack: Aria | as Chief | damage 4]\n!difficulty p1 Aria 1\n!close"),
-    ])["summary-1"]
+    summary = replies(
+        [
+            ("alice", "[attack: Chief | damage 2] [cast: heal Chief | amount 1]"),
+            ("gm", "[attack: Aria | as Chief | damage 4]\n!difficulty p1 Aria 1\n!close"),
+        ]
+    )["summary-1"]
     (chief,) = (r for r in rows(summary) if "attacks Aria" in r)
     (hit,) = (r for r in rows(summary) if "attacks Chief" in r)
     (heal,) = (r for r in rows(summary) if "heals Chief" in r)
@@ -49,17 +51,22 @@ def test_a_flat_amount_and_a_single_die_are_said_once() -> None:
 
 
 def test_dice_show_what_they_rolled() -> None:
-    summary = replies([
-        ("alice", "[attack: Chief | damage 2d6 | adv]"),
-        ("gm", "!close"),
-    ])["summary-1"]
+    summary = replies(
+        [
+            ("alice", "[attack: Chief | damage 2d6 | adv]"),
+            ("gm", "!close"),
+        ]
+    )["summary-1"]
     (hit,) = (r for r in rows(summary) if "attacks" in r)
     assert "(advantage: " in hit and "→" in hit  # the two d24s, then the one kept
     assert "(2d6 → " in hit
 
 
 def test_a_battle_sheet_lists_the_scores_a_battle_reads() -> None:
-    sheet = next(text for key, text in replies([("alice", "!sheet Aria")]).items()
-                 if "Aria" in text and "HP and WP" in text)
+    sheet = next(
+        text
+        for key, text in replies([("alice", "!sheet Aria")]).items()
+        if "Aria" in text and "HP and WP" in text
+    )
     assert "Intuition: 2" in sheet and "Stamina: 1" in sheet
     assert "Constitution" not in sheet and "Wisdom" not in sheet

@@ -48,16 +48,41 @@ constitution = 1
 wisdom = 1
 """
 COMMON = [  # mistakes any scene may meet
-    "[phisical: attack Marrow Hound]", "[attack]", "[cast]", "[check]", "[abstract]",
-    "[roll: 2q6]", "[pass | bonus 2]", "[move: Nobody]", "[aid: Nobody Climb +2]",
-    "[attack: Nobody]", "[check: Climb +2 vs 15 | take 7]", "[identify]",
-    "[physical: attack Marrow Hound, flurp]", "[mental: use]", "[physical: feat]",
-    "[physical: attack Marrow Hound with 2]", "[physical: attack Marrow Hound | bonus x]",
-    "[cast: heal]", "[attack: Marrow Hound | damage 2 | damage 3]", "[act]",
-    "[abstract: Athletics +4 on Nowhere]", "[reaction | flurp]",
+    "[phisical: attack Marrow Hound]",
+    "[attack]",
+    "[cast]",
+    "[check]",
+    "[abstract]",
+    "[roll: 2q6]",
+    "[pass | bonus 2]",
+    "[move: Nobody]",
+    "[aid: Nobody Climb +2]",
+    "[attack: Nobody]",
+    "[check: Climb +2 vs 15 | take 7]",
+    "[identify]",
+    "[physical: attack Marrow Hound, flurp]",
+    "[mental: use]",
+    "[physical: feat]",
+    "[physical: attack Marrow Hound with 2]",
+    "[physical: attack Marrow Hound | bonus x]",
+    "[cast: heal]",
+    "[attack: Marrow Hound | damage 2 | damage 3]",
+    "[act]",
+    "[abstract: Athletics +4 on Nowhere]",
+    "[reaction | flurp]",
 ]
-GM_LINES = ["!clsoe", "!damage Nobody hp 1", "!difficulty p999 12", "!group", "!bonus",
-            "!npc", "!task", "!oppose Nowhere 4d6", "!encounter sideways", "!heal Zed"]
+GM_LINES = [
+    "!clsoe",
+    "!damage Nobody hp 1",
+    "!difficulty p999 12",
+    "!group",
+    "!bonus",
+    "!npc",
+    "!task",
+    "!oppose Nowhere 4d6",
+    "!encounter sideways",
+    "!heal Zed",
+]
 SETUP = {
     "distat": "!group Zed, Marrow Hound",
     "d20": "",
@@ -86,8 +111,9 @@ def play(ruleset: str) -> tuple[Any, list[str]]:
     posts += [("gm_gil", line) for line in GM_LINES]
     replies: list[str] = []
     for i, (author, body) in enumerate(posts):
-        done = run.feed(PostArrived(post_id=f"p{i}", author=author, body=body,
-                                    at=start + timedelta(minutes=i)))
+        done = run.feed(
+            PostArrived(post_id=f"p{i}", author=author, body=body, at=start + timedelta(minutes=i))
+        )
         replies += [r.text for r in done if r.key.startswith("problems-")]
     return run, replies
 

@@ -93,8 +93,9 @@ def test_wrong_scene_names_the_scene_in_the_reply() -> None:
 def test_a_bonus_over_what_is_left_shows_a_tag_that_spends_at_most_that(
     left: int, example: str
 ) -> None:
-    problem = BonusBudget(tag="[physical: attack Goblin | bonus 3]", actor="Aria", asked=3,
-                          left=left)
+    problem = BonusBudget(
+        tag="[physical: attack Goblin | bonus 3]", actor="Aria", asked=3, left=left
+    )
     text = render_problem(problem, env=ENV, examples=Examples(target="Goblin"))
     assert text.endswith(example)
     assert f"Aria has {left} bonus points left to spend this round, not 3." in text

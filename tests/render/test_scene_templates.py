@@ -22,8 +22,16 @@ SCENE_SWITCH = re.compile(r"""scene\s*(==|in\s*\()|["'](distat|d20|abstract|skir
 @pytest.mark.parametrize("kind", list(SceneKind))
 def test_every_scene_kind_has_its_words(kind: SceneKind) -> None:
     env = make_environment()
-    ex = Examples.named(scene=kind.value, target="Goblin", other="Ogre", ally="Aria",
-                        own="Bram", task="Breach the gate", feature="Door", talent="Rage")
+    ex = Examples.named(
+        scene=kind.value,
+        target="Goblin",
+        other="Ogre",
+        ally="Aria",
+        own="Bram",
+        task="Breach the gate",
+        feature="Door",
+        talent="Rage",
+    )
     own = env.get_template(f"scenes/{kind.value}/tags.j2").make_module({"ex": ex})
     assert str(own.called()).startswith("a")
     assert str(own.first()).startswith("`[")
@@ -32,7 +40,8 @@ def test_every_scene_kind_has_its_words(kind: SceneKind) -> None:
     assert "!damage Goblin" in str(own.damage("Goblin"))
     assert "!heal Aria" in str(own.heal("Aria"))
     listing = env.get_template(f"scenes/{kind.value}/cheatsheet.md.j2").render(
-        scene=kind.value, example_target="Goblin", example_ally="Aria")
+        scene=kind.value, example_target="Goblin", example_ally="Aria"
+    )
     assert listing.startswith("- `[")
 
 

@@ -49,34 +49,61 @@ def replies(ruleset: str, rounds: list[tuple[str, str]]) -> dict[str, str]:
     posts: list[tuple[str, str, str]] = []
     for number in (1, 2):
         posts += [(f"r{number}a{i}", author, body) for i, (author, body) in enumerate(rounds)]
-        posts += [(f"s{number}", "bob", "!status\n!sheet Aria\n!sheet Goblin"),
-                  (f"c{number}", "gm_sam", "!close")]
+        posts += [
+            (f"s{number}", "bob", "!status\n!sheet Aria\n!sheet Goblin"),
+            (f"c{number}", "gm_sam", "!close"),
+        ]
     run = new_run(campaign(ruleset), seed_for=round_seeds("1"), bot="pbp_bot")
     start = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
     for minute, (post_id, author, body) in enumerate(posts):
-        run.feed(PostArrived(post_id=post_id, author=author, body=body,
-                             at=start + timedelta(minutes=minute)))
+        run.feed(
+            PostArrived(
+                post_id=post_id, author=author, body=body, at=start + timedelta(minutes=minute)
+            )
+        )
     return {key: reply.text for key, reply in run.posted.items()}
 
 
 SCENES = {
-    "d20": ([("alice", "[check: Climb +4 vs 14] [aid: Bram Climb +3]")],
-            ["| Character | Side | Dice pool | Aid waiting |", "| Aria | party | 3 of 3 |",
-             "+2 Climb (from Aria)"],
-            ["- Dice pool: 3 of 3"]),
-    "abstract": ([("gm_sam", "!task Breach the gate dc 40\n!task Tunnel dc 20 secret"),
-                  ("alice", "[abstract: Athletics +12 on Breach the gate | bank]")],
-                 ["| Character | Side | Banked pips |", "Task Breach the gate: DC 40, open.",
-                  "Task Tunnel: DC ?, open."],
-                 ["- Banked pips:"]),
-    "skirmish": ([("alice", "[attack: Goblin]")],
-                 ["| Character | Side | Skirmish HP | Skirmish WP | State |",
-                  "| Goblin | foes | ? | ? |", "Turn order: "],
-                 ["- Constitution: 2", "- Skirmish HP and WP: 2 and 1"]),
-    "battle": ([("alice", "[attack: Goblin | damage 2]")],
-               ["| Character | Side | HP | WP | AP a turn | State |",
-                "| Aria | party | 14 | 6 | 4 | in the fight |", "| Goblin | foes | ? | ? | ? |"],
-               ["- Stamina: 1", "- HP and WP: 14 and 6"]),
+    "d20": (
+        [("alice", "[check: Climb +4 vs 14] [aid: Bram Climb +3]")],
+        [
+            "| Character | Side | Dice pool | Aid waiting |",
+            "| Aria | party | 3 of 3 |",
+            "+2 Climb (from Aria)",
+        ],
+        ["- Dice pool: 3 of 3"],
+    ),
+    "abstract": (
+        [
+            ("gm_sam", "!task Breach the gate dc 40\n!task Tunnel dc 20 secret"),
+            ("alice", "[abstract: Athletics +12 on Breach the gate | bank]"),
+        ],
+        [
+            "| Character | Side | Banked pips |",
+            "Task Breach the gate: DC 40, open.",
+            "Task Tunnel: DC ?, open.",
+        ],
+        ["- Banked pips:"],
+    ),
+    "skirmish": (
+        [("alice", "[attack: Goblin]")],
+        [
+            "| Character | Side | Skirmish HP | Skirmish WP | State |",
+            "| Goblin | foes | ? | ? |",
+            "Turn order: ",
+        ],
+        ["- Constitution: 2", "- Skirmish HP and WP: 2 and 1"],
+    ),
+    "battle": (
+        [("alice", "[attack: Goblin | damage 2]")],
+        [
+            "| Character | Side | HP | WP | AP a turn | State |",
+            "| Aria | party | 14 | 6 | 4 | in the fight |",
+            "| Goblin | foes | ? | ? | ? |",
+        ],
+        ["- Stamina: 1", "- HP and WP: 14 and 6"],
+    ),
 }
 
 
@@ -98,8 +125,9 @@ def test_status_sheet_and_summary_show_the_scenes_own_values(ruleset: str) -> No
 
 
 def test_a_distat_scene_keeps_its_body_and_mind_columns() -> None:
-    texts = replies("distat", [("gm_sam", "!group Aria, Goblin"),
-                               ("alice", "[physical: attack Goblin]")])
+    texts = replies(
+        "distat", [("gm_sam", "!group Aria, Goblin"), ("alice", "[physical: attack Goblin]")]
+    )
     assert "| Character | Stands | Body (EAV/EPV) | Mind (EAV/EPV) | State |" in texts["s2-1"]
     assert "| Aria | with Goblin |" in texts["s2-1"] and "| Bram | alone |" in texts["s2-1"]
     assert "| Body |" in texts["s2-2"]

@@ -35,8 +35,7 @@ mind = 3
 
 
 def summaries(campaign: str, posts: list[tuple[str, str]]) -> list[str]:
-    return [text for key, text in play_posts(campaign, posts).items()
-            if key.startswith("summary-")]
+    return [text for key, text in play_posts(campaign, posts).items() if key.startswith("summary-")]
 
 
 def empty_headings(text: str) -> list[str]:
@@ -55,10 +54,13 @@ def empty_headings(text: str) -> list[str]:
 
 
 def test_a_skirmish_won_has_no_empty_what_changed() -> None:
-    (summary,) = summaries(SKIRMISH, [
-        ("alice", "Aria hits. [attack: Goblin]"),
-        ("gm", "[cast: heal Goblin | as Goblin]\n!close"),
-    ])
+    (summary,) = summaries(
+        SKIRMISH,
+        [
+            ("alice", "Aria hits. [attack: Goblin]"),
+            ("gm", "[cast: heal Goblin | as Goblin]\n!close"),
+        ],
+    )
     assert "The party wins the skirmish" in summary
     assert "**What changed**" not in summary
     assert empty_headings(summary) == []
@@ -71,19 +73,25 @@ def test_a_round_where_nobody_acted_has_no_empty_heading() -> None:
 
 
 def test_what_changed_stays_when_something_changed() -> None:
-    (summary,) = summaries(SKIRMISH, [
-        ("gm", "!damage Aria hp 1\n!close"),
-    ])
+    (summary,) = summaries(
+        SKIRMISH,
+        [
+            ("gm", "!damage Aria hp 1\n!close"),
+        ],
+    )
     assert "**What changed**" in summary
     assert empty_headings(summary) == []
 
 
 def test_a_move_says_who_joins_whom_without_a_group_id() -> None:
     campaign = DISTAT + '\n[[characters]]\nname = "Goblin"\nbody = 3\nmind = 1\n'
-    (summary,) = summaries(campaign, [
-        ("alice", "[move: Goblin]"),
-        ("gm", "!close"),
-    ])
+    (summary,) = summaries(
+        campaign,
+        [
+            ("alice", "[move: Goblin]"),
+            ("gm", "!close"),
+        ],
+    )
     changes = summary.split("**What changed**", 1)[1].split("**", 1)[0]
     assert "- Aria joins Goblin." in changes
     assert "group g" not in summary

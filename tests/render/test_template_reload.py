@@ -19,7 +19,8 @@ def _edit(path: Path, text: str) -> None:
 
 @pytest.mark.parametrize(("reload", "after"), [(True, "edited"), (False, "first")])
 def test_an_edited_override_is_read_again_only_when_reloading(
-        tmp_path: Path, reload: bool, after: str) -> None:
+    tmp_path: Path, reload: bool, after: str
+) -> None:
     override = tmp_path / "about.md.j2"
     override.write_text("first", encoding="utf-8")
     env = make_environment(tmp_path, reload=reload)

@@ -31,13 +31,28 @@ mind = 3
 """
 
 EVENTS = [
-    {"type": "post", "id": "p1", "author": "alice", "at": "2026-11-29T10:01:00Z",
-     "body": "Aria calls it. [flip: heads]"},
-    {"type": "post", "id": "p2", "author": "bob", "at": "2026-11-29T10:02:00Z",
-     "body": "[flip: sideways]"},
+    {
+        "type": "post",
+        "id": "p1",
+        "author": "alice",
+        "at": "2026-11-29T10:01:00Z",
+        "body": "Aria calls it. [flip: heads]",
+    },
+    {
+        "type": "post",
+        "id": "p2",
+        "author": "bob",
+        "at": "2026-11-29T10:02:00Z",
+        "body": "[flip: sideways]",
+    },
     {"type": "edit", "id": "p2", "at": "2026-11-29T10:03:00Z", "body": "[flip: tails]"},
-    {"type": "post", "id": "p3", "author": "gm_sam", "at": "2026-11-29T10:04:00Z",
-     "body": "!close"},
+    {
+        "type": "post",
+        "id": "p3",
+        "author": "gm_sam",
+        "at": "2026-11-29T10:04:00Z",
+        "body": "!close",
+    },
 ]
 
 RUN = """
@@ -54,8 +69,9 @@ main()
 
 def _replay(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "campaign.toml").write_text(CAMPAIGN, encoding="utf-8")
-    (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in EVENTS),
-                                          encoding="utf-8")
+    (tmp_path / "events.jsonl").write_text(
+        "".join(json.dumps(e) + "\n" for e in EVENTS), encoding="utf-8"
+    )
     return subprocess.run(
         [sys.executable, "-c", RUN.format(here=str(HERE)), "replay",
          str(tmp_path / "campaign.toml"), str(tmp_path / "events.jsonl"), "--seed", "1",

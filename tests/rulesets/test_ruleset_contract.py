@@ -80,8 +80,7 @@ def _instance(kind: type[Problem], **given: Any) -> Problem:
 
 def _render(problem: Problem, kind: str, hidden: Hidden = NOTHING_HIDDEN) -> str:
     examples = Examples.named(scene=kind, **NAMES)
-    return render_problem_reply([problem], env=make_environment(), examples=examples,
-                                hidden=hidden)
+    return render_problem_reply([problem], env=make_environment(), examples=examples, hidden=hidden)
 
 
 @pytest.mark.parametrize("name", sorted(PLUGINS))
@@ -106,8 +105,9 @@ def test_under_hide_npcs_a_refusal_leaves_out_the_npcs_numbers(name: str) -> Non
             continue  # a rule's violation: its NPC numbers are the roster's, below
         problem = _instance(kind, actor="Goblin", **dict.fromkeys(numbers, NUMBER))
         shown = _render(problem, plugin.kinds[0])
-        hidden = _render(problem, plugin.kinds[0],
-                         Hidden(npcs=frozenset({"Goblin"}), numbers=NPC_NUMBERS))
+        hidden = _render(
+            problem, plugin.kinds[0], Hidden(npcs=frozenset({"Goblin"}), numbers=NPC_NUMBERS)
+        )
         assert str(NUMBER) in shown, (key, shown)
         assert str(NUMBER) not in hidden, (key, hidden)
         checked += 1
@@ -116,8 +116,11 @@ def test_under_hide_npcs_a_refusal_leaves_out_the_npcs_numbers(name: str) -> Non
 
 def _words(kind: SceneKind) -> Any:
     """The scene's words (``scenes/<kind>/tags.j2``), its examples naming ``NAMES``."""
-    return make_environment().get_template(f"scenes/{kind.value}/tags.j2").make_module(
-        {"ex": Examples.named(scene=kind.value, **NAMES)})
+    return (
+        make_environment()
+        .get_template(f"scenes/{kind.value}/tags.j2")
+        .make_module({"ex": Examples.named(scene=kind.value, **NAMES)})
+    )
 
 
 def _example_tags(kind: SceneKind) -> list[tuple[str, str]]:
@@ -126,8 +129,13 @@ def _example_tags(kind: SceneKind) -> list[tuple[str, str]]:
 
 
 def _context(kind: SceneKind) -> ReadContext:
-    return ReadContext(scene=kind, characters=("Aria", "Bram", "Goblin", "Ogre"),
-                       features=("Door",), tasks=("Breach the gate",), talents=("Rage",))
+    return ReadContext(
+        scene=kind,
+        characters=("Aria", "Bram", "Goblin", "Ogre"),
+        features=("Door",),
+        tasks=("Breach the gate",),
+        talents=("Rage",),
+    )
 
 
 def _unsourced(tag: Any) -> Any:

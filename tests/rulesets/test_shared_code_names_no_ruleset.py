@@ -18,8 +18,11 @@ NAMES = re.compile(r"(?i)\b(distat|markhor|markhorspire|d20|abstract)\b")
 
 # file -> (how many tokens name a ruleset, why)
 EXCEPTIONS: dict[str, tuple[int, str]] = {
-    "tags/model.py": (7, "SceneKind: the scene kinds a campaign file and !encounter accept "
-                         "(SPEC §1), and `abstract`, a verb no name may be"),
+    "tags/model.py": (
+        7,
+        "SceneKind: the scene kinds a campaign file and !encounter accept "
+        "(SPEC §1), and `abstract`, a verb no name may be",
+    ),
     "tags/post.py": (1, "a post is read in a Distat scene when nothing says otherwise (SPEC §1)"),
     "campaign/model.py": (1, "a campaign without a ruleset runs Distat (SPEC §1)"),
     "campaign/loader.py": (1, "a campaign without a ruleset runs Distat (SPEC §1)"),
@@ -36,7 +39,10 @@ def _named(path: Path) -> int:
         if token.type in (tokenize.NL, tokenize.COMMENT):
             continue
         docstring = token.type == tokenize.STRING and previous in (
-            tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING
+            tokenize.NEWLINE,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+            tokenize.ENCODING,
         )
         if token.type in (tokenize.NAME, tokenize.STRING) and not docstring:
             count += len(NAMES.findall(token.string))

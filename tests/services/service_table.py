@@ -67,8 +67,13 @@ class Table:
         self.ack = ack
         self.bot = self.restart()
 
-    def restart(self, *, owner: str = "w1", forum: Any = None,
-                owner_alive: Callable[[str], bool] | None = None) -> Bot:
+    def restart(
+        self,
+        *,
+        owner: str = "w1",
+        forum: Any = None,
+        owner_alive: Callable[[str], bool] | None = None,
+    ) -> Bot:
         """A new bot on the same database (a restarted process); ``owner_alive``: what it
         knows of the other workers (by default, each one alive while its lease lasts)."""
         options = BotOptions(username=BOT, ack=self.ack, owner=owner)

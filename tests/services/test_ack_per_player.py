@@ -35,7 +35,9 @@ def test_ack_on_in_the_same_post_confirms_that_post(tmp_path: Path) -> None:
     table.poll(2)
 
     assert [r.body.split(":")[0] for r in table.reply_to(post)] == [
-        "Confirmations on for bob", "Read"]
+        "Confirmations on for bob",
+        "Read",
+    ]
 
 
 def test_ack_off_stops_them_and_the_choice_outlives_a_restart_and_a_close(

@@ -44,16 +44,16 @@ def test_only_a_gm_of_that_campaign_binds_a_thread_and_only_to_a_campaign_it_run
     report = table.bot.poll_once(at(4))
     assert len(report.errors) == 2
     assert "alice is not a GM of 'Test Keep'" in report.errors[0]
-    assert "'The Other Game', which this bot does not run (it runs: Test Keep)" in (
-        report.errors[1]
+    assert (
+        "'The Other Game', which this bot does not run (it runs: Test Keep)" in (report.errors[1])
     )
     assert [p for p in table.forum.thread("keep-2") if p.author == BOT] == []
 
 
-
 def _sheet_reply(table: Table, thread: str, post_id: str) -> str:
-    return next(p.body for p in table.forum.thread(thread)
-                if p.author == BOT and p.reply_to == post_id)
+    return next(
+        p.body for p in table.forum.thread(thread) if p.author == BOT and p.reply_to == post_id
+    )
 
 
 def _damage(table: Table, thread: str, name: str) -> tuple[int, int]:

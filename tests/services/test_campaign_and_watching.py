@@ -105,8 +105,12 @@ def test_a_thread_taken_out_of_the_config_is_left_alone(table: Table) -> None:
     table.post("gm_sam", SETUP, 0)
     table.poll(1)
     replies = len(table.replies())
-    retired = Bot(store=table.store, forum=table.forum, threads=[],
-                  options=BotOptions(username=BOT, owner="w1"))
+    retired = Bot(
+        store=table.store,
+        forum=table.forum,
+        threads=[],
+        options=BotOptions(username=BOT, owner="w1"),
+    )
     table.post("bob", "[phisical: attack Goblin]", 2)
     report = table.poll(3, bot=retired)
     assert report.events == 0 and len(table.replies()) == replies

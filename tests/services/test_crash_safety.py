@@ -82,8 +82,12 @@ def test_sigkill_mid_poll_again_and_again_then_a_clean_poll(tmp_path: Path) -> N
     rng = random.Random(7)
     kills = 0
     for _ in range(12):
-        proc = subprocess.Popen(_pbp("poll", "--once"), cwd=tmp_path,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            _pbp("poll", "--once"),
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0.5, 1.0) * full)  # past start-up, somewhere in the work
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
@@ -96,9 +100,7 @@ def test_sigkill_mid_poll_again_and_again_then_a_clean_poll(tmp_path: Path) -> N
         rows = s.scalars(select(ReplyRow)).all()
         owed = [r for r in rows if r.to_user is None]
         private = [r for r in rows if r.to_user is not None]
-        on_forum = [
-            p.reply_key for p in s.scalars(select(LocalPostRow)) if p.reply_key is not None
-        ]
+        on_forum = [p.reply_key for p in s.scalars(select(LocalPostRow)) if p.reply_key is not None]
         sent = [(m.recipient, m.key) for m in s.scalars(select(LocalMessageRow))]
     assert owed and all(r.status == "posted" for r in rows)  # none lost
     doubled = [key for key, n in Counter(on_forum).items() if n > 1]

@@ -52,7 +52,8 @@ def _forum(table: Table) -> LocalForum:
 
 @pytest.mark.parametrize("damaged", [False, True], ids=["intact", "damaged"])
 def test_a_file_damaged_after_the_poll_began_stops_it_before_any_reply(
-    table: Table, damaged: bool,
+    table: Table,
+    damaged: bool,
 ) -> None:
     path = table.folder / "pbp.db"
     forum = DamagedWhileListing(_forum(table), damage=path if damaged else None)

@@ -30,14 +30,20 @@ def _one_reply(table: Table, post_id: str) -> str:
 
 
 def test_each_set_up_command_of_a_gm_post_gets_a_line_in_one_reply(table: Table) -> None:
-    gm = table.post("gm_sam", "\n".join([
-        "An ogre bursts in.",
-        "!npc Ogre body 5 mind 2",
-        "!group aria, ogre",
-        "!feature Door tn 4",
-        "!deadline 24h",
-        "!rest night",
-    ]), 0)
+    gm = table.post(
+        "gm_sam",
+        "\n".join(
+            [
+                "An ogre bursts in.",
+                "!npc Ogre body 5 mind 2",
+                "!group aria, ogre",
+                "!feature Door tn 4",
+                "!deadline 24h",
+                "!rest night",
+            ]
+        ),
+        0,
+    )
     table.poll(1)
     text = _one_reply(table, gm)
     lines = [line for line in text.splitlines() if line.startswith("- ")]
@@ -80,12 +86,18 @@ def test_a_struck_post_is_told_why_and_the_gm_sees_it_done(table: Table) -> None
 
 
 def test_a_new_scene_and_its_tasks_are_announced(table: Table) -> None:
-    gm = table.post("gm_sam", "\n".join([
-        "The chase is on.",
-        "!encounter abstract interval 1 day",
-        "!task Gate dc 60",
-        "!task Vault dc 90 secret",
-    ]), 0)
+    gm = table.post(
+        "gm_sam",
+        "\n".join(
+            [
+                "The chase is on.",
+                "!encounter abstract interval 1 day",
+                "!task Gate dc 60",
+                "!task Vault dc 90 secret",
+            ]
+        ),
+        0,
+    )
     table.poll(1)
     lines = [line for line in _one_reply(table, gm).splitlines() if line.startswith("- ")]
     assert lines == [
@@ -121,7 +133,8 @@ def test_under_ack_none_the_summary_lists_what_the_commands_did(tmp_path: Path) 
     assert "**The GM's commands**" in summary
     assert "- **Ogre** joins the scene (foes)." in summary
     assert f"- Post {struck} by alice is struck: it does not count this round (wrong thread)." in (
-        summary)
+        summary
+    )
 
 
 def test_a_difficulty_under_hide_npcs_keeps_its_number(tmp_path: Path) -> None:

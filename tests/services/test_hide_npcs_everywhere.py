@@ -113,12 +113,23 @@ effect = "attack"
 
 # The forms the templates write a number in, by kind ({n}: the number). The NPC's own rows of
 # a table and its !sheet are searched for any digit besides (``_npc_rows``).
-DISTAT_VALUE = (r"\b(?:Body|Mind) {n} vs\b", r"\b(?:Body|Mind) (?:\?|\d+) vs {n}\b",
-                r"\bEAV of {n}\b", r"\bonly {n} can go\b", r"\| *{n}/\d+ *\|",
-                r"\| *\d+/{n} *\|", r"\| (?:Body|Mind) \|(?: *\d+ *\|)*? *{n} *\|")
+DISTAT_VALUE = (
+    r"\b(?:Body|Mind) {n} vs\b",
+    r"\b(?:Body|Mind) (?:\?|\d+) vs {n}\b",
+    r"\bEAV of {n}\b",
+    r"\bonly {n} can go\b",
+    r"\| *{n}/\d+ *\|",
+    r"\| *\d+/{n} *\|",
+    r"\| (?:Body|Mind) \|(?: *\d+ *\|)*? *{n} *\|",
+)
 DAMAGE = (r"\bdamage now {n}\b", r"\| *{n}/\d+ *\|")
-BONUS = (r"\bBonus pool: {n}\b", r"\({n} left\)", r"\bhas {n} bonus point",
-         r"\bAt most {n} bonus point", r"\bbonus pool\b[^.\n]*\bnow {n}\b")
+BONUS = (
+    r"\bBonus pool: {n}\b",
+    r"\({n} left\)",
+    r"\bhas {n} bonus point",
+    r"\bAt most {n} bonus point",
+    r"\bbonus pool\b[^.\n]*\bnow {n}\b",
+)
 TOTAL = (r"\*\*{n}\*\*",)
 MODIFIER = (r"[+−] {n} =",)
 DEFENSE = (r"\bDefense {n}\b",)
@@ -127,11 +138,17 @@ MARGIN = (r"\(by {n}\)",)
 POOL = (r"\bdice pool now {n}\b", r"\b{n} of 7\b", r"\bpool is {n}\b")
 RESULT = (r"= {n} ÷",)
 BANK = (r"\bbank {n}\b", r"Banked pips:\*\*[^\n]*\bOgre {n}\b", r"\bthe bank \({n}\)")
-HP_WP = (r"^\| Ogre \|(?:[^|\n]*\|)*? *{n} *\|", r"\bHP and WP: {n} and\b",
-         r"\bHP and WP: \d+ and {n}\b")
+HP_WP = (
+    r"^\| Ogre \|(?:[^|\n]*\|)*? *{n} *\|",
+    r"\bHP and WP: {n} and\b",
+    r"\bHP and WP: \d+ and {n}\b",
+)
 SCORE = (r"\b(?:Constitution|Wisdom|Intuition|Stamina): {n}\b",)
-AP = (r"\bOgre has {n} AP\b", r"^\| Ogre \|(?:[^|\n]*\|)*? *{n} *\|",  # each by the NPC's name
-      r"\| Ogre \(GM\) \|[^\n]*\b{n} AP left\b")
+AP = (
+    r"\bOgre has {n} AP\b",
+    r"^\| Ogre \|(?:[^|\n]*\|)*? *{n} *\|",  # each by the NPC's name
+    r"\| Ogre \(GM\) \|[^\n]*\b{n} AP left\b",
+)
 INITIATIVE = (r"\(d24 \+ Intuition\):[^\n]*\bOgre {n}\b",)
 DIFFICULTY = (r"\bvs {n}\)", r"\bagainst {n}\b")
 TALENT = (r"\*Hex\*", r"\bHex \(mind")
@@ -157,7 +174,7 @@ class Fact:
                 for match in pattern.finditer(text):
                     line_start = text.rfind("\n", 0, match.start()) + 1
                     line_end = text.find("\n", match.end())
-                    line = text[line_start:line_end if line_end >= 0 else None]
+                    line = text[line_start : line_end if line_end >= 0 else None]
                     found.append(f"{self.what} ({self.value}): {line}")
         return found
 
@@ -215,8 +232,11 @@ def play(table: Table) -> Played:
     s.post("alice", "[phisical: attack Ogre]")  # a typo: a problem reply with its examples
     s.post("gm_sam", "[mental: attack Aria with 6; attack Bram with 7 | as Ogre]")
     s.post("gm_sam", "[physical: attack Aria | as Ogre | bonus 3]")
-    s.post("gm_sam", "The ogre swings and mutters.\n[physical: attack Aria | as Ogre | bonus 2]\n"
-                     "[mental: use Hex on Bram | as Ogre]\n!status\n!sheet Ogre private\n!preview")
+    s.post(
+        "gm_sam",
+        "The ogre swings and mutters.\n[physical: attack Aria | as Ogre | bonus 2]\n"
+        "[mental: use Hex on Bram | as Ogre]\n!status\n!sheet Ogre private\n!preview",
+    )
     s.poll()
     s.close("!damage Ogre body 4")
     # its Identify target number (Hex, level 4, seen once), a Threatened move, Body 5 and EPV 4
@@ -229,30 +249,40 @@ def play(table: Table) -> Played:
     s.post("gm_sam", "!encounter d20")
     s.poll()
     s.post("alice", "[attack: Ogre] [check: Stealth vs Ogre Perception]")
-    s.post("bob", "[effect: +2 vs Ogre Fortitude] [compare: Strength vs Ogre]\n!status\n"
-                  "!sheet Ogre\n!help")
+    s.post(
+        "bob",
+        "[effect: +2 vs Ogre Fortitude] [compare: Strength vs Ogre]\n!status\n!sheet Ogre\n!help",
+    )
     s.post("bob", "[check: Stealth vs Ogre Perception | take 20]")
-    s.post("gm_sam", "[attack: Aria | as Ogre] [check: Perception vs 43 | as Ogre]\n!status\n"
-                     "!sheet Ogre private")
+    s.post(
+        "gm_sam",
+        "[attack: Aria | as Ogre] [check: Perception vs 43 | as Ogre]\n!status\n"
+        "!sheet Ogre private",
+    )
     s.poll()
     s.close()
     s.post("gm_sam", "[effect: vs Bram Will | as Ogre] [aid: Aria Perception | as Ogre]")
     s.post("alice", "[check: Perception vs 12]")
     s.poll()
     s.close()
-    s.post("gm_sam", "[check: Stealth vs 60 | as Ogre | pool]\n"
-                     "[compare: Strength vs Aria | as Ogre]")
+    s.post(
+        "gm_sam", "[check: Stealth vs 60 | as Ogre | pool]\n[compare: Strength vs Aria | as Ogre]"
+    )
     s.poll()
     s.close()
     # an abstract encounter: a secret DC, the Ogre's rolls, bank and a payment it cannot make
-    s.post("gm_sam", "!encounter abstract interval 1 hour\n!task Vault dc 47 secret\n"
-                     "!task Wall dc 30")
+    s.post(
+        "gm_sam", "!encounter abstract interval 1 hour\n!task Vault dc 47 secret\n!task Wall dc 30"
+    )
     s.poll()
     s.post("alice", "[abstract: Athletics on Vault]")
     s.post("alice", "[abstract: Athletics on Tower]")
     s.post("bob", "[abstract: Athletics on Wall]\n!status\n!sheet Ogre")
-    s.post("gm_sam", "[abstract: Athletics on Vault | as Ogre | bank]\n!oppose Vault 2d6\n"
-                     "!status\n!sheet Ogre private")
+    s.post(
+        "gm_sam",
+        "[abstract: Athletics on Vault | as Ogre | bank]\n!oppose Vault 2d6\n"
+        "!status\n!sheet Ogre private",
+    )
     s.poll()
     s.close()
     s.post("gm_sam", "[abstract: Athletics on Vault | as Ogre | spend all]")
@@ -316,35 +346,53 @@ def numbers(ledger: dict[str, Any]) -> Numbers:
     """The Ogre's numbers: its sheet's, and those the thread's rolls made of them (from the
     ledger, the GM's record)."""
     facts = [
-        Fact("its Body", 9, DISTAT_VALUE), Fact("its Mind, its Body EPV beside two foes", 8,
-                                                DISTAT_VALUE),
+        Fact("its Body", 9, DISTAT_VALUE),
+        Fact("its Mind, its Body EPV beside two foes", 8, DISTAT_VALUE),
         Fact("its Body EAV with 2 bonus points", 11, DISTAT_VALUE),
         Fact("its Body after 4 damage", 5, DISTAT_VALUE),
         Fact("its Body EPV after 4 damage beside two foes", 4, DISTAT_VALUE),
         Fact("the target number of identifying its Hex", 7, DISTAT_VALUE),
-        Fact("its Body damage", 4, DAMAGE), Fact("its bonus pool", 4, BONUS),
+        Fact("its Body damage", 4, DAMAGE),
+        Fact("its bonus pool", 4, BONUS),
         Fact("its bonus pool after spending 2, its cap a check", 2, BONUS),
         Fact("its talent, never identified", "Hex", TALENT),
-        Fact("its attack bonus", 31, MODIFIER), Fact("its Perception", 33, MODIFIER),
+        Fact("its attack bonus", 31, MODIFIER),
+        Fact("its Perception", 33, MODIFIER),
         Fact("its Stealth", 35, MODIFIER),
-        Fact("its Strength score", 39, TOTAL), Fact("its Defense", 37, DEFENSE),
-        Fact("its Fortitude DC", 38, DC), Fact("the DC of its Perception check", 43, DC),
-        Fact("the DC of its Stealth check", 60, DC), Fact("its dice pool", 7, POOL),
-        Fact("its Athletics", 34, MODIFIER), Fact("the secret DC of the Vault", 47, DC),
-        Fact("its Skirmish HP", 17, HP_WP), Fact("its Skirmish WP", 19, HP_WP),
-        Fact("its battle HP", 41, HP_WP), Fact("its battle WP", 37, HP_WP),
-        Fact("its Constitution", 17, SCORE), Fact("its Wisdom", 19, SCORE),
-        Fact("its Intuition", 29, SCORE), Fact("its Stamina", 3, SCORE),
-        Fact("its AP a turn", 6, AP), Fact("the difficulty the GM set its course", 23,
-                                           DIFFICULTY),
+        Fact("its Strength score", 39, TOTAL),
+        Fact("its Defense", 37, DEFENSE),
+        Fact("its Fortitude DC", 38, DC),
+        Fact("the DC of its Perception check", 43, DC),
+        Fact("the DC of its Stealth check", 60, DC),
+        Fact("its dice pool", 7, POOL),
+        Fact("its Athletics", 34, MODIFIER),
+        Fact("the secret DC of the Vault", 47, DC),
+        Fact("its Skirmish HP", 17, HP_WP),
+        Fact("its Skirmish WP", 19, HP_WP),
+        Fact("its battle HP", 41, HP_WP),
+        Fact("its battle WP", 37, HP_WP),
+        Fact("its Constitution", 17, SCORE),
+        Fact("its Wisdom", 19, SCORE),
+        Fact("its Intuition", 29, SCORE),
+        Fact("its Stamina", 3, SCORE),
+        Fact("its AP a turn", 6, AP),
+        Fact("the difficulty the GM set its course", 23, DIFFICULTY),
     ]
-    pcs: dict[str, set[int]] = {"total": set(), "result": set(), "bank": set(), "pool": set(),
-                                "hp_wp": set()}
+    pcs: dict[str, set[int]] = {
+        "total": set(),
+        "result": set(),
+        "bank": set(),
+        "pool": set(),
+        "hp_wp": set(),
+    }
     for a in _actions(ledger, "d20"):
         npc = a["actor"] == NPC
         if a["total"] is not None and a["verb"] != "roll":
-            (facts.append(Fact(f"its total ({a['post']})", a["total"], TOTAL)) if npc
-             else pcs["total"].add(a["total"]))
+            (
+                facts.append(Fact(f"its total ({a['post']})", a["total"], TOTAL))
+                if npc
+                else pcs["total"].add(a["total"])
+            )
         if a["opponent"] == NPC and a["opponent_total"] is not None:
             facts.append(Fact(f"its opposing total ({a['post']})", a["opponent_total"], TOTAL))
         if npc and a["pool_left"] is not None:
@@ -381,10 +429,14 @@ def _npc_rows(texts: Iterable[str]) -> list[str]:
     """The NPC's own table rows and ``!sheet`` blocks that hold a digit."""
     found = []
     for text in texts:
-        found += [line for line in text.splitlines()
-                  if line.startswith(f"| {NPC} |") and re.search(r"\d", line)]
-        for block in re.findall(rf"^\*\*{NPC}\*\* \(foes\)\n(.*?)(?=^\*\*|\Z)", text,
-                                re.MULTILINE | re.DOTALL):
+        found += [
+            line
+            for line in text.splitlines()
+            if line.startswith(f"| {NPC} |") and re.search(r"\d", line)
+        ]
+        for block in re.findall(
+            rf"^\*\*{NPC}\*\* \(foes\)\n(.*?)(?=^\*\*|\Z)", text, re.MULTILINE | re.DOTALL
+        ):
             if re.search(r"\d", block):
                 found.append(f"!sheet {NPC}: {block.strip()}")
     return found
@@ -424,8 +476,9 @@ def test_the_npcs_numbers_are_unlike_any_pcs(hidden: Played) -> None:
 
 
 @pytest.mark.parametrize("played", ["hidden", "hidden_quiet"])
-def test_no_reply_players_can_read_holds_an_npc_number(played: str,
-                                                       request: pytest.FixtureRequest) -> None:
+def test_no_reply_players_can_read_holds_an_npc_number(
+    played: str, request: pytest.FixtureRequest
+) -> None:
     thread: Played = request.getfixturevalue(played)
     leaks = [hit for fact in numbers(thread.ledger).npc for hit in fact.hits(thread.readable)]
     leaks += _npc_rows(thread.readable)
@@ -434,11 +487,15 @@ def test_no_reply_players_can_read_holds_an_npc_number(played: str,
 
 
 @pytest.mark.parametrize("played", ["hidden", "hidden_quiet"])
-def test_the_gms_private_copies_carry_every_npc_number(played: str,
-                                                       request: pytest.FixtureRequest) -> None:
+def test_the_gms_private_copies_carry_every_npc_number(
+    played: str, request: pytest.FixtureRequest
+) -> None:
     thread: Played = request.getfixturevalue(played)
-    missing = [f"{fact.what} ({fact.value})" for fact in numbers(thread.ledger).npc
-               if not fact.hits(thread.gms_private)]
+    missing = [
+        f"{fact.what} ({fact.value})"
+        for fact in numbers(thread.ledger).npc
+        if not fact.hits(thread.gms_private)
+    ]
     assert missing == []
     assert _npc_rows(thread.gms_private)  # its rows and sheets in full
 
@@ -446,16 +503,23 @@ def test_the_gms_private_copies_carry_every_npc_number(played: str,
 def test_an_open_table_shows_every_npc_number_in_the_thread(open_table: Played) -> None:
     """The same thread at ``visibility = "open"``: each number is found where players read
     it, in the forms searched above (and nobody gets a private copy of a summary)."""
-    missing = [f"{fact.what} ({fact.value})" for fact in numbers(open_table.ledger).npc
-               if not fact.hits(open_table.public)]
+    missing = [
+        f"{fact.what} ({fact.value})"
+        for fact in numbers(open_table.ledger).npc
+        if not fact.hits(open_table.public)
+    ]
     assert missing == []
     assert not any("in full" in text for text in open_table.gms_private)
 
 
 def _line(texts: Iterable[str], *words: str) -> str:
     """The first line (in text order) holding every one of ``words``."""
-    return next(line for text in sorted(texts) for line in text.splitlines()
-                if all(w in line for w in words))
+    return next(
+        line
+        for text in sorted(texts)
+        for line in text.splitlines()
+        if all(w in line for w in words)
+    )
 
 
 def test_the_hidden_numbers_read_as_words_players_understand(hidden: Played) -> None:
@@ -468,7 +532,8 @@ def test_the_hidden_numbers_read_as_words_players_understand(hidden: Played) -> 
     assert "vs the GM's difficulty" in _line(public, "| Ogre (GM) |", "attacks Bram (d24")
     assert _line(public, "**Banked pips:**").endswith(" · Ogre ?")
     assert "more than Ogre's Mind EAV (`!sheet Ogre private` shows the GM the EAV)" in (
-        "\n".join(public))
+        "\n".join(public)
+    )
 
 
 def test_the_gms_copy_of_a_summary_differs_from_the_thread_where_it_must(hidden: Played) -> None:
@@ -483,7 +548,9 @@ def test_a_private_sheet_of_someone_elses_character_says_whose_it_is(tmp_path: P
     table.post("gm_sam", "!sheet Ogre private", 1)
     table.post("bob", "!sheet private\n!sheet Aria private", 2)
     table.poll(3)
-    subjects = {(user, m.subject) for user in ("gm_sam", "bob")
-                for m in table.forum.inbox(user)}
-    assert subjects == {("gm_sam", "Ogre's sheet in full · keep-1"),
-                        ("bob", "Your sheet · keep-1"), ("bob", "Aria's sheet · keep-1")}
+    subjects = {(user, m.subject) for user in ("gm_sam", "bob") for m in table.forum.inbox(user)}
+    assert subjects == {
+        ("gm_sam", "Ogre's sheet in full · keep-1"),
+        ("bob", "Your sheet · keep-1"),
+        ("bob", "Aria's sheet · keep-1"),
+    }

@@ -65,8 +65,9 @@ def test_a_refused_message_inside_a_delivery_keeps_the_rest_on_postgresql(
     forum.send_private(thread="keep-1", to="alice", subject="Sheet", text="Aria", key="s-1")
     with forum.sending():
         with pytest.raises(ForumError, match="already sent"):
-            forum.send_private(thread="keep-1", to="alice", subject="Sheet", text="again",
-                               key="s-1")
+            forum.send_private(
+                thread="keep-1", to="alice", subject="Sheet", text="again", key="s-1"
+            )
         reply = forum.reply(thread="keep-1", to=first, text="noted", key="k1")
     assert forum.find_reply(thread="keep-1", key="k1", to=first, since=START) == reply
     assert [m.body for m in forum.inbox("alice")] == ["Aria"]

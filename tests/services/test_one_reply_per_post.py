@@ -18,9 +18,11 @@ def own(table: Table, post_id: str) -> list[ForumPost]:
     """The bot's replies under a post on the forum: not the summary its `!close` gets, nor the
     answer to a command it asked (key POST-LINE), which are replies of their own."""
     answer = re.compile(rf"{re.escape(post_id)}-\d+$")
-    return [r for r in table.reply_to(post_id)
-            if not (r.reply_key or "").startswith("summary-")
-            and not answer.match(r.reply_key or "")]
+    return [
+        r
+        for r in table.reply_to(post_id)
+        if not (r.reply_key or "").startswith("summary-") and not answer.match(r.reply_key or "")
+    ]
 
 
 def said(table: Table, post_id: str) -> str:
@@ -42,7 +44,8 @@ def test_one_reply_follows_a_post_through_edits_a_restart_a_delete_and_the_close
     table.poll(2)
     if ack == "all":
         assert said(table, post) == (
-            "Read: `[physical: attack Goblin]`. They act when the round closes.\n")
+            "Read: `[physical: attack Goblin]`. They act when the round closes.\n"
+        )
     else:
         assert own(table, post) == []
 
@@ -53,11 +56,14 @@ def test_one_reply_follows_a_post_through_edits_a_restart_a_delete_and_the_close
     table.restart()  # a new process: the reply's key comes back with the state
     table.edit(post, "Aria lunges again. [physical: attack Goblin]", 5)
     table.poll(6)
-    assert said(table, post) == {
-        "all": "Fixed: read `[physical: attack Goblin]`. They act when the round closes.\n",
-        "errors": "Fixed: the edited post reads well now, and its tags will act when the round "
-                  "closes.\n",
-    }[ack]
+    assert (
+        said(table, post)
+        == {
+            "all": "Fixed: read `[physical: attack Goblin]`. They act when the round closes.\n",
+            "errors": "Fixed: the edited post reads well now, and its tags will act when the round "
+            "closes.\n",
+        }[ack]
+    )
 
     gone = table.post("bob", "[phisical: attack Goblin]", 7)
     table.poll(8)
@@ -65,7 +71,8 @@ def test_one_reply_follows_a_post_through_edits_a_restart_a_delete_and_the_close
     table.delete(gone, 9)
     table.poll(10)
     assert said(table, gone) == (
-        "This post was deleted before the round closed: its tags do not count this round.\n")
+        "This post was deleted before the round closed: its tags do not count this round.\n"
+    )
 
     table.post("gm_sam", "!close", 11)
     table.poll(12)
@@ -101,8 +108,9 @@ def test_the_closes_re_check_edits_a_confirmation_it_made_false(tmp_path: Path) 
 
 def test_a_gm_post_gets_one_reply_for_its_commands_and_its_tags(tmp_path: Path) -> None:
     table = Table(tmp_path)
-    gm = table.post("gm_sam", f"{SETUP}\n!npc Orc body 2 mind 1\n[phisical: attack Aria | as Orc]",
-                    0)
+    gm = table.post(
+        "gm_sam", f"{SETUP}\n!npc Orc body 2 mind 1\n[phisical: attack Aria | as Orc]", 0
+    )
     table.poll(1)
     done, error = said(table, gm).split("\n\n-----\n\n")
     assert done.startswith("Done:") and "**Orc** joins the scene" in done

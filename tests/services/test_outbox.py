@@ -48,7 +48,10 @@ def test_a_temporary_failure_keeps_the_order_and_the_next_poll_posts_the_rest(
     assert table.replies() == []
     table.poll(5)
     assert [r.reply_key for r in table.replies()] == [
-        "cheatsheet", f"done-{gm}", f"problems-{first}", f"problems-{second}",
+        "cheatsheet",
+        f"done-{gm}",
+        f"problems-{first}",
+        f"problems-{second}",
     ]
 
 

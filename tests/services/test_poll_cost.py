@@ -61,9 +61,12 @@ def idle_poll(folder: Path, url: str, *, threads: int) -> list[str]:
     keys = [f"t{i}" for i in range(threads)]
     for key in keys:
         forum.post(thread=key, author="bob", body="[phisical: attack Goblin]", at=START)
-    bot = Bot(store=store, forum=forum,
-              threads=[WatchedThread(key=k, campaign=campaign) for k in keys],
-              options=BotOptions(username="pbp_bot", owner="w1"))
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=k, campaign=campaign) for k in keys],
+        options=BotOptions(username="pbp_bot", owner="w1"),
+    )
     first = bot.poll_once(START + timedelta(minutes=1))
     assert first.events == threads and first.errors == []
     bot.poll_once(START + timedelta(minutes=2))  # the bot's own replies go by in the listing
@@ -77,10 +80,13 @@ def idle_poll(folder: Path, url: str, *, threads: int) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("backend", "many"), [
-    ("sqlite", 1000),
-    pytest.param("postgresql", 200, marks=pytest.mark.postgres),  # slower to set up
-])
+@pytest.mark.parametrize(
+    ("backend", "many"),
+    [
+        ("sqlite", 1000),
+        pytest.param("postgresql", 200, marks=pytest.mark.postgres),  # slower to set up
+    ],
+)
 def test_an_idle_poll_costs_the_same_statements_for_ten_threads_and_many(
     tmp_path: Path, request: pytest.FixtureRequest, backend: str, many: int
 ) -> None:

@@ -66,8 +66,7 @@ def test_a_preview_keeps_the_round_open(tmp_path: Path) -> None:
     status = table.post("alice", "!status", 4)
     table.poll(5)
 
-    assert [r.reply_key for r in table.replies() if (r.reply_key or "").startswith("summary")] \
-        == []
+    assert [r.reply_key for r in table.replies() if (r.reply_key or "").startswith("summary")] == []
     assert "**Round 1 so far**" in table.reply_to(status)[0].body
     assert table.ledger()["rounds"][0]["closed_by"] is None
 

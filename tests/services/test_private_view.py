@@ -10,7 +10,8 @@ from fakes import FlakyForum
 from service_table import CAMPAIGN, SETUP, Table
 
 HIDDEN = CAMPAIGN.replace('visibility = "open"', 'visibility = "hide-npcs"').replace(
-    'gms = ["gm_sam"]', 'gms = ["gm_sam", "gm_kim"]')
+    'gms = ["gm_sam"]', 'gms = ["gm_sam", "gm_kim"]'
+)
 
 
 @pytest.fixture
@@ -112,8 +113,7 @@ def test_a_private_message_the_forum_sent_but_answered_with_an_error_is_not_sent
     hidden.poll(4)
 
     assert len(_inbox(hidden, "bob")) == 1
-    assert [c.args["key"] for c in flaky.calls_to("find_private")] == [
-        _inbox(hidden, "bob")[0][0]]
+    assert [c.args["key"] for c in flaky.calls_to("find_private")] == [_inbox(hidden, "bob")[0][0]]
     assert len(flaky.calls_to("send_private")) == 1
 
 

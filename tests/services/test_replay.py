@@ -33,8 +33,12 @@ def test_the_ledger_written_a_round_at_a_time_is_the_ledger_as_json(tmp_path: Pa
     campaign.write_text(TEST_KEEP, encoding="utf-8")
     events = [
         PostArrived(post_id="p1", author="gm_sam", at=at(0), body="!group Aria, Goblin"),
-        PostArrived(post_id="p2", author="alice", at=at(1),
-                    body="[physical: atack Goblin]\n[physical: attack Goblin] \u2028 «é»"),
+        PostArrived(
+            post_id="p2",
+            author="alice",
+            at=at(1),
+            body="[physical: atack Goblin]\n[physical: attack Goblin] \u2028 «é»",
+        ),
         PostArrived(post_id="p3", author="gm_sam", at=at(2), body="!close"),
         PostArrived(post_id="p4", author="alice", at=at(3), body="[mental: atack Goblin]"),
     ]

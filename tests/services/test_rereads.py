@@ -27,19 +27,31 @@ def minutes(n: float) -> datetime:
     return T0 + timedelta(minutes=n)
 
 
-def candidate(n: int, *, posts: int = 3, due: tuple[float, ...] = (), closing: bool = False,
-              closes_at: datetime | None = None) -> Candidate:
+def candidate(
+    n: int,
+    *,
+    posts: int = 3,
+    due: tuple[float, ...] = (),
+    closing: bool = False,
+    closes_at: datetime | None = None,
+) -> Candidate:
     """Thread ``n`` with ``posts`` live posts, the first ones mistaken, due at ``due``."""
     ids = tuple(f"t{n}p{i}" for i in range(posts))
     errors = tuple(Watched(post=ids[i], at=T0, due=minutes(m)) for i, m in enumerate(due))
-    return Candidate(thread_id=n, key=f"t{n}", closing=closing,
-                     round=OpenRound(posts=ids, watched=errors, closes_at=closes_at))
+    return Candidate(
+        thread_id=n,
+        key=f"t{n}",
+        closing=closing,
+        round=OpenRound(posts=ids, watched=errors, closes_at=closes_at),
+    )
 
 
 def test_an_open_round_is_kept_as_text_and_read_back_the_same() -> None:
-    kept = OpenRound(posts=("p1", "p2"), watched=(Watched(post="p2", at=minutes(3),
-                                                          due=minutes(8)),),
-                     closes_at=minutes(60))
+    kept = OpenRound(
+        posts=("p1", "p2"),
+        watched=(Watched(post="p2", at=minutes(3), due=minutes(8)),),
+        closes_at=minutes(60),
+    )
     assert OpenRound.decode(kept.encode()) == kept
     assert kept.reread_at == minutes(8)
     assert OpenRound.decode(OpenRound(posts=()).encode()) == OpenRound(posts=())
@@ -67,18 +79,20 @@ def test_the_next_reread_is_after_now_and_never_more_than_the_longest_gap_away(
 
 def test_a_schedule_is_kept_for_a_post_still_mistaken_and_begun_for_a_new_one() -> None:
     before = OpenRound(posts=("p1",), watched=(Watched(post="p1", at=T0, due=minutes(40)),))
-    errors = schedules([("p1", T0), ("p2", minutes(30))], before=before, now=minutes(31),
-                      first=FIVE)
-    assert errors == (Watched(post="p1", at=T0, due=minutes(40)),
-                      Watched(post="p2", at=minutes(30), due=minutes(35)))
+    errors = schedules(
+        [("p1", T0), ("p2", minutes(30))], before=before, now=minutes(31), first=FIVE
+    )
+    assert errors == (
+        Watched(post="p1", at=T0, due=minutes(40)),
+        Watched(post="p2", at=minutes(30), due=minutes(35)),
+    )
 
 
 def test_a_closing_round_is_read_whole_now_with_the_posts_due_soon_filling_the_request() -> None:
     closing = candidate(1, posts=4, closing=True)
     due_soon = candidate(2, due=(20,))
     due_late = candidate(3, due=(20 + RIDE_ALONG.total_seconds() / 60,))
-    batch = plan_batch([closing, due_soon, due_late], now=minutes(10), first=FIVE,
-                       per_request=100)
+    batch = plan_batch([closing, due_soon, due_late], now=minutes(10), first=FIVE, per_request=100)
     assert batch.wanted == {"t1": ["t1p0", "t1p1", "t1p2", "t1p3"], "t2": ["t2p0"]}
     # read early in place of its 20-minute re-read: the next one is its 40-minute one
     assert batch.moved[2].reread_at == minutes(40)

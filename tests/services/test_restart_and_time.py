@@ -176,8 +176,9 @@ def test_closed_rounds_are_read_back_from_the_store_and_rewritten_when_the_state
     with table.store.session() as s:  # rows as an older pbp wrote them, and no snapshot
         for row in s.query(RoundRow).filter(RoundRow.ledger.is_not(None)):
             entry = json.loads(row.ledger)
-            row.ledger = json.dumps({k: v for k, v in entry.items()
-                                     if k not in ("rejected", "posts")})
+            row.ledger = json.dumps(
+                {k: v for k, v in entry.items() if k not in ("rejected", "posts")}
+            )
         s.query(ThreadRow).one().snapshot = None
     table.restart()
     table.post("alice", "Aria waits.", 40)

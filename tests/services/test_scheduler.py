@@ -59,9 +59,7 @@ def test_the_runner_wakes_up_when_a_deadline_falls_due(tmp_path: Path) -> None:
     worker = threading.Thread(target=runner.run)
     worker.start()
     try:
-        closed = _wait_for(
-            lambda: any("Round 1: results" in r.body for r in table.replies()), 15
-        )
+        closed = _wait_for(lambda: any("Round 1: results" in r.body for r in table.replies()), 15)
     finally:
         runner.stop()
         worker.join(10)

@@ -110,7 +110,8 @@ def test_a_stop_ends_the_run_in_its_bound_while_the_poll_in_hand_stays_blocked(
 
 
 def test_an_outage_ends_the_run_after_its_window_with_one_line_per_failed_poll(
-    started: Any, caplog: pytest.LogCaptureFixture,
+    started: Any,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.WARNING, logger="pbp.scheduler")
     bot = ScriptedBot("ok", "fail")
@@ -139,7 +140,8 @@ def test_the_outage_window_ends_the_run_on_time_even_while_a_call_waits(
 
 
 def test_a_blocked_poll_piles_no_polls_up_behind_it(
-    started: Any, caplog: pytest.LogCaptureFixture,
+    started: Any,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.WARNING)
     bot = ScriptedBot("block", "ok")
@@ -154,7 +156,8 @@ def test_a_blocked_poll_piles_no_polls_up_behind_it(
 
 
 def test_the_database_failing_after_a_poll_does_not_end_the_polls(
-    started: Any, caplog: pytest.LogCaptureFixture,
+    started: Any,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.WARNING, logger="pbp.scheduler")
     bot = ScriptedBot("ok", due_fails=1)  # the next deadline is read once while it is away
@@ -163,4 +166,5 @@ def test_the_database_failing_after_a_poll_does_not_end_the_polls(
     runner.stop()
     assert runner.failure is None
     assert [r.getMessage() for r in caplog.records] == [
-        f"the poll failed, trying again next poll: {NO_ANSWER}"]
+        f"the poll failed, trying again next poll: {NO_ANSWER}"
+    ]

@@ -55,12 +55,15 @@ def replay(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Replay]:
     storage = SqlLocalStorage(store)
     forum = LocalForum(storage, bot="pbp_bot", clock=clock)
     seeds = round_seeds("cost")
-    bot = Bot(store=store, forum=forum, threads=[WatchedThread(key=THREAD, campaign=campaign)],
-              options=BotOptions(username="pbp_bot", ack="errors", owner="replay"),
-              seed_maker=lambda _thread, number: seeds(number))
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=THREAD, campaign=campaign)],
+        options=BotOptions(username="pbp_bot", ack="errors", owner="replay"),
+        seed_maker=lambda _thread, number: seeds(number),
+    )
     try:
-        yield Replay(run=ReplayRun(bot=bot, forum=forum, clock=clock, storage=storage),
-                     store=store)
+        yield Replay(run=ReplayRun(bot=bot, forum=forum, clock=clock, storage=storage), store=store)
     finally:
         store.dispose()
 
@@ -89,10 +92,12 @@ def _round(replay: Replay, minute: int) -> tuple[tuple[int, int], tuple[int, int
     poll sent (statements, transactions), and how many characters the close changed."""
     run = replay.run
     at = START + timedelta(minutes=minute)
-    post = PostArrived(post_id=f"p{minute}", author="alice", at=at,
-                       body="Aria swings. [physical: attack Goblin]")
-    close = PostArrived(post_id=f"g{minute}", author="gm", at=at + timedelta(seconds=30),
-                        body=CLOSE)
+    post = PostArrived(
+        post_id=f"p{minute}", author="alice", at=at, body="Aria swings. [physical: attack Goblin]"
+    )
+    close = PostArrived(
+        post_id=f"g{minute}", author="gm", at=at + timedelta(seconds=30), body=CLOSE
+    )
     before = _characters(replay.store)
     measured: list[tuple[int, int]] = []
     for event in (post, close):
@@ -103,7 +108,8 @@ def _round(replay: Replay, minute: int) -> tuple[tuple[int, int], tuple[int, int
     assert [d.key for d in done][:1] and any("summary" in d.key for d in done), done
     after = _characters(replay.store)
     changed = sum(after.get(name) != data for name, data in before.items()) + len(
-        set(after) - set(before))
+        set(after) - set(before)
+    )
     return measured[0], measured[1], changed
 
 
@@ -111,19 +117,35 @@ def test_a_close_costs_at_most_20_statements_and_1_per_changed_character_in_any_
     replay: Replay,
 ) -> None:
     run = replay.run
-    run.feed(PostArrived(post_id="g0", author="gm", at=START,
-                         body="!group Aria, Bram, Cora, Dax, Goblin"))
+    run.feed(
+        PostArrived(
+            post_id="g0", author="gm", at=START, body="!group Aria, Bram, Cora, Dax, Goblin"
+        )
+    )
     costs = []
     for rounds_before in (1, 60):  # the rounds closed in one go before the one measured
         minute = 10 + 130 * len(costs)
         for n in range(rounds_before):
             at = START + timedelta(minutes=minute - 2 * rounds_before + 2 * n)
-            run.put(PostArrived(post_id=f"b{minute}-{n}", author="bob", at=at,
-                                body="Bram swings. [physical: attack Goblin]"))
-            run.put(PostArrived(post_id=f"c{minute}-{n}", author="gm",
-                                at=at + timedelta(minutes=1), body="!close"))
-        run.poll(PostArrived(post_id="-", author="-", at=START + timedelta(minutes=minute),
-                             body=""))
+            run.put(
+                PostArrived(
+                    post_id=f"b{minute}-{n}",
+                    author="bob",
+                    at=at,
+                    body="Bram swings. [physical: attack Goblin]",
+                )
+            )
+            run.put(
+                PostArrived(
+                    post_id=f"c{minute}-{n}",
+                    author="gm",
+                    at=at + timedelta(minutes=1),
+                    body="!close",
+                )
+            )
+        run.poll(
+            PostArrived(post_id="-", author="-", at=START + timedelta(minutes=minute), body="")
+        )
         post, close, changed = _round(replay, minute)
         extra = close[0] - post[0]  # what closing adds to a poll
         assert extra <= 20 + changed, (close, post, changed)

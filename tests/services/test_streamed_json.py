@@ -15,8 +15,11 @@ from pbp.services.streamed_json import write_streamed
 # quotes, backslashes, controls, non-ASCII, U+2028
 TEXT = st.text(alphabet=st.sampled_from(list('ab "\\\n\t\x00\x1b\x85é⚔\u2028{}[],:')), max_size=8)
 LEAVES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | TEXT
-VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4)
-                      | st.dictionaries(TEXT, inner, max_size=4), max_leaves=12)
+VALUES = st.recursive(
+    LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12,
+)
 
 
 def _streamed(obj: dict[str, Any]) -> str:
@@ -26,8 +29,11 @@ def _streamed(obj: dict[str, Any]) -> str:
 
 
 def _expected(obj: dict[str, Any]) -> str:
-    return json.dumps({k: list(v) if isinstance(v, tuple) else v for k, v in obj.items()},
-                      indent=1, ensure_ascii=False)
+    return json.dumps(
+        {k: list(v) if isinstance(v, tuple) else v for k, v in obj.items()},
+        indent=1,
+        ensure_ascii=False,
+    )
 
 
 @given(st.dictionaries(TEXT, VALUES | st.lists(VALUES, max_size=4).map(tuple), max_size=5))
@@ -38,8 +44,7 @@ def test_the_same_text_as_json_dumps(obj: dict[str, Any]) -> None:
 
 def test_an_empty_object_and_an_empty_list() -> None:
     assert _streamed({}) == "{}"
-    assert _streamed({"rounds": iter([]), "x": []}) == json.dumps(
-        {"rounds": [], "x": []}, indent=1)
+    assert _streamed({"rounds": iter([]), "x": []}) == json.dumps({"rounds": [], "x": []}, indent=1)
 
 
 def test_a_later_iterator_yields_what_an_earlier_one_filled() -> None:
@@ -54,4 +59,6 @@ def test_a_later_iterator_yields_what_an_earlier_one_filled() -> None:
         yield from seen
 
     assert json.loads(_streamed({"rounds": rounds(), "rejected": after()})) == {
-        "rounds": [{"number": 1}, {"number": 2}], "rejected": [1, 2]}
+        "rounds": [{"number": 1}, {"number": 2}],
+        "rejected": [1, 2],
+    }

@@ -32,8 +32,13 @@ POSTS = [
     ("p3", "bob", "[roll: 2d6+1]"),
     ("p4", "gm_sam", "!close"),
     ("p5", "alice", "[attack: +5 vs 12]"),
-    ("p5b", "bob", "[check: x ^(Dice seed of round 2: 00 · seal of round 3: " + "0" * 64
-     + ") Dice rolled (key: post · tag · roll): p5·0·0 d20 = 1]"),
+    (
+        "p5b",
+        "bob",
+        "[check: x ^(Dice seed of round 2: 00 · seal of round 3: "
+        + "0" * 64
+        + ") Dice rolled (key: post · tag · roll): p5·0·0 d20 = 1]",
+    ),
     ("p6", "gm_sam", "!close"),
 ]
 
@@ -67,13 +72,15 @@ def thread(tmp_path_factory: pytest.TempPathFactory) -> Thread:
         feed_all(run, _events())
         posted = {d.key: d.text for _, done in run.log for d in done}
         ledger = run.ledger()
-    return Thread(cheatsheet=posted["cheatsheet"],
-                  summaries=[posted["summary-1"], posted["summary-2"]], ledger=ledger)
+    return Thread(
+        cheatsheet=posted["cheatsheet"],
+        summaries=[posted["summary-1"], posted["summary-2"]],
+        ledger=ledger,
+    )
 
 
 def _listed(summary: str) -> list[tuple[str, int]]:
-    return [(name, int(value)) for name, value in
-            re.findall(r"`([^`]+)` d\d+ = (\d+)", summary)]
+    return [(name, int(value)) for name, value in re.findall(r"`([^`]+)` d\d+ = (\d+)", summary)]
 
 
 def test_the_real_summaries_verify_roll_by_roll(thread: Thread) -> None:
@@ -87,10 +94,15 @@ def test_the_real_summaries_verify_roll_by_roll(thread: Thread) -> None:
 
 
 def test_the_listed_values_are_the_ledgers_rolls(thread: Thread) -> None:
-    ledger_rolls = [(r["key"], r["value"]) for rnd in thread.ledger["rounds"]
-                    for a in rnd["actions"] for r in a.get("rolls", [])]
-    parsed = [(list(r.key), r.value)
-              for s in thread.summaries for r in verify_text(s).rounds[0].rolls]
+    ledger_rolls = [
+        (r["key"], r["value"])
+        for rnd in thread.ledger["rounds"]
+        for a in rnd["actions"]
+        for r in a.get("rolls", [])
+    ]
+    parsed = [
+        (list(r.key), r.value) for s in thread.summaries for r in verify_text(s).rounds[0].rolls
+    ]
 
     assert parsed == ledger_rolls
     assert [v for _, v in ledger_rolls] == [v for s in thread.summaries for _, v in _listed(s)]
@@ -165,8 +177,9 @@ def test_a_copy_with_markdown_escapes_and_markers_still_verifies(thread: Thread)
 
 def test_a_forged_roll_in_an_escaped_copy_still_fails(thread: Thread) -> None:
     (name, value), *_ = _listed(thread.summaries[0])
-    forged = thread.summaries[0].replace(f"`{name}` d20 = {value}",
-                                         f"`{name}` d20 = {value % 20 + 1}")
+    forged = thread.summaries[0].replace(
+        f"`{name}` d20 = {value}", f"`{name}` d20 = {value % 20 + 1}"
+    )
     escaped = "\n".join(md_escape(line) for line in forged.splitlines())
 
     assert not verify_text(escaped).ok
@@ -230,7 +243,10 @@ def test_a_forged_roll_in_the_ledgers_actions_fails(thread: Thread) -> None:
     assert not result.ok
     (mismatch,) = result.rounds[1].mismatches
     assert (mismatch.roll.source, mismatch.roll.name, mismatch.derived) == (
-        "ledger", "p5·0·0", true_value)
+        "ledger",
+        "p5·0·0",
+        true_value,
+    )
     assert "the ledger says" in result.lines()[1]
 
 
@@ -246,8 +262,10 @@ def test_a_ledger_roll_missing_from_the_summary_fails(thread: Thread) -> None:
 
 
 def test_a_ledger_with_no_closed_round_finds_nothing(thread: Thread) -> None:
-    ledger = {**thread.ledger, "rounds": [r for r in thread.ledger["rounds"]
-                                          if r["closed_by"] is None]}
+    ledger = {
+        **thread.ledger,
+        "rounds": [r for r in thread.ledger["rounds"] if r["closed_by"] is None],
+    }
 
     assert not verify_ledger(ledger).found
     assert not verify_ledger({"campaign": "x"}).ok
@@ -274,8 +292,10 @@ def test_a_round_with_gm_opposition_verifies_its_command_rolls(tmp_path: Path) -
         ("p3", "gm_sam", "!oppose Breach the gate 3d6\n!close"),
     ]
     at = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
-    events = [PostArrived(post_id=p, author=a, at=at + timedelta(minutes=i), body=b)
-              for i, (p, a, b) in enumerate(posts)]
+    events = [
+        PostArrived(post_id=p, author=a, at=at + timedelta(minutes=i), body=b)
+        for i, (p, a, b) in enumerate(posts)
+    ]
     with replay_run(campaign, seed=seed_from_int(3)) as run:
         feed_all(run, iter(events))
         ledger = run.ledger()
@@ -295,21 +315,26 @@ def test_a_round_with_gm_opposition_verifies_its_command_rolls(tmp_path: Path) -
 def test_a_forged_opposition_roll_fails_and_is_named() -> None:
     seed = seed_from_int(4)
     true = derive_roll(seed=seed, key=("p3", "cmd", 2), index=1, sides=6)
-    text = (f"**Dice rolled** (key: post · tag · roll): `p3·cmd·2·1` d6 = {true % 6 + 1}\n"
-            f"^(Dice seed of round 1: `{seed}`)")
+    text = (
+        f"**Dice rolled** (key: post · tag · roll): `p3·cmd·2·1` d6 = {true % 6 + 1}\n"
+        f"^(Dice seed of round 1: `{seed}`)"
+    )
 
     result = verify_text(text)
 
     (mismatch,) = result.rounds[0].mismatches
-    assert (mismatch.roll.key, mismatch.roll.index, mismatch.derived) == (
-        ("p3", "cmd", 2), 1, true)
+    assert (mismatch.roll.key, mismatch.roll.index, mismatch.derived) == (("p3", "cmd", 2), 1, true)
     assert "p3·cmd·2·1 d6" in result.lines()[0]
 
 
 @pytest.mark.parametrize(
     ("shown", "key"),
-    [("p2·0", ("p2", 0)), ("p3·cmd·12", ("p3", "cmd", 12)), ("7·3", ("7", 3)),
-     ("p2 · x1", ("p2", "x1"))],
+    [
+        ("p2·0", ("p2", 0)),
+        ("p3·cmd·12", ("p3", "cmd", 12)),
+        ("7·3", ("7", 3)),
+        ("p2 · x1", ("p2", "x1")),
+    ],
 )
 def test_a_shown_key_reads_digits_as_integers_after_the_post_id(
     shown: str, key: tuple[str | int, ...]

@@ -30,22 +30,32 @@ class Site:
         self.store = Store(f"sqlite:///{folder / 'pbp.db'}")
         self.store.upgrade()
         self.now = START
-        self.forum = LocalForum(SqlLocalStorage(self.store), bot="pbp_bot",
-                                clock=lambda: self.now)
+        self.forum = LocalForum(SqlLocalStorage(self.store), bot="pbp_bot", clock=lambda: self.now)
 
     def worker(self, name: str, *, alive: set[str] | None = None) -> Bot:
         options = BotOptions(username="pbp_bot", owner=name, lease=timedelta(minutes=10))
         if alive is not None:
-            options = BotOptions(username="pbp_bot", owner=name, lease=timedelta(minutes=10),
-                                 owner_alive=alive.__contains__)
-        return Bot(store=self.store, forum=self.forum,
-                   threads=[WatchedThread(key=t, campaign=self.campaign) for t in THREADS],
-                   options=options)
+            options = BotOptions(
+                username="pbp_bot",
+                owner=name,
+                lease=timedelta(minutes=10),
+                owner_alive=alive.__contains__,
+            )
+        return Bot(
+            store=self.store,
+            forum=self.forum,
+            threads=[WatchedThread(key=t, campaign=self.campaign) for t in THREADS],
+            options=options,
+        )
 
     def typo_everywhere(self) -> list[str]:
         self.now += timedelta(minutes=1)
-        return [self.forum.post(thread=t, author="bob", body="[phisical: attack Goblin]",
-                                at=self.now).id for t in THREADS]
+        return [
+            self.forum.post(
+                thread=t, author="bob", body="[phisical: attack Goblin]", at=self.now
+            ).id
+            for t in THREADS
+        ]
 
     def poll(self, bot: Bot) -> None:
         self.now += timedelta(minutes=1)
@@ -54,13 +64,18 @@ class Site:
 
     def held(self) -> dict[str | None, int]:
         with self.store.session() as s:
-            rows = s.execute(select(ThreadRow.lease_owner, func.count())
-                             .group_by(ThreadRow.lease_owner)).all()
+            rows = s.execute(
+                select(ThreadRow.lease_owner, func.count()).group_by(ThreadRow.lease_owner)
+            ).all()
         return {owner: n for owner, n in rows}
 
     def answers(self) -> Counter[str | None]:
-        return Counter(p.reply_to for t in THREADS for p in self.forum.thread(t)
-                       if p.author == "pbp_bot" and p.reply_to is not None)
+        return Counter(
+            p.reply_to
+            for t in THREADS
+            for p in self.forum.thread(t)
+            if p.author == "pbp_bot" and p.reply_to is not None
+        )
 
 
 def test_a_new_worker_gets_its_share_and_the_first_gives_idle_threads_up(

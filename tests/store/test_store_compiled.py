@@ -23,8 +23,16 @@ INBOX = InboxRow.__table__
 
 
 def _version(thread_id: int, post_id: str, version: int = 1, **more: Any) -> dict[str, Any]:
-    row = {"thread_id": thread_id, "post_id": post_id, "version": version, "author": "alice",
-           "body": f"text of {post_id}", "body_hash": "h", "written_at": T0, "seen_at": T0}
+    row = {
+        "thread_id": thread_id,
+        "post_id": post_id,
+        "version": version,
+        "author": "alice",
+        "body": f"text of {post_id}",
+        "body_hash": "h",
+        "written_at": T0,
+        "seen_at": T0,
+    }
     return {**row, **more}
 
 
@@ -36,15 +44,16 @@ def _both(store: Store, statement: Any, params: Any) -> tuple[list[Any], list[An
     return planned, plain
 
 
-def test_a_select_answers_the_same_rows_and_types(store: Store,
-                                                  new_thread: Any) -> None:
+def test_a_select_answers_the_same_rows_and_types(store: Store, new_thread: Any) -> None:
     thread = new_thread()
     with store.transaction() as conn:
         execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
         execute(conn, insert(VERSIONS), [_version(thread, "p3", deleted=True)])
-    statement = (select(VERSIONS.c.post_id, VERSIONS.c.written_at, VERSIONS.c.deleted)
-                 .where(VERSIONS.c.thread_id == bindparam("thread"))
-                 .order_by(VERSIONS.c.post_id))
+    statement = (
+        select(VERSIONS.c.post_id, VERSIONS.c.written_at, VERSIONS.c.deleted)
+        .where(VERSIONS.c.thread_id == bindparam("thread"))
+        .order_by(VERSIONS.c.post_id)
+    )
     planned, plain = _both(store, statement, {"thread": thread})
     assert planned == plain
     assert planned == [("p1", T0, False), ("p2", T0, False), ("p3", T0, True)]
@@ -62,15 +71,18 @@ def test_a_left_out_column_takes_its_default(store: Store, new_thread: Any) -> N
     assert tuple(flags) == (False, False)
 
 
-def test_lists_given_and_fixed_are_spread_over_placeholders(store: Store,
-                                                           new_thread: Any) -> None:
+def test_lists_given_and_fixed_are_spread_over_placeholders(store: Store, new_thread: Any) -> None:
     thread = new_thread()
     with store.transaction() as conn:
         execute(conn, insert(VERSIONS), [_version(thread, f"p{n}") for n in range(1, 6)])
-    statement = (select(VERSIONS.c.post_id)
-                 .where(VERSIONS.c.post_id.in_(bindparam("ids", expanding=True)),
-                        VERSIONS.c.author.in_(["alice", "bob"]))
-                 .order_by(VERSIONS.c.post_id))
+    statement = (
+        select(VERSIONS.c.post_id)
+        .where(
+            VERSIONS.c.post_id.in_(bindparam("ids", expanding=True)),
+            VERSIONS.c.author.in_(["alice", "bob"]),
+        )
+        .order_by(VERSIONS.c.post_id)
+    )
     for ids in (["p2"], ["p1", "p4", "p9"], []):
         planned, plain = _both(store, statement, {"ids": ids})
         assert planned == plain == [(i,) for i in sorted(ids) if i != "p9"]
@@ -82,12 +94,17 @@ def test_an_update_counts_the_rows_it_changed(store: Store, new_thread: Any) -> 
     thread = new_thread()
     with store.transaction() as conn:
         execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
-        change = (update(VERSIONS).where(VERSIONS.c.post_id == bindparam("pid"))
-                  .values(body=bindparam("text")))
+        change = (
+            update(VERSIONS)
+            .where(VERSIONS.c.post_id == bindparam("pid"))
+            .values(body=bindparam("text"))
+        )
         assert execute(conn, change, {"pid": "p1", "text": "new"}).rowcount == 1
         assert execute(conn, change, {"pid": "p9", "text": "new"}).rowcount == 0
-        assert execute(conn, change, [{"pid": "p1", "text": "a"},
-                                      {"pid": "p2", "text": "b"}]).rowcount == 2
+        assert (
+            execute(conn, change, [{"pid": "p1", "text": "a"}, {"pid": "p2", "text": "b"}]).rowcount
+            == 2
+        )
         bodies = execute(conn, select(VERSIONS.c.body).order_by(VERSIONS.c.post_id)).scalars()
     assert bodies == ["a", "b"]
 
@@ -96,17 +113,28 @@ def test_an_upsert_and_a_returning_insert(store: Store, new_thread: Any) -> None
     thread = new_thread()
     with store.transaction() as conn:
         made = insert(INBOX).returning(INBOX.c.id, INBOX.c.ingested_at)
-        row = {"thread_id": thread, "post_id": "p1", "author": "a", "body": "b",
-               "created_at": T0, "edited_at": None, "deleted_at": None, "reply_to": None,
-               "ingested_at": T0 + timedelta(seconds=1)}
+        row = {
+            "thread_id": thread,
+            "post_id": "p1",
+            "author": "a",
+            "body": "b",
+            "created_at": T0,
+            "edited_at": None,
+            "deleted_at": None,
+            "reply_to": None,
+            "ingested_at": T0 + timedelta(seconds=1),
+        }
         first = execute(conn, made, row).one()
         assert first.id > 0 and first.ingested_at == T0 + timedelta(seconds=1)
         keep = dialect_insert(conn.dialect.name)(ThreadRow.__table__)
-        keep = keep.on_conflict_do_update(index_elements=["forum", "key"],
-                                          set_={"last_seq": keep.excluded.last_seq})
+        keep = keep.on_conflict_do_update(
+            index_elements=["forum", "key"], set_={"last_seq": keep.excluded.last_seq}
+        )
         existing = conn.execute(select(ThreadRow.__table__).where(ThreadRow.id == thread)).one()
-        again = {c: getattr(existing, c) for c in ("forum", "key", "campaign_id",
-                                                   "campaign_hash", "created_at")}
+        again = {
+            c: getattr(existing, c)
+            for c in ("forum", "key", "campaign_id", "campaign_hash", "created_at")
+        }
         execute(conn, keep, {**again, "last_seq": 41})
         assert execute(conn, select(func.max(ThreadRow.last_seq))).scalar() == 41
 
@@ -122,8 +150,7 @@ def test_a_refused_row_is_sqlalchemys_integrity_error(store: Store, new_thread: 
 def test_a_value_its_type_refuses_is_a_statement_error(store: Store, new_thread: Any) -> None:
     thread = new_thread()
     naive = _version(thread, "p1", written_at=datetime(2026, 11, 29, 10, 0))
-    with pytest.raises(StatementError, match="aware datetimes only"), \
-            store.transaction() as conn:
+    with pytest.raises(StatementError, match="aware datetimes only"), store.transaction() as conn:
         execute(conn, insert(VERSIONS), naive)
 
 
@@ -131,8 +158,7 @@ def test_the_engines_listeners_see_each_statement(store: Store, new_thread: Any)
     thread = new_thread()
     seen: list[tuple[str, bool]] = []
 
-    def before(_conn: Any, _cursor: Any, sql: str, _params: Any, _context: Any,
-               many: bool) -> None:
+    def before(_conn: Any, _cursor: Any, sql: str, _params: Any, _context: Any, many: bool) -> None:
         seen.append((sql.split()[0], many))
 
     event.listen(store.engine, "before_cursor_execute", before)

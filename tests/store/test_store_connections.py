@@ -81,8 +81,10 @@ def proxied(postgres_database: Any) -> Iterator[tuple[TcpProxy, Store]]:
     postgres_database.reset()
     url = make_url(str(postgres_database.url))
     with TcpProxy(url.port or 5432, target_host=url.host or "127.0.0.1") as proxy:
-        store = Store(url.set(host="127.0.0.1", port=proxy.port)
-                      .render_as_string(hide_password=False), timeout=TIMEOUT)
+        store = Store(
+            url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False),
+            timeout=TIMEOUT,
+        )
         try:
             yield proxy, store
         finally:
@@ -136,9 +138,12 @@ def test_every_connection_carries_the_limits_and_a_url_keeps_its_own(
     postgres_database.reset()
     url = make_url(str(postgres_database.url))
     store = Store(str(postgres_database.url), timeout=7)
-    own = Store(url.update_query_dict({"connect_timeout": "30", "options":
-                                       "-c statement_timeout=1234"})
-                .render_as_string(hide_password=False), timeout=7)
+    own = Store(
+        url.update_query_dict(
+            {"connect_timeout": "30", "options": "-c statement_timeout=1234"}
+        ).render_as_string(hide_password=False),
+        timeout=7,
+    )
     try:
         for each, expected in ((store, ("7", "6s")), (own, ("30", "1234ms"))):
             with each.transaction() as conn:

@@ -24,12 +24,25 @@ def minutes(n: float) -> datetime:
 
 
 def add_version(
-    repo: Repository, thread_id: int, post_id: str, version: int, *, author: str = "alice",
-    body: str | None = "text", deleted: bool = False,
+    repo: Repository,
+    thread_id: int,
+    post_id: str,
+    version: int,
+    *,
+    author: str = "alice",
+    body: str | None = "text",
+    deleted: bool = False,
 ) -> None:
     repo.add_version(
-        thread_id=thread_id, post_id=post_id, version=version, author=author, body=body,
-        body_hash=f"hash-{post_id}-{version}", written_at=T0, seen_at=T0, deleted=deleted,
+        thread_id=thread_id,
+        post_id=post_id,
+        version=version,
+        author=author,
+        body=body,
+        body_hash=f"hash-{post_id}-{version}",
+        written_at=T0,
+        seen_at=T0,
+        deleted=deleted,
     )
 
 
@@ -54,7 +67,9 @@ def test_known_posts_gives_the_newest_version_of_the_posts_asked(
 
     assert sorted(known) == ["p1", "p2"]
     assert (known["p1"].version, known["p1"].body_hash, known["p1"].deleted) == (
-        3, "hash-p1-3", True,
+        3,
+        "hash-p1-3",
+        True,
     )
     assert (known["p2"].version, known["p2"].author) == (1, "bob")
 
@@ -209,9 +224,7 @@ def test_events_after_come_in_order_with_their_post_text(
 # -- rounds and seeds -------------------------------------------------------------------------
 
 
-def test_rounds_keep_their_seeds_summaries_and_ledgers(
-    store: Store, new_thread: NewThread
-) -> None:
+def test_rounds_keep_their_seeds_summaries_and_ledgers(store: Store, new_thread: NewThread) -> None:
     tid, other = new_thread("keep-1"), new_thread("keep-2")
     with store.session() as s:
         repo = Repository(s)
@@ -221,16 +234,17 @@ def test_rounds_keep_their_seeds_summaries_and_ledgers(
 
     with store.session() as s:
         repo = Repository(s)
-        repo.close_round(thread_id=tid, number=2, closed_by="deadline", closed_at=minutes(90),
-                         summary="round 2")
-        repo.close_round(thread_id=tid, number=1, closed_by="gm_sam", closed_at=None,
-                         summary="round 1")
+        repo.close_round(
+            thread_id=tid, number=2, closed_by="deadline", closed_at=minutes(90), summary="round 2"
+        )
+        repo.close_round(
+            thread_id=tid, number=1, closed_by="gm_sam", closed_at=None, summary="round 1"
+        )
         repo.save_round_ledger(tid, 2, '{"round": 2}')
         repo.save_round_ledger(tid, 1, '{"round": 1}')
         repo.save_round_ledger(tid, 9, '{"round": 9}')  # no such round: nothing kept
         with pytest.raises(KeyError):
-            repo.close_round(thread_id=tid, number=9, closed_by=None, closed_at=None,
-                             summary="x")
+            repo.close_round(thread_id=tid, number=9, closed_by=None, closed_at=None, summary="x")
 
     with store.session() as s:
         repo = Repository(s)
@@ -270,9 +284,10 @@ def test_saving_characters_replaces_the_rows(store: Store, new_thread: NewThread
         Repository(s).save_characters(other, [aria])
 
     with store.session() as s:
-        Repository(s).save_characters(tid, [
-            CharacterState(name="Goblin", side="npcs", group="2", status="down", data='{"hp":0}')
-        ])
+        Repository(s).save_characters(
+            tid,
+            [CharacterState(name="Goblin", side="npcs", group="2", status="down", data='{"hp":0}')],
+        )
 
     with store.session() as s:
         rows = Repository(s).characters(tid)
@@ -289,27 +304,35 @@ def test_saving_characters_writes_only_the_rows_that_changed(
     names = [f"Hero {n}" for n in range(12)]
 
     def sheet(name: str, hp: int = 5) -> CharacterState:
-        return CharacterState(name=name, side="players", group="1", status="ok",
-                              data=f'{{"hp": {hp}}}')
+        return CharacterState(
+            name=name, side="players", group="1", status="ok", data=f'{{"hp": {hp}}}'
+        )
 
     with store.session() as s:
         assert Repository(s).save_characters(tid, [sheet(n) for n in names]) == 12
     with store.session() as s, counting(store) as sent:
         changed = Repository(s).save_characters(
-            tid, [sheet(n, hp=4 if n == "Hero 3" else 5) for n in names[:-1]]
-            + [sheet("Newcomer")])
+            tid, [sheet(n, hp=4 if n == "Hero 3" else 5) for n in names[:-1]] + [sheet("Newcomer")]
+        )
     assert changed == 3  # Hero 3 hurt, Hero 11 gone, Newcomer come
     # the rows read, one UPDATE, one DELETE, one INSERT: nothing for the ten unchanged
     assert sorted(sent.statements) == ["DELETE", "INSERT", "SELECT", "UPDATE"], sent
     with store.session() as s, counting(store) as sent:
-        assert Repository(s).save_characters(
-            tid, [sheet(n, hp=4 if n == "Hero 3" else 5) for n in names[:-1]]
-            + [sheet("Newcomer")]) == 0
+        assert (
+            Repository(s).save_characters(
+                tid,
+                [sheet(n, hp=4 if n == "Hero 3" else 5) for n in names[:-1]] + [sheet("Newcomer")],
+            )
+            == 0
+        )
     assert sent.statements == ["SELECT"]
     with store.session() as s:
         rows = {r.name: r.data for r in Repository(s).characters(tid)}
-    assert rows == {**{n: '{"hp": 5}' for n in names[:-1]}, "Hero 3": '{"hp": 4}',
-                    "Newcomer": '{"hp": 5}'}
+    assert rows == {
+        **{n: '{"hp": 5}' for n in names[:-1]},
+        "Hero 3": '{"hp": 4}',
+        "Newcomer": '{"hp": 5}',
+    }
 
 
 def test_deferred_log_rows_go_in_one_insert_per_table_and_reads_see_them(
@@ -324,8 +347,9 @@ def test_deferred_log_rows_go_in_one_insert_per_table_and_reads_see_them(
             for n in range(1, 6):
                 add_version(repo, tid, f"p{n}", 1)
                 repo.log_event(thread, kind="post", post_id=f"p{n}", version=1, at=minutes(n))
-                repo.mark_processed(thread_id=tid, post_id=f"p{n}", version=1,
-                                    outcome="handled", at=minutes(n))
+                repo.mark_processed(
+                    thread_id=tid, post_id=f"p{n}", version=1, outcome="handled", at=minutes(n)
+                )
             assert sent.statements == []  # nothing written yet
             assert repo.processed(tid, "p5", 1)  # a read of those tables writes them first
             assert sent.statements.count("INSERT") == 3
@@ -335,7 +359,8 @@ def test_deferred_log_rows_go_in_one_insert_per_table_and_reads_see_them(
         repo = Repository(s)
         assert [e.post_id for e in repo.events_after(tid, 0)] == [f"p{n}" for n in range(1, 6)]
         assert set(repo.known_posts(tid, [f"p{n}" for n in range(1, 8)])) == {
-            f"p{n}" for n in range(1, 7)}
+            f"p{n}" for n in range(1, 7)
+        }
 
 
 def test_a_deferred_block_that_raises_writes_nothing_of_it(

@@ -125,9 +125,19 @@ def test_a_page_broken_behind_an_intact_header_is_damage_when_read(file_store: S
 def _in_another_process(path: Path, query: str) -> str:
     """What ``query`` reads in the file, from a process of its own that then closes it."""
     done = subprocess.run(
-        [sys.executable, "-c", "import sqlite3, sys; "
-         "print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall())",
-         str(path), query], capture_output=True, text=True, timeout=30, check=False)
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys; "
+            "print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall())",
+            str(path),
+            query,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     return done.stdout.strip() or done.stderr.strip().splitlines()[-1]
 
 
@@ -171,8 +181,9 @@ def test_a_full_disk_is_an_outage_in_one_line_that_passes(
     rows = [f"{n}" * 4000 for n in range(50)]
     with pytest.raises(StoreUnavailable) as full:
         _write(file_store, rows)
-    assert str(full.value) == (f"the database {file_store.shown_url} cannot grow: "
-                               "database or disk is full")
+    assert str(full.value) == (
+        f"the database {file_store.shown_url} cannot grow: database or disk is full"
+    )
     pages["max"] = 1_000_000  # room again
     file_store.engine.dispose()
     _write(file_store, rows)
@@ -189,7 +200,8 @@ def test_a_folder_that_does_not_exist_is_refused_unless_a_new_database_is_asked_
     assert str(refused.value) == (
         f"there is no database at {url}: the folder {tmp_path / 'typo' / 'dir'} does not "
         "exist (a typo in [database] url?); to start a new database there, run "
-        "`pbp db upgrade --create`")
+        "`pbp db upgrade --create`"
+    )
     assert not (tmp_path / "typo").exists()
     store = Store(url, create=True)
     try:
@@ -200,23 +212,35 @@ def test_a_folder_that_does_not_exist_is_refused_unless_a_new_database_is_asked_
     Store(url).dispose()  # there now: no need to ask
 
 
-@pytest.mark.parametrize(("url", "says"), [
-    ("mysql://pbp:secret@localhost/pbp",
-     "the database URL mysql://pbp:***@localhost/pbp is for mysql, which pbp does not run on; "
-     'pbp runs on SQLite and PostgreSQL: "sqlite:///pbp.db" or '
-     '"postgresql+psycopg://USER@HOST/DATABASE"'),
-    ("postgresql+psycopg2://pbp@localhost/pbp",
-     "the database URL postgresql+psycopg2://pbp@localhost/pbp needs the Python package "
-     'psycopg2, which is not installed: install it, or use "postgresql+psycopg://…" '
-     '(pip install "pbp[postgres]")'),
-    ("postgresql+nosuchdriver://pbp@localhost/pbp",
-     "the database URL postgresql+nosuchdriver://pbp@localhost/pbp names a driver SQLAlchemy "
-     "does not know"),
-    ("postgresql+psycopg://pbp:secret@localhost:port/pbp",
-     '"postgresql+psycopg://pbp:***@localhost:port/pbp" is not a database URL'),
-    ("not a url://at all", '"not a url://at all" is not a database URL'),
-    ("foo://bar", "the database URL foo://bar is for foo, which pbp does not run on"),
-])
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        (
+            "mysql://pbp:secret@localhost/pbp",
+            "the database URL mysql://pbp:***@localhost/pbp is for mysql, "
+            "which pbp does not run on; "
+            'pbp runs on SQLite and PostgreSQL: "sqlite:///pbp.db" or '
+            '"postgresql+psycopg://USER@HOST/DATABASE"',
+        ),
+        (
+            "postgresql+psycopg2://pbp@localhost/pbp",
+            "the database URL postgresql+psycopg2://pbp@localhost/pbp needs the Python package "
+            'psycopg2, which is not installed: install it, or use "postgresql+psycopg://…" '
+            '(pip install "pbp[postgres]")',
+        ),
+        (
+            "postgresql+nosuchdriver://pbp@localhost/pbp",
+            "the database URL postgresql+nosuchdriver://pbp@localhost/pbp names a driver "
+            "SQLAlchemy does not know",
+        ),
+        (
+            "postgresql+psycopg://pbp:secret@localhost:port/pbp",
+            '"postgresql+psycopg://pbp:***@localhost:port/pbp" is not a database URL',
+        ),
+        ("not a url://at all", '"not a url://at all" is not a database URL'),
+        ("foo://bar", "the database URL foo://bar is for foo, which pbp does not run on"),
+    ],
+)
 def test_a_database_url_pbp_cannot_use_is_one_line(url: str, says: str) -> None:
     with pytest.raises(StoreError) as refused:
         Store(url)

@@ -20,10 +20,25 @@ def minutes(n: float) -> datetime:
     return T0 + timedelta(minutes=n)
 
 
-def post(thread: str, author: str, body: str, n: int, *, id: str = "",
-         key: str | None = None, to: str | None = None) -> ForumPost:
-    return ForumPost(id=id, thread=thread, author=author, body=body, created_at=minutes(n),
-                     reply_key=key, reply_to=to)
+def post(
+    thread: str,
+    author: str,
+    body: str,
+    n: int,
+    *,
+    id: str = "",
+    key: str | None = None,
+    to: str | None = None,
+) -> ForumPost:
+    return ForumPost(
+        id=id,
+        thread=thread,
+        author=author,
+        body=body,
+        created_at=minutes(n),
+        reply_key=key,
+        reply_to=to,
+    )
 
 
 @pytest.fixture
@@ -38,16 +53,23 @@ def test_new_posts_get_numbered_ids_and_replies_their_own_prefix(storage: LocalS
     reply = storage.add_post(post("keep-1", "pbp_bot", "noted", 4, key="problem-p1", to="p1"))
 
     assert [first.id, chosen.id, third.id, reply.id] == ["p1", "p3", "p4", "pbp-4"]
-    assert reply == replace(post("keep-1", "pbp_bot", "noted", 4, key="problem-p1", to="p1"),
-                            id="pbp-4")
+    assert reply == replace(
+        post("keep-1", "pbp_bot", "noted", 4, key="problem-p1", to="p1"), id="pbp-4"
+    )
 
 
 def test_a_stored_post_reads_back_whole_and_in_utc(storage: LocalStorage) -> None:
     tokyo = timezone(timedelta(hours=9))
     written = ForumPost(
-        id="p7", thread="keep-1", author="alice", body="[physical: attack Goblin]",
-        created_at=minutes(1).astimezone(tokyo), edited_at=minutes(2), deleted_at=minutes(3),
-        reply_to="p2", reply_key=None,
+        id="p7",
+        thread="keep-1",
+        author="alice",
+        body="[physical: attack Goblin]",
+        created_at=minutes(1).astimezone(tokyo),
+        edited_at=minutes(2),
+        deleted_at=minutes(3),
+        reply_to="p2",
+        reply_key=None,
     )
     storage.add_post(written)
 
@@ -99,7 +121,8 @@ def test_thread_posts_keeps_creation_order_after_edits(storage: LocalStorage) ->
     storage.save_post(replace(p1, body="one, edited", edited_at=minutes(4)))
 
     assert [(p.id, p.body) for p in storage.thread_posts("keep-1")] == [
-        (p1.id, "one, edited"), (p3.id, "three"),
+        (p1.id, "one, edited"),
+        (p3.id, "three"),
     ]
     assert storage.thread_posts("keep-3") == []
 

@@ -128,7 +128,12 @@ def test_an_exception_in_a_unit_of_work_writes_nothing(store: Store) -> None:
         repo.save_cursor("local", "all", "c-1", at=T0)
         s.add(
             LocalPostRow(
-                id="p1", seq=1, thread="keep-1", author="alice", body="hi", created_at=T0,
+                id="p1",
+                seq=1,
+                thread="keep-1",
+                author="alice",
+                body="hi",
+                created_at=T0,
                 order=1,
             )
         )

@@ -36,9 +36,7 @@ def mark_posted(store: Store, reply_id: int) -> None:
 
 def replies(store: Store, tid: int) -> list[tuple[str, int, str, str, int]]:
     with store.session() as s:
-        return [
-            (r.key, r.revision, r.text, r.status, r.edits) for r in Repository(s).replies(tid)
-        ]
+        return [(r.key, r.revision, r.text, r.status, r.edits) for r in Repository(s).replies(tid)]
 
 
 def test_a_key_queued_again_gets_the_next_revision(store: Store, new_thread: NewThread) -> None:
@@ -81,9 +79,7 @@ def test_editing_a_pending_reply_changes_its_text_and_it_stays_pending(
     assert replies(store, tid) == [("problem-p1", 1, "new", "pending", 1)]
 
 
-def test_editing_a_posted_reply_makes_it_edit_pending(
-    store: Store, new_thread: NewThread
-) -> None:
+def test_editing_a_posted_reply_makes_it_edit_pending(store: Store, new_thread: NewThread) -> None:
     tid = new_thread()
     mark_posted(store, queue(store, tid, "problem-p1", "old", to="p1"))
 
@@ -138,7 +134,9 @@ def test_undelivered_lists_what_is_still_owed_oldest_first(
     with store.session() as s:
         owed = Repository(s).undelivered(tid)
         assert [(r.key, r.status) for r in owed] == [
-            ("b", "edit-pending"), ("c", "pending"), ("e", "pending"),
+            ("b", "edit-pending"),
+            ("c", "pending"),
+            ("e", "pending"),
         ]
 
 
@@ -158,7 +156,8 @@ def test_count_attempts_adds_one_to_each_reply_named_and_keeps_the_first_attempt
     with store.session() as s:
         rows = s.scalars(select(ReplyRow).order_by(ReplyRow.id)).all()
         assert [(r.id, r.attempts, r.tried_at) for r in rows] == [
-            (first, 2, T0), (second, 1, later),
+            (first, 2, T0),
+            (second, 1, later),
         ]
 
 
@@ -170,8 +169,9 @@ def test_mark_sent_records_the_post_in_utc_and_keeps_the_first_post_time(
     berlin = timezone(timedelta(hours=1))
 
     with store.session() as s:
-        Repository(s).mark_sent(reply_id, forum_id="pbp-3", text="text",
-                                at=minutes(5).astimezone(berlin))
+        Repository(s).mark_sent(
+            reply_id, forum_id="pbp-3", text="text", at=minutes(5).astimezone(berlin)
+        )
     with store.session() as s:
         Repository(s).queue_edit(thread_id=tid, key="summary-1", text="fixed", at=minutes(6))
     with store.session() as s:
@@ -198,7 +198,10 @@ def test_mark_sent_of_an_outdated_text_leaves_the_new_text_to_edit(
         row = Repository(s).reply(reply_id)
         assert row is not None
         assert (row.status, row.forum_reply_id, row.text, row.posted_at) == (
-            "edit-pending", "pbp-3", "new", minutes(2),
+            "edit-pending",
+            "pbp-3",
+            "new",
+            minutes(2),
         )
 
 
@@ -215,15 +218,12 @@ def test_an_edit_owed_in_a_block_changes_the_stored_row_and_its_object(
             repo.owe_edit(thread_id=tid, key="a", text="second", at=T0)
             repo.owe_edit(thread_id=tid, key="a", text="third", at=T0)
             repo.owe_edit(thread_id=tid, key="b", text="other, edited", at=T0)
-        assert (held["a"].text, held["a"].edits, held["a"].status) == ("third", 2,
-                                                                       "edit-pending")
+        assert (held["a"].text, held["a"].edits, held["a"].status) == ("third", 2, "edit-pending")
         del held  # not held now: the next edit goes by statement
     with store.session() as s:
         repo = Repository(s)
         with repo.deferred():
             repo.owe_edit(thread_id=tid, key="a", text="fourth", at=T0)
     with store.session() as s:
-        rows = {r.key: (r.text, r.edits, r.status, r.revision)
-                for r in Repository(s).replies(tid)}
-    assert rows == {"a": ("fourth", 3, "edit-pending", 1),
-                    "b": ("other, edited", 1, "pending", 1)}
+        rows = {r.key: (r.text, r.edits, r.status, r.revision) for r in Repository(s).replies(tid)}
+    assert rows == {"a": ("fourth", 3, "edit-pending", 1), "b": ("other, edited", 1, "pending", 1)}

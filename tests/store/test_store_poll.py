@@ -25,10 +25,22 @@ def minutes(n: float) -> datetime:
     return T0 + timedelta(minutes=n)
 
 
-def post(post_id: str, *, thread: str = "keep-1", body: str = "text", author: str = "alice",
-         deleted: bool = False) -> ForumPost:
-    return ForumPost(id=post_id, thread=thread, author=author, body=body, created_at=T0,
-                     deleted_at=T0 if deleted else None)
+def post(
+    post_id: str,
+    *,
+    thread: str = "keep-1",
+    body: str = "text",
+    author: str = "alice",
+    deleted: bool = False,
+) -> ForumPost:
+    return ForumPost(
+        id=post_id,
+        thread=thread,
+        author=author,
+        body=body,
+        created_at=T0,
+        deleted_at=T0 if deleted else None,
+    )
 
 
 def surveyed(store: Store, *thread_ids: int) -> None:
@@ -51,7 +63,8 @@ def test_versions_wait_in_listing_order_and_a_take_leaves_later_ones(
     with store.session() as s:
         pending = Inbox(s).pending(tid, "keep-1")
         assert [(p.post.id, p.post.body) for p in pending] == [
-            ("p2", "text"), ("p1", "first\ttab\nline"),
+            ("p2", "text"),
+            ("p1", "first\ttab\nline"),
         ]
         assert pending[0].post.created_at == T0 and pending[0].post.thread == "keep-1"
         Inbox(s).put(tid, [post("p3")], at=T0)  # listed while the worker was at it
@@ -68,22 +81,28 @@ def test_a_new_thread_waits_for_its_survey_and_the_survey_may_ask_a_whole_read(
     new_thread("keep-1", forum="reddit")
     with store.session() as s:
         inbox = Inbox(s)
-        assert [(t.key, t.id) for t in inbox.unsurveyed("local")] == [("keep-1", one),
-                                                                      ("keep-2", two)]
-        assert [(t.key, t.id, t.bound) for t in inbox.watched("local", ["keep-2", "nope"])
-                ] == [("keep-2", two, False)]
+        assert [(t.key, t.id) for t in inbox.unsurveyed("local")] == [
+            ("keep-1", one),
+            ("keep-2", two),
+        ]
+        assert [(t.key, t.id, t.bound) for t in inbox.watched("local", ["keep-2", "nope"])] == [
+            ("keep-2", two, False)
+        ]
         inbox.surveyed(one, read_whole=False)
         inbox.surveyed(two, read_whole=True)
     with store.session() as s:
         assert Inbox(s).unsurveyed("local") == []
         assert [t.key for t in Inbox(s).all_keys("local")] == ["keep-1", "keep-2"]
-        rows = {r.key: r.needs_read for r in s.scalars(
-            select(ThreadRow).where(ThreadRow.forum == "local"))}
+        rows = {
+            r.key: r.needs_read
+            for r in s.scalars(select(ThreadRow).where(ThreadRow.forum == "local"))
+        }
         assert rows == {"keep-1": False, "keep-2": True}
         Inbox(s).read_whole([one])
     with store.session() as s:
-        assert all(r.needs_read for r in s.scalars(
-            select(ThreadRow).where(ThreadRow.forum == "local")))
+        assert all(
+            r.needs_read for r in s.scalars(select(ThreadRow).where(ThreadRow.forum == "local"))
+        )
 
 
 def test_the_posts_a_thread_accounts_for_are_those_read_waiting_and_replied_not_deleted(
@@ -94,9 +113,17 @@ def test_the_posts_a_thread_accounts_for_are_those_read_waiting_and_replied_not_
         repo = Repository(s)
         for post_id, deleted in (("p1", False), ("p2", False), ("p2", True)):
             version = 2 if deleted else 1
-            repo.add_version(thread_id=tid, post_id=post_id, version=version, author="alice",
-                             body=None if deleted else "x", body_hash="h", written_at=T0,
-                             seen_at=T0, deleted=deleted)
+            repo.add_version(
+                thread_id=tid,
+                post_id=post_id,
+                version=version,
+                author="alice",
+                body=None if deleted else "x",
+                body_hash="h",
+                written_at=T0,
+                seen_at=T0,
+                deleted=deleted,
+            )
         Inbox(s).put(tid, [post("p3"), post("p4", deleted=True)], at=T0)
         reply = repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
         s.flush()
@@ -131,10 +158,17 @@ def test_a_thread_and_a_campaign_added_twice_are_one_row_each(store: Store) -> N
         first = repo.save_campaign(path="/c.toml", name="Keep", file_hash="a", at=T0)
         again = repo.save_campaign(path="/c.toml", name="Keep 2", file_hash="b", at=T0)
         assert first.id == again.id and (again.name, again.file_hash) == ("Keep 2", "b")
-        one = repo.add_thread(forum="local", key="k", campaign_id=first.id,
-                              campaign_hash="b", at=T0)
-        two = repo.add_thread(forum="local", key="k", campaign_id=first.id,
-                              campaign_hash="b", at=T0, bound_by="gm_sam")
+        one = repo.add_thread(
+            forum="local", key="k", campaign_id=first.id, campaign_hash="b", at=T0
+        )
+        two = repo.add_thread(
+            forum="local",
+            key="k",
+            campaign_id=first.id,
+            campaign_hash="b",
+            at=T0,
+            bound_by="gm_sam",
+        )
         assert one.id == two.id and two.bound_by is None and two.needs_survey
 
 
@@ -149,8 +183,7 @@ def test_a_cursor_of_thousands_of_characters_is_kept_whole(store: Store) -> None
 # -- workers and leases -----------------------------------------------------------------------
 
 
-def claim(store: Store, tid: int, owner: str, now: datetime, *, dead: tuple[str, ...] = ()
-          ) -> bool:
+def claim(store: Store, tid: int, owner: str, now: datetime, *, dead: tuple[str, ...] = ()) -> bool:
     with store.session() as s:
         return Leases(s).claim(tid, owner=owner, now=now, until=now + TTL, dead=dead)
 

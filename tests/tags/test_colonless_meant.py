@@ -68,8 +68,9 @@ def reply(text: str) -> str:
     from pbp.render.environment import make_environment
     from pbp.render.problems import render_problem_reply
 
-    return render_problem_reply(parse_post(text, context=TWO_GOBLINS).problems,
-                                env=make_environment(None))
+    return render_problem_reply(
+        parse_post(text, context=TWO_GOBLINS).problems, env=make_environment(None)
+    )
 
 
 def test_the_reply_to_an_ambiguous_name_lists_the_candidates_in_plain_words() -> None:

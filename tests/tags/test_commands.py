@@ -233,8 +233,11 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     # void: an id or a permalink
     ("!void def456", VoidCommand, {"post": "def456"}),
     ("!void t1_def456", VoidCommand, {"post": "t1_def456", "reason": None}),
-    ("!void def456 posted in the wrong thread", VoidCommand,
-     {"post": "def456", "reason": "posted in the wrong thread"}),
+    (
+        "!void def456 posted in the wrong thread",
+        VoidCommand,
+        {"post": "def456", "reason": "posted in the wrong thread"},
+    ),
     (
         "!void https://www.reddit.com/r/x/comments/abc/title/def456/",
         VoidCommand,

@@ -78,6 +78,9 @@ def read_bonus(reader: Reader, row: Table, at: KeyPath, key: str) -> int | None:
     """A signed bonus (``attack = 5``), at most SKILL_LIMIT either way."""
     found = reader.value(row, at, key, kind=int, expected=f"{key} = 5 (a whole number)")
     if found is not None and abs(found) > SKILL_LIMIT:
-        reader.fail((*at, key), f"{key} = {found} is beyond ±{SKILL_LIMIT}",
-                    f"a whole number from -{SKILL_LIMIT} to {SKILL_LIMIT}")
+        reader.fail(
+            (*at, key),
+            f"{key} = {found} is beyond ±{SKILL_LIMIT}",
+            f"a whole number from -{SKILL_LIMIT} to {SKILL_LIMIT}",
+        )
     return None if found is None else int(found)

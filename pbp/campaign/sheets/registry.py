@@ -17,9 +17,11 @@ from pbp.tags.model import SceneKind
 
 # in the order a sheet's parts are read (and their mistakes kept), as engine.registry.ALL: each
 # plugin's parts, a part two rulesets read (the skills) once, where the first lists it
-ALL: tuple[SheetReader, ...] = tuple(dict.fromkeys(
-    plugin.part(where, SheetReader) for plugin in plugins() for where in plugin.sheets
-))
+ALL: tuple[SheetReader, ...] = tuple(
+    dict.fromkeys(
+        plugin.part(where, SheetReader) for plugin in plugins() for where in plugin.sheets
+    )
+)
 
 # what a warning calls the scenes of each kind ("this campaign runs Distat scenes")
 NAMES: Mapping[SceneKind, str] = {
@@ -43,9 +45,7 @@ OPTIONS_LISTED: tuple[str, ...] = (
 
 OPTIONS: Mapping[str, OptionKey] = {k: v for part in ALL for k, v in part.options.items()}
 SHEET_KEYS: Mapping[str, SheetKey] = {k: v for part in ALL for k, v in part.keys.items()}
-MISPLACED: Mapping[str, tuple[str, str]] = {
-    k: v for part in ALL for k, v in part.misplaced.items()
-}
+MISPLACED: Mapping[str, tuple[str, str]] = {k: v for part in ALL for k, v in part.misplaced.items()}
 
 
 def home_kinds(ruleset: SceneKind) -> frozenset[SceneKind]:

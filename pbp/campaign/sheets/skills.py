@@ -35,12 +35,17 @@ class SkillSheetReader(SheetReader):
     """Reads ``skills``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
-        "skills": sheet_key("skill bonuses (d20 checks, Epic Path abstract rolls)",
-                            SceneKind.D20, SceneKind.ABSTRACT),
+        "skills": sheet_key(
+            "skill bonuses (d20 checks, Epic Path abstract rolls)",
+            SceneKind.D20,
+            SceneKind.ABSTRACT,
+        ),
     }
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {
-        "ranks": ("Epic Path skill ranks: each skill's bonus goes in skills",
-                  "skills = { Athletics = 12 }"),
+        "ranks": (
+            "Epic Path skill ranks: each skill's bonus goes in skills",
+            "skills = { Athletics = 12 }",
+        ),
     }
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> SkillSheet:

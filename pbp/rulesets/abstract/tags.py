@@ -75,6 +75,7 @@ class ReactionTag:
     source: Source
     as_name: str | None = None
 
+
 ABSTRACT_OPTIONS = {
     "bailiwick": Option(), "other": Option(), "bank": Option(), "auto": Option(),
     "spend": Option(Arg.CHOICE, choices=("all",), or_count=True), "as": AS,

@@ -44,8 +44,9 @@ class D20SheetReader(SheetReader):
     }
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> D20Sheet:
-        pool = reader.attempt(lambda: reader.whole(row, at, "dice_pool", default=0, minimum=0),
-                              None)
+        pool = reader.attempt(
+            lambda: reader.whole(row, at, "dice_pool", default=0, minimum=0), None
+        )
         attack = reader.attempt(lambda: read_bonus(reader, row, at, "attack"), None)
         defense = reader.attempt(lambda: reader.whole(row, at, "defense", minimum=0), None)
         return D20Sheet(dice_pool=pool or 0, attack=attack, defense=defense)

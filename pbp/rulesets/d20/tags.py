@@ -110,6 +110,7 @@ class EffectTag:
     inflict: str | None = None  # one of TRACKS: the target's track worsens when it gets through
     as_name: str | None = None
 
+
 CHECK_OPTIONS = {
     "take": Option(Arg.CHOICE, choices=("1", "10", "20")),
     "tools": Option(Arg.CHOICE, choices=("none", "improvised")),
@@ -194,8 +195,9 @@ def read_compare(body: str, *, source: Source, names: Names) -> CompareTag:
         raise Reject(IncompleteTag(tag="", verb="compare", missing="SCORE vs NAME"))
     value = _score(cursor, verb="compare")
     cursor.expect("vs", verb="compare", missing="vs NAME")
-    opponent = cursor.take_name(names.characters, names=names, stop=COMPARE_OPTIONS,
-                                kind="character", single_word=True)
+    opponent = cursor.take_name(
+        names.characters, names=names, stop=COMPARE_OPTIONS, kind="character", single_word=True
+    )
     if not opponent:
         raise Reject(IncompleteTag(tag="", verb="compare", missing="vs NAME"))
     opponent_value = _score(cursor, verb="compare")
@@ -223,16 +225,26 @@ def read_effect(body: str, *, source: Source, names: Names) -> EffectTag:
         dc = cursor.take_count(verb="effect", option="vs")
         found = read_options(cursor, AS_ONLY, verb="effect", names=names)
         return EffectTag(source=source, modifier=modifier, dc=dc, as_name=first_str(found, "as"))
-    target = cursor.take_name(names.characters, names=names, stop=(*RESISTANCES, "as"),
-                              kind="character", single_word=True)
+    target = cursor.take_name(
+        names.characters, names=names, stop=(*RESISTANCES, "as"), kind="character", single_word=True
+    )
     resistance = cursor.peek_word()
     if not target or resistance not in RESISTANCES:
-        raise Reject(IncompleteTag(tag="", verb="effect",
-                                   missing="vs NAME and one of " + ", ".join(RESISTANCES)))
+        raise Reject(
+            IncompleteTag(
+                tag="", verb="effect", missing="vs NAME and one of " + ", ".join(RESISTANCES)
+            )
+        )
     cursor.take_word()
     found = read_options(cursor, EFFECT_OPTIONS, verb="effect", names=names)
-    return EffectTag(source=source, modifier=modifier, target=target, resistance=resistance,
-                     inflict=first_str(found, "inflict"), as_name=first_str(found, "as"))
+    return EffectTag(
+        source=source,
+        modifier=modifier,
+        target=target,
+        resistance=resistance,
+        inflict=first_str(found, "inflict"),
+        as_name=first_str(found, "as"),
+    )
 
 
 def read_aid(body: str, *, source: Source, names: Names) -> AidTag:
@@ -291,15 +303,17 @@ def _aid(tag: AidTag) -> str:
 
 def _compare(tag: CompareTag) -> str:
     mine = f"{tag.score} {tag.value}" if tag.value is not None else tag.score
-    theirs = (f"{tag.opponent} {tag.opponent_value}" if tag.opponent_value is not None
-              else tag.opponent)
+    theirs = (
+        f"{tag.opponent} {tag.opponent_value}" if tag.opponent_value is not None else tag.opponent
+    )
     boost = [f"boost {tag.boost}"] if tag.boost else []
     return bracket("compare", f"{mine} vs {theirs}", boost, tag.as_name)
 
 
 def _effect(tag: EffectTag) -> str:
-    against = (str(tag.dc) if tag.dc is not None
-               else f"{tag.target} {(tag.resistance or '').capitalize()}")
+    against = (
+        str(tag.dc) if tag.dc is not None else f"{tag.target} {(tag.resistance or '').capitalize()}"
+    )
     modifier = f"{signed(tag.modifier)} " if tag.modifier is not None else ""
     inflict = [f"inflict {tag.inflict}"] if tag.inflict else []
     return bracket("effect", f"{modifier}vs {against}", inflict, tag.as_name)

@@ -79,8 +79,10 @@ class DistatSheetReader(SheetReader):
         # a talent may be taken more than once: its copies stack (RULES §1.1), so no
         # uniqueness check
         reader.attempt(lambda: _check_bonus_pool(reader, at, points), None)
-        return DistatSheet(talents=tuple(t for t in talents if t is not None),
-                           **{key: value or 0 for key, value in points.items()})
+        return DistatSheet(
+            talents=tuple(t for t in talents if t is not None),
+            **{key: value or 0 for key, value in points.items()},
+        )
 
     def warn(
         self, reader: Reader, row: Table, at: KeyPath, *, ruleset: SceneKind, skip: set[str]

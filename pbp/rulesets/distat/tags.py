@@ -99,6 +99,7 @@ class IdentifyTag:
     target: str
     as_name: str | None = None
 
+
 MOVE_OPTIONS = {"body": Option(), "mind": Option(), "as": AS}
 ACTION_OPTIONS = {"with": Option(Arg.COUNT), "bonus": Option(Arg.COUNT), "as": AS}
 _ACTION_STOPS = frozenset(ACTION_OPTIONS) | {"on", "vs"}
@@ -140,9 +141,7 @@ def read_action(verb: str, body: str, *, source: Source, names: Names) -> Action
     """``[physical: …]`` / ``[mental: …]``: one part with options, or a split (RULES D7)."""
     texts = [text for text in body.split(";") if text.strip()]
     if not texts:
-        raise Reject(
-            IncompleteTag(tag="", verb=verb, missing="attack TARGET")
-        )
+        raise Reject(IncompleteTag(tag="", verb=verb, missing="attack TARGET"))
     parts: list[ActionPart] = []
     options: dict[str, list[OptionValue]] = {}
     for text in texts:

@@ -33,9 +33,14 @@ class MarkhorSheet:
 
     def scores(self) -> Mapping[str, int | None]:
         """Every number of the part: a fight reads them by key, or what ``!npc`` gave."""
-        return {"constitution": self.constitution, "wisdom": self.wisdom,
-                "intuition": self.intuition, "hp": self.hp, "wp": self.wp,
-                "stamina": self.stamina}
+        return {
+            "constitution": self.constitution,
+            "wisdom": self.wisdom,
+            "intuition": self.intuition,
+            "hp": self.hp,
+            "wp": self.wp,
+            "stamina": self.stamina,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,8 +74,10 @@ class MarkhorSheetReader(SheetReader):
     }
 
     def read_options(self, given: Mapping[str, bool | int]) -> MarkhorOptions:
-        return MarkhorOptions(skirmish_minimum=int(given["skirmish_minimum"]),
-                              skirmish_per_point=int(given["skirmish_per_point"]))
+        return MarkhorOptions(
+            skirmish_minimum=int(given["skirmish_minimum"]),
+            skirmish_per_point=int(given["skirmish_per_point"]),
+        )
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> MarkhorSheet:
         scores: dict[str, Any] = {

@@ -61,6 +61,7 @@ class ActTag:
     advantage: int = 0
     as_name: str | None = None
 
+
 SKIRMISH_OPTIONS = {"adv": Option(repeats=True), "dis": Option(repeats=True), "as": AS}
 TARGETED_OPTIONS = {**SKIRMISH_OPTIONS, "react": Option()}  # RULES M7: battle reactions
 # RULES §6: in a battle the tag gives an attack's damage and a heal's amount (1 when absent)
@@ -75,9 +76,7 @@ def _advantage(found: dict[str, list[OptionValue]]) -> int:
 def read_skirmish_attack(body: str, *, source: Source, names: Names) -> SkirmishAttackTag:
     """``[attack: TARGET]`` (skirmish, battle)."""
     cursor = Cursor(body)
-    target = cursor.take_name(
-        names.characters, names=names, stop=ATTACK_OPTIONS, kind="character"
-    )
+    target = cursor.take_name(names.characters, names=names, stop=ATTACK_OPTIONS, kind="character")
     if not target:
         raise Reject(MissingTarget(tag="", verb="attack", what="character"))
     found = read_options(cursor, ATTACK_OPTIONS, verb="attack", names=names)

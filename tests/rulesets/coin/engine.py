@@ -50,8 +50,14 @@ class _CoinCloser(Closer):
     def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         assert isinstance(accepted.intent, Call)
         roll = self.dice.for_key(post.post_id, accepted.tag.source.index).roll(2)
-        self.flips.append(Flip(post_id=post.post_id, actor=accepted.actor,
-                               call=accepted.intent.side, shown=SIDES[roll - 1]))
+        self.flips.append(
+            Flip(
+                post_id=post.post_id,
+                actor=accepted.actor,
+                call=accepted.intent.side,
+                shown=SIDES[roll - 1],
+            )
+        )
         return scene
 
     def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
@@ -67,8 +73,14 @@ class CoinRuleset(Ruleset):
 
     def check(self, tag: object, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         assert isinstance(tag, FlipTag)
-        return Accepted(tag=tag, intent=Call(side=tag.call), actor=actor.name,
-                        on_behalf=actor.on_behalf, slots=frozenset({"coin"}), bonus=0)
+        return Accepted(
+            tag=tag,
+            intent=Call(side=tag.call),
+            actor=actor.name,
+            on_behalf=actor.on_behalf,
+            slots=frozenset({"coin"}),
+            bonus=0,
+        )
 
     def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
         return _CoinCloser(dice=dice)

@@ -27,8 +27,16 @@ def read_flip(body: str, *, source: Source, names: Names) -> FlipTag:
     """The side called, and nothing else."""
     side = body.strip().lower()
     if side not in SIDES:
-        raise Reject(BadOption(tag=source.text, line=source.line, column=source.column,
-                               option=body.strip(), verb="flip", allowed=SIDES))
+        raise Reject(
+            BadOption(
+                tag=source.text,
+                line=source.line,
+                column=source.column,
+                option=body.strip(),
+                verb="flip",
+                allowed=SIDES,
+            )
+        )
     return FlipTag(source=source, call=side)
 
 

@@ -15,10 +15,14 @@ class CoinViews(RulesetViews):
 
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
         part = report.parts.get(CoinReport)
-        flips = [] if part is None else [
-            {"actor": f.actor, "call": f.call, "shown": f.shown, "won": f.won}
-            for f in part.flips
-        ]
+        flips = (
+            []
+            if part is None
+            else [
+                {"actor": f.actor, "call": f.call, "shown": f.shown, "won": f.won}
+                for f in part.flips
+            ]
+        )
         return {"coin": flips}
 
 

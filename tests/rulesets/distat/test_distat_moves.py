@@ -37,8 +37,7 @@ def fight(*fighters: Fighter) -> DistatScene:
 def test_d10_leaving_an_enemy_needs_an_opposed_check_with_the_higher_eav_by_default() -> None:
     scene = fight(who("Aria", "party", 3, 5), who("Ogre", "foes", 6, 2))
     scene, (record,) = resolve(scene, Move(actor="Aria", target=None))
-    assert (record.stat, record.active, record.passive, record.outcome) == (
-        "mind", 5, 2, "success")
+    assert (record.stat, record.active, record.passive, record.outcome) == ("mind", 5, 2, "success")
     assert view(scene, "Aria").group != view(scene, "Ogre").group
 
 
@@ -51,16 +50,24 @@ def test_d10_failure_loses_only_the_move_and_a_tie_fails_the_mover() -> None:
 
 
 def test_d10_the_highest_relevant_epv_opposes_after_its_own_crowd_penalty() -> None:
-    scene = fight(who("Aria", "party", 6, 1), who("Bram", "party", 3, 1),
-                  who("Ogre", "foes", 5, 1), who("Imp", "foes", 4, 1))
+    scene = fight(
+        who("Aria", "party", 6, 1),
+        who("Bram", "party", 3, 1),
+        who("Ogre", "foes", 5, 1),
+        who("Imp", "foes", 4, 1),
+    )
     # Ogre and Imp each face two enemies: Body EPV 4 and 3; each has one ally: +1
     _, (record,) = resolve(scene, Move(actor="Aria", target=None, stat="body"))
     assert (record.active, record.passive) == (6 + 1, 4 + 1)
 
 
 def test_d10_no_check_when_the_movers_allies_outnumber_the_enemies() -> None:
-    scene = fight(who("Aria", "party", 1, 1), who("Bram", "party", 3, 1),
-                  who("Cora", "party", 3, 1), who("Ogre", "foes", 9, 9))
+    scene = fight(
+        who("Aria", "party", 1, 1),
+        who("Bram", "party", 3, 1),
+        who("Cora", "party", 3, 1),
+        who("Ogre", "foes", 9, 9),
+    )
     scene, (record,) = resolve(scene, Move(actor="Aria", target=None))
     assert record.outcome == "success" and record.stat is None and record.active is None
 
@@ -83,8 +90,7 @@ def test_d12_time_constraint_is_a_body_check_that_spends_the_physical_action() -
     move = Move(actor="Aria", target="Gate")
     assert slots_used(scene, move) == {"move", "physical"}
     scene, (record,) = resolve(scene, move)
-    assert (record.stat, record.active, record.passive, record.outcome) == (
-        "body", 4, 3, "success")
+    assert (record.stat, record.active, record.passive, record.outcome) == ("body", 4, 3, "success")
     assert view(scene, "Aria").group == scene.groups["Gate"]
 
 
@@ -95,8 +101,7 @@ def test_d12_a_failed_time_constraint_check_does_not_arrive() -> None:
 
 
 def test_d12_fleet_footed_makes_the_check_without_the_physical_action() -> None:
-    scene = add_feature(new_scene([who("Aria", "party", 4, 1, FLEET)]), name="Gate",
-                        constraint=3)
+    scene = add_feature(new_scene([who("Aria", "party", 4, 1, FLEET)]), name="Gate", constraint=3)
     assert slots_used(scene, Move(actor="Aria", target="Gate")) == {"move"}
     _, (record,) = resolve(scene, Move(actor="Aria", target="Gate"))
     assert record.passive == 3
@@ -113,11 +118,13 @@ def test_d12_threatened_then_time_constraint_the_record_carries_the_last_check()
 def test_moves_that_go_nowhere_are_rejected() -> None:
     scene = fight(who("Aria", "party", 3, 3), who("Bram", "party", 3, 3))
     assert validate(scene, Move(actor="Aria", target="Bram")) == (
-        AlreadyInGroup(actor="Aria", target="Bram"),)
+        AlreadyInGroup(actor="Aria", target="Bram"),
+    )
     assert validate(scene, Move(actor="Aria", target="Aria")) == (SelfTarget(actor="Aria"),)
     alone = new_scene([who("Aria", "party", 3, 3)])
     assert validate(alone, Move(actor="Aria", target=None)) == (
-        AlreadyInGroup(actor="Aria", target=None),)
+        AlreadyInGroup(actor="Aria", target=None),
+    )
 
 
 def test_d8_slots_one_move_one_physical_one_mental() -> None:
@@ -140,9 +147,15 @@ def test_d19_feat_is_eav_against_a_target_number_tie_fails() -> None:
     scene = add_feature(new_scene([who("Aria", "party", 4, 2)]), name="Wall", tn=4)
     _, (record,) = resolve(scene, Feat(actor="Aria", stat="body", feature="Wall"))
     assert (record.maneuver, record.target, record.active, record.passive, record.outcome) == (
-        "feat", "Wall", 4, 4, "failure")
+        "feat",
+        "Wall",
+        4,
+        4,
+        "failure",
+    )
     _, (record,) = resolve(scene, Feat(actor="Aria", stat="mind", tn=1))
     assert (record.passive, record.outcome) == (1, "success")
     scene = add_feature(scene, name="Shrine")
     assert validate(scene, Feat(actor="Aria", stat="mind", feature="Shrine")) == (
-        UnknownFeatureTn(feature="Shrine"),)
+        UnknownFeatureTn(feature="Shrine"),
+    )

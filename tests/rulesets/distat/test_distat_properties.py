@@ -27,10 +27,16 @@ AGGRESSIVE = Talent(name="Aggressive", stat="body", level=3, kind="active")
 
 
 @settings(max_examples=200)
-@given(body=points, mind=points, stat=stats, hurt=st.integers(min_value=0, max_value=20),
-       amount=st.integers(min_value=0, max_value=5))
-def test_damage_never_raises_a_value(body: int, mind: int, stat: Stat, hurt: int,
-                                     amount: int) -> None:
+@given(
+    body=points,
+    mind=points,
+    stat=stats,
+    hurt=st.integers(min_value=0, max_value=20),
+    amount=st.integers(min_value=0, max_value=5),
+)
+def test_damage_never_raises_a_value(
+    body: int, mind: int, stat: Stat, hurt: int, amount: int
+) -> None:
     scene = new_scene([Fighter(name="A", side="x", body=body, mind=mind)])
     scene = apply_damage(scene, name="A", stat=stat, amount=hurt)
     before = view(scene, "A")
@@ -65,8 +71,10 @@ def test_split_parts_never_exceed_the_eav_and_the_eav_is_restored(
     foes = [Fighter(name=f"F{i}", side="foes", body=d, mind=1) for i, d in enumerate(defences)]
     hero = Fighter(name="Hero", side="party", body=body, mind=1, talents=talents)
     scene = set_group(new_scene([hero, *foes]), ["Hero", *(f.name for f in foes)])
-    parts = tuple(Attack(actor="Hero", stat="body", target=f"F{i}", share=s)
-                  for i, s in enumerate([*shares, None]))
+    parts = tuple(
+        Attack(actor="Hero", stat="body", target=f"F{i}", share=s)
+        for i, s in enumerate([*shares, None])
+    )
     split = Split(actor="Hero", stat="body", parts=parts)
     after, records = resolve(scene, split)
     if len(parts) < 2 or full < 2:
@@ -79,20 +87,41 @@ def test_split_parts_never_exceed_the_eav_and_the_eav_is_restored(
 
 
 @settings(max_examples=200)
-@given(full_body=points, full_mind=points, dmg_body=st.integers(0, 20),
-       dmg_mind=st.integers(0, 20), medic=st.booleans(), rally=st.booleans(),
-       pool=st.integers(0, 10), night=st.booleans())
+@given(
+    full_body=points,
+    full_mind=points,
+    dmg_body=st.integers(0, 20),
+    dmg_mind=st.integers(0, 20),
+    medic=st.booleans(),
+    rally=st.booleans(),
+    pool=st.integers(0, 10),
+    night=st.booleans(),
+)
 def test_recovery_never_raises_a_value_above_full_nor_lowers_it(
-    full_body: int, full_mind: int, dmg_body: int, dmg_mind: int, medic: bool, rally: bool,
-    pool: int, night: bool,
+    full_body: int,
+    full_mind: int,
+    dmg_body: int,
+    dmg_mind: int,
+    medic: bool,
+    rally: bool,
+    pool: int,
+    night: bool,
 ) -> None:
-    hero = Fighter(name="A", side="x", body=full_body, mind=full_mind, damage_body=dmg_body,
-                   damage_mind=dmg_mind, bonus_pool=pool)
+    hero = Fighter(
+        name="A",
+        side="x",
+        body=full_body,
+        mind=full_mind,
+        damage_body=dmg_body,
+        damage_mind=dmg_mind,
+        bonus_pool=pool,
+    )
     scene = new_scene([hero])
     before = view(scene, "A")
     spend: dict[Stat, int] = {"body": pool // 2, "mind": pool - pool // 2}
-    scene = end_encounter(scene, medic=["A"] if medic else [], rally=["A"] if rally else [],
-                          spend={"A": spend})
+    scene = end_encounter(
+        scene, medic=["A"] if medic else [], rally=["A"] if rally else [], spend={"A": spend}
+    )
     if night:
         scene = night_rest(scene)
     after = view(scene, "A")
@@ -108,8 +137,12 @@ def test_recovery_never_raises_a_value_above_full_nor_lowers_it(
 def test_an_opposed_check_has_one_winner_and_ties_go_to_the_defender(
     attacker: int, defender: int, stat: Stat
 ) -> None:
-    scene = new_scene([Fighter(name="A", side="p", body=attacker, mind=attacker),
-                       Fighter(name="D", side="f", body=defender, mind=defender)])
+    scene = new_scene(
+        [
+            Fighter(name="A", side="p", body=attacker, mind=attacker),
+            Fighter(name="D", side="f", body=defender, mind=defender),
+        ]
+    )
     scene = set_group(scene, ["A", "D"])
     after, (record,) = resolve(scene, Attack(actor="A", stat=stat, target="D"))
     assert (record.active, record.passive) == (attacker, defender)

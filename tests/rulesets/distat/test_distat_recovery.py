@@ -84,17 +84,16 @@ def test_end_encounter_gives_a_fresh_scene_state_kept() -> None:
 
 def test_add_fighter_replace_sheet_and_names() -> None:
     scene = add_feature(new_scene([aria()]), name="Altar", tn=3)
-    scene = add_fighter(scene, Fighter(name="Imp", side="foes", body=1, mind=1),
-                        group_with="Altar")
+    scene = add_fighter(scene, Fighter(name="Imp", side="foes", body=1, mind=1), group_with="Altar")
     assert scene.groups["Imp"] == scene.groups["Altar"]
-    scene = add_fighter(scene, Fighter(name="Bat", side="foes", body=1, mind=1),
-                        group_with="Aria")
+    scene = add_fighter(scene, Fighter(name="Bat", side="foes", body=1, mind=1), group_with="Aria")
     assert view(scene, "Bat").group == view(scene, "Aria").group
     assert names(scene) == ("Aria", "Imp", "Bat") and feature_names(scene) == ("Altar",)
     scene = apply_damage(scene, name="Aria", stat="body", amount=2)
     wing = Talent(name="Aggressive", stat="body", level=3, kind="active")
-    scene = replace_sheet(scene, Fighter(name="Aria", side="party", body=8, mind=3,
-                                         talents=(wing,)))
+    scene = replace_sheet(
+        scene, Fighter(name="Aria", side="party", body=8, mind=3, talents=(wing,))
+    )
     shown = view(scene, "Aria").body
     assert (shown.full, shown.damage, shown.eav) == (8, 2, 7)
     assert talent_names(scene) == ("Aggressive",)
@@ -103,8 +102,13 @@ def test_add_fighter_replace_sheet_and_names() -> None:
 
 
 def test_set_group_keeps_the_id_when_a_group_only_grows() -> None:
-    scene = new_scene([aria(), Fighter(name="Ogre", side="foes", body=3, mind=1),
-                       Fighter(name="Bram", side="party", body=3, mind=1)])
+    scene = new_scene(
+        [
+            aria(),
+            Fighter(name="Ogre", side="foes", body=3, mind=1),
+            Fighter(name="Bram", side="party", body=3, mind=1),
+        ]
+    )
     first = view(scene, "Aria").group
     scene = set_group(scene, ["Aria", "Ogre"])
     assert view(scene, "Aria").group == first == view(scene, "Ogre").group

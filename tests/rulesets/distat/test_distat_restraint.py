@@ -35,10 +35,12 @@ ANCHOR = Talent(name="Anchor", stat="body", level=1, kind="passive")
 
 
 def duel(*grappler_talents: Talent, victim_talents: tuple[Talent, ...] = ()) -> DistatScene:
-    scene = new_scene([
-        Fighter(name="Grappler", side="party", body=5, mind=5, talents=grappler_talents),
-        Fighter(name="Victim", side="foes", body=3, mind=3, talents=victim_talents),
-    ])
+    scene = new_scene(
+        [
+            Fighter(name="Grappler", side="party", body=5, mind=5, talents=grappler_talents),
+            Fighter(name="Victim", side="foes", body=3, mind=3, talents=victim_talents),
+        ]
+    )
     return begin_round(set_group(scene, ["Grappler", "Victim"]))
 
 
@@ -57,7 +59,8 @@ def test_d9_restraint_covers_the_next_round_when_the_target_has_no_turn_after_it
     scene = end_round(scene)
     assert view(scene, "Victim").restrained is not None
     assert validate(scene, Move(actor="Victim", target=None)) == (
-        Restrained(actor="Victim", kind="body"),)
+        Restrained(actor="Victim", kind="body"),
+    )
     scene = end_round(scene)
     assert view(scene, "Victim").restrained is None
 
@@ -88,7 +91,8 @@ def test_d9_pin_extends_the_restraint_by_one_round() -> None:
 def test_d9_physically_restrained_may_only_escape_with_its_physical_action() -> None:
     scene = grab(duel())
     assert Restrained(actor="Victim", kind="body") in validate(
-        scene, Attack(actor="Victim", stat="body", target="Grappler"))
+        scene, Attack(actor="Victim", stat="body", target="Grappler")
+    )
     assert validate(scene, Attack(actor="Victim", stat="mind", target="Grappler")) == ()
     assert validate(scene, Escape(actor="Victim")) == ()
     assert slots_used(scene, Escape(actor="Victim")) == {"physical"}
@@ -110,20 +114,23 @@ def test_d9_escape_is_body_eav_against_the_restrainers_body_epv() -> None:
 def test_d9_mental_restraint_takes_the_mental_action_not_the_physical() -> None:
     scene = grab(duel(), "mind")
     assert Restrained(actor="Victim", kind="mind") in validate(
-        scene, Attack(actor="Victim", stat="mind", target="Grappler"))
+        scene, Attack(actor="Victim", stat="mind", target="Grappler")
+    )
     assert NotRestrained(actor="Victim") in validate(scene, Escape(actor="Victim"))
 
 
 def test_d9_nobody_can_restrain_a_target_already_restrained() -> None:
     scene = grab(duel())
     assert AlreadyRestrained(target="Victim") in validate(
-        scene, Restrain(actor="Grappler", stat="mind", target="Victim"))
+        scene, Restrain(actor="Grappler", stat="mind", target="Victim")
+    )
 
 
 def test_d9_no_move_after_restraining_in_the_same_round_but_move_then_restrain_is_fine() -> None:
     scene = grab(duel())
-    assert MoveAfterRestrain(actor="Grappler") in validate(scene, Move(actor="Grappler",
-                                                                    target=None))
+    assert MoveAfterRestrain(actor="Grappler") in validate(
+        scene, Move(actor="Grappler", target=None)
+    )
     assert validate(end_round(scene), Move(actor="Grappler", target=None)) == ()
 
 

@@ -33,14 +33,16 @@ def foe(name: str, body: int = 3, mind: int = 3) -> Fighter:
 
 
 def test_d1_worked_example_ev_eav_epv_with_three_enemies() -> None:
-    hero = Fighter(name="Hero", side="party", body=5, mind=2, talents=(AGGRESSIVE, HARD_TO_HIT),
-                   damage_body=1)
+    hero = Fighter(
+        name="Hero", side="party", body=5, mind=2, talents=(AGGRESSIVE, HARD_TO_HIT), damage_body=1
+    )
     scene = new_scene([hero, foe("A"), foe("B"), foe("C")])
     scene = set_group(scene, ["Hero", "A", "B", "C"])
     shown = view(scene, "Hero").body
     assert (shown.full, shown.damage, shown.eav, shown.epv) == (5, 1, 5, 5)
     assert epv_in_scene(scene, "Hero", "body") == 3  # 4 + 1 − 2
     from pbp.rulesets.distat.rules.fighter import eav
+
     assert eav(hero, "body", per_check=1) == 6  # with the sword (a per-check +1)
 
 
@@ -83,11 +85,24 @@ def test_tie_fails_the_initiator() -> None:
 
 
 def test_d5_zero_ev_cannot_act_and_auto_fails_defence() -> None:
-    scene = set_group(new_scene([pc("A", 3, 3), foe("B", 3, 1, )]), ["A", "B"])
+    scene = set_group(
+        new_scene(
+            [
+                pc("A", 3, 3),
+                foe(
+                    "B",
+                    3,
+                    1,
+                ),
+            ]
+        ),
+        ["A", "B"],
+    )
     scene = apply_damage(scene, name="B", stat="mind", amount=1)
     assert view(scene, "B").status == "zeroed"
     assert StatTooLow(actor="B", stat="mind") in validate(
-        scene, Attack(actor="B", stat="mind", target="A"))
+        scene, Attack(actor="B", stat="mind", target="A")
+    )
     hardy = Talent(name="Thick Skull", stat="mind", level=1, kind="passive", epv=5)
     scene = set_group(new_scene([pc("A", 3, 3), pc("B", 3, 0, hardy, side="foes")]), ["A", "B"])
     _, (record,) = resolve(scene, Attack(actor="A", stat="mind", target="B"))
@@ -100,7 +115,8 @@ def test_d5_eav_not_above_zero_blocks_the_action() -> None:
     scene = new_scene([pc("A", 2, 2, clumsy), foe("B")])
     scene = set_group(scene, ["A", "B"])
     assert StatTooLow(actor="A", stat="body") in validate(
-        scene, Attack(actor="A", stat="body", target="B"))
+        scene, Attack(actor="A", stat="body", target="B")
+    )
 
 
 def test_d6_below_zero_is_out_and_out_cannot_act_or_move() -> None:
@@ -158,7 +174,8 @@ def test_d11_move_joins_a_character_group_and_a_feature_group_is_made_at_need() 
 def test_d18_physical_checks_need_the_same_group_mental_ones_do_not() -> None:
     scene = new_scene([pc("A", 4, 4), foe("B")])
     assert NotAdjacent(actor="A", target="B") in validate(
-        scene, Attack(actor="A", stat="body", target="B"))
+        scene, Attack(actor="A", stat="body", target="B")
+    )
     assert validate(scene, Attack(actor="A", stat="mind", target="B")) == ()
 
 
@@ -175,7 +192,10 @@ def test_opposed_basics_round_damage_carries_into_later_checks() -> None:
     scene, (second,) = resolve(scene, Attack(actor="Bram", stat="mind", target="Goblin"))
     scene, (third,) = resolve(scene, Attack(actor="Goblin", stat="body", target="Aria"))
     assert [(r.active, r.passive, r.outcome) for r in (first, second, third)] == [
-        (5, 3, "success"), (4, 1, "success"), (2, 5, "failure")]
+        (5, 3, "success"),
+        (4, 1, "success"),
+        (2, 5, "failure"),
+    ]
     goblin = view(scene, "Goblin")
     assert (goblin.body.damage, goblin.mind.damage, goblin.body.eav) == (1, 1, 2)
     assert goblin.status == "zeroed"

@@ -40,8 +40,11 @@ def test_m4_every_member_of_the_ambushing_side_adds_24() -> None:
         roller_for=scripted({"Aria": [5], "Bram": [20], "Gob": [24]}),
     )
     assert summary(order) == [("Bram", 44, ()), ("Aria", 29, ()), ("Gob", 24, ())]
-    assert [(r.rolls, r.bonus, r.kept) for r in order] == [((20,), 24, 20), ((5,), 24, 5),
-                                                           ((24,), 0, 24)]
+    assert [(r.rolls, r.bonus, r.kept) for r in order] == [
+        ((20,), 24, 20),
+        ((5,), 24, 5),
+        ((24,), 0, 24),
+    ]
 
 
 def test_m4_without_ambush_it_is_a_straight_d24() -> None:
@@ -58,9 +61,7 @@ def test_m4_ties_reroll_among_the_tied_only_until_settled() -> None:
     order = skirmish_initiative(
         [("Aria", "party"), ("Bram", "party"), ("Cole", "party"), ("Dax", "foes")],
         ambush=None,
-        roller_for=scripted(
-            {"Aria": [10, 5, 7], "Bram": [10, 12], "Cole": [10, 5, 2], "Dax": [3]}
-        ),
+        roller_for=scripted({"Aria": [10, 5, 7], "Bram": [10, 12], "Cole": [10, 5, 2], "Dax": [3]}),
     )
     assert summary(order) == [
         ("Bram", 10, (12,)),
@@ -75,8 +76,9 @@ def test_initiative_ties_that_never_settle_fall_back_to_name_order() -> None:
         def roll(self, sides: int) -> int:
             return 7
 
-    order = skirmish_initiative([("b", "x"), ("a", "y")], ambush=None,
-                                roller_for=lambda name: Stuck())
+    order = skirmish_initiative(
+        [("b", "x"), ("a", "y")], ambush=None, roller_for=lambda name: Stuck()
+    )
     assert [r.name for r in order] == ["a", "b"]
     assert all(len(r.tiebreak) == MAX_TIEBREAK_ROUNDS for r in order)
 
@@ -88,8 +90,10 @@ def test_initiative_advantage_rolls_more_d24s() -> None:
         roller_for=scripted({"Aria": [5, 19], "Gob": [20, 3, 9]}),
         advantage={"Aria": 1, "Gob": -2},
     )
-    assert [(r.name, r.rolls, r.total) for r in order] == [("Aria", (5, 19), 19),
-                                                           ("Gob", (20, 3, 9), 3)]
+    assert [(r.name, r.rolls, r.total) for r in order] == [
+        ("Aria", (5, 19), 19),
+        ("Gob", (20, 3, 9), 3),
+    ]
 
 
 # --- RULES M5 ---------------------------------------------------------------------------------
@@ -100,8 +104,7 @@ def test_m5_d24_plus_intuition_descending_through_negative_totals() -> None:
         [("Aria", 3), ("Bram", -5), ("Gob", 1), ("Rat", -6)],
         roller_for=scripted({"Aria": [9], "Bram": [4], "Gob": [20], "Rat": [1]}),
     )
-    assert summary(order) == [("Gob", 21, ()), ("Aria", 12, ()), ("Bram", -1, ()),
-                              ("Rat", -5, ())]
+    assert summary(order) == [("Gob", 21, ()), ("Aria", 12, ()), ("Bram", -1, ()), ("Rat", -5, ())]
 
 
 def test_m5_a_tie_goes_to_the_higher_intuition_before_any_reroll() -> None:
@@ -109,8 +112,7 @@ def test_m5_a_tie_goes_to_the_higher_intuition_before_any_reroll() -> None:
         [("Bram", -5), ("Rat", -4), ("Aria", 3), ("Gob", 1)],
         roller_for=scripted({"Aria": [10], "Bram": [2], "Gob": [12], "Rat": [1]}),
     )
-    assert summary(order) == [("Aria", 13, ()), ("Gob", 13, ()), ("Rat", -3, ()),
-                              ("Bram", -3, ())]
+    assert summary(order) == [("Aria", 13, ()), ("Gob", 13, ()), ("Rat", -3, ()), ("Bram", -3, ())]
 
 
 def test_m5_equal_total_and_intuition_reroll_a_d24() -> None:
@@ -132,15 +134,22 @@ class SeededRoller:
         return self.rng.randint(1, sides)
 
 
-names = st.lists(st.text("abcdefgh", min_size=1, max_size=3), min_size=1, max_size=12,
-                 unique=True)
+names = st.lists(st.text("abcdefgh", min_size=1, max_size=3), min_size=1, max_size=12, unique=True)
 
 
 @settings(max_examples=200)
-@given(entities=names.flatmap(lambda ns: st.tuples(
-           st.just(ns), st.lists(st.sampled_from(["party", "foes", "others"]),
-                                 min_size=len(ns), max_size=len(ns)))),
-       ambush=st.sampled_from([None, "party", "foes"]), rng=st.randoms(use_true_random=False))
+@given(
+    entities=names.flatmap(
+        lambda ns: st.tuples(
+            st.just(ns),
+            st.lists(
+                st.sampled_from(["party", "foes", "others"]), min_size=len(ns), max_size=len(ns)
+            ),
+        )
+    ),
+    ambush=st.sampled_from([None, "party", "foes"]),
+    rng=st.randoms(use_true_random=False),
+)
 def test_skirmish_order_is_a_permutation_sorted_by_total(
     entities: tuple[list[str], list[str]], ambush: str | None, rng: random.Random
 ) -> None:
@@ -158,9 +167,14 @@ def test_skirmish_order_is_a_permutation_sorted_by_total(
 
 
 @settings(max_examples=200)
-@given(entities=names.flatmap(lambda ns: st.tuples(
-           st.just(ns), st.lists(st.integers(-6, 6), min_size=len(ns), max_size=len(ns)))),
-       rng=st.randoms(use_true_random=False))
+@given(
+    entities=names.flatmap(
+        lambda ns: st.tuples(
+            st.just(ns), st.lists(st.integers(-6, 6), min_size=len(ns), max_size=len(ns))
+        )
+    ),
+    rng=st.randoms(use_true_random=False),
+)
 def test_battle_order_is_a_permutation_sorted_by_total_then_intuition(
     entities: tuple[list[str], list[int]], rng: random.Random
 ) -> None:

@@ -86,8 +86,9 @@ class AbstractState:
         kept = tuple(t for t in self.tasks if t.name.casefold() != low)
         if len(kept) == len(self.tasks):
             return replace(self, tasks=(*self.tasks, task))
-        return replace(self, tasks=tuple(task if t.name.casefold() == low else t
-                                         for t in self.tasks))
+        return replace(
+            self, tasks=tuple(task if t.name.casefold() == low else t for t in self.tasks)
+        )
 
     def fresh_encounter(self, interval: timedelta | None) -> AbstractState:
         """A new abstract encounter: no tasks yet; the banks stay (RULES E11)."""

@@ -164,8 +164,14 @@ class _Interval:
             return self.resolve(item, intent)
         except Exception:
             self.abstract, self.opposition = abstract, opposition
-            return AbstractRecord(actor=intent.actor, verb="abstract", task=intent.task,
-                                  skill=intent.skill, outcome="void", reason=COULD_NOT_RESOLVE)
+            return AbstractRecord(
+                actor=intent.actor,
+                verb="abstract",
+                task=intent.task,
+                skill=intent.skill,
+                outcome="void",
+                reason=COULD_NOT_RESOLVE,
+            )
 
     def _pay(self, record: AbstractRecord, use: PoolUse, task: Task) -> AbstractRecord:
         actor = record.actor
@@ -191,9 +197,7 @@ class _Interval:
         )  # fmt: skip
 
 
-def _outlook(
-    abstract: AbstractState, records: Sequence[AbstractRecord]
-) -> tuple[Outlook, ...]:
+def _outlook(abstract: AbstractState, records: Sequence[AbstractRecord]) -> tuple[Outlook, ...]:
     """Each character's odds on the public task they worked on, if it is still open."""
     out: list[Outlook] = []
     for r in records:
@@ -206,8 +210,14 @@ def _outlook(
         odds = completion_odds(
             dc=task.dc, bank=bank, modifier=r.bonus, source=r.source, intervals=OUTLOOK_INTERVALS
         )
-        out.append(Outlook(character=r.actor, task=task.name, bank=bank,
-                           odds=tuple(zip(OUTLOOK_INTERVALS, odds, strict=True))))
+        out.append(
+            Outlook(
+                character=r.actor,
+                task=task.name,
+                bank=bank,
+                odds=tuple(zip(OUTLOOK_INTERVALS, odds, strict=True)),
+            )
+        )
     return tuple(out)
 
 
@@ -223,8 +233,13 @@ def resolve_abstract(
     first, entries = _reactions(items, dice=dice)
     rank = {name: place for place, name in enumerate(first)}
     actions = [i for i in items if isinstance(i.accepted.intent, AbstractAction)]
-    actions.sort(key=lambda i: (rank.get(i.accepted.actor, len(rank)), i.post.order,
-                                i.accepted.tag.source.index))
+    actions.sort(
+        key=lambda i: (
+            rank.get(i.accepted.actor, len(rank)),
+            i.post.order,
+            i.accepted.tag.source.index,
+        )
+    )
     pips: dict[str, int] = {}
     for o in opposition:
         pips[o.task] = pips.get(o.task, 0) + o.pips

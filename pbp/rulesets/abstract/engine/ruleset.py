@@ -124,8 +124,9 @@ class AbstractRuleset(Ruleset):
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         from pbp.rulesets.abstract.engine.tags import check_abstract_tag
 
-        return check_abstract_tag(tag=tag, actor=actor, abstract=ctx.slot(AbstractState),
-                                  pending=ctx.pending)
+        return check_abstract_tag(
+            tag=tag, actor=actor, abstract=ctx.slot(AbstractState), pending=ctx.pending
+        )
 
     def fresh(
         self, state: EngineState, kind: SceneKind, command: EncounterCommand | None
@@ -149,8 +150,7 @@ class AbstractRuleset(Ruleset):
     ) -> EngineState | Problem:
         return _task(state, command) if isinstance(command, TaskCommand) else state
 
-    def acknowledge(self, state: EngineState, command: Command,
-                    post: PostRecord) -> Done | None:
+    def acknowledge(self, state: EngineState, command: Command, post: PostRecord) -> Done | None:
         if not isinstance(command, TaskCommand):
             return None
         return acknowledge.task_set(state, command, post)

@@ -22,7 +22,13 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
             bonus = sheet.part(SkillSheet).skill(skill) if sheet is not None else None
             if bonus is None:
                 src = tag.source
-                return NotOnSheet(tag=src.text, line=src.line, column=src.column, actor=actor,
-                                  skill=skill, task=tag.task)
+                return NotOnSheet(
+                    tag=src.text,
+                    line=src.line,
+                    column=src.column,
+                    actor=actor,
+                    skill=skill,
+                    task=tag.task,
+                )
             return replace(tag, modifier=bonus)
     return tag

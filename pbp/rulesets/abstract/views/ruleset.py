@@ -67,8 +67,9 @@ class AbstractViews(RulesetViews):
         part = values["abstract"]
         if part is None:
             return []
-        return ([r for o in part["opposition"] for r in o["rolls"]]
-                + [r for e in part["entries"] for r in e["rolls"]])
+        return [r for o in part["opposition"] for r in o["rolls"]] + [
+            r for e in part["entries"] for r in e["rolls"]
+        ]
 
     def table(self, state: EngineState, shown: Shown) -> Table | None:
         return abstract_table(state, shown)

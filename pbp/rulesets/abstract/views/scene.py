@@ -12,8 +12,9 @@ from pbp.rulesets.abstract.engine.model import AbstractState
 def abstract_table(state: EngineState, shown: Shown) -> Table:
     """An abstract encounter: each character's banked pips (RULES E6, E15) and the tasks."""
     abstract = state.slot(AbstractState)
-    rows = tuple((md(n), md(side_of(state, n)), shown.value(n, abstract.bank(n)))
-                 for n in scene_names(state))
+    rows = tuple(
+        (md(n), md(side_of(state, n)), shown.value(n, abstract.bank(n))) for n in scene_names(state)
+    )
     notes: list[str] = []
     if abstract.interval is not None:
         notes.append(f"Each interval is {_duration(abstract.interval.total_seconds())}.")
@@ -39,5 +40,3 @@ def _duration(seconds: float) -> str:
             n = int(seconds // size)
             return f"{n} {unit}{'s' if n != 1 else ''}"
     return f"{int(seconds)} seconds"
-
-

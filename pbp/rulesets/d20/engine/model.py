@@ -89,8 +89,12 @@ D20Intent = D20Check | D20Attack | D20Aid | D20Compare | D20Effect | DiceRoll
 D20_INTENTS = (D20Check, D20Attack, D20Aid, D20Compare, D20Effect, DiceRoll)
 Verb = Literal["check", "attack", "aid", "compare", "effect", "roll"]
 _VERBS: dict[type, Verb] = {
-    D20Check: "check", D20Attack: "attack", D20Aid: "aid", D20Compare: "compare",
-    D20Effect: "effect", DiceRoll: "roll",
+    D20Check: "check",
+    D20Attack: "attack",
+    D20Aid: "aid",
+    D20Compare: "compare",
+    D20Effect: "effect",
+    DiceRoll: "roll",
 }
 
 
@@ -142,7 +146,6 @@ class D20State:
         spent = dict(self.pool_spent)
         spent[name] = spent.get(name, 0) + dice
         return replace(self, pool_spent=tuple(spent.items()))
-
 
 
 def activity_of(intent: D20Intent) -> Activity | None:

@@ -192,8 +192,9 @@ def _roll(intent: DiceRoll, roller: Roller) -> D20Record:
 
 def _compare(intent: D20Compare, roller: Roller) -> D20Record:
     """RULES A12: no roll, the higher score wins; equal scores, a 50/50 d20."""
-    result = compare_scores(first=intent.value, second=intent.opponent_value, roller=roller,
-                            first_boost=intent.boost)
+    result = compare_scores(
+        first=intent.value, second=intent.opponent_value, roller=roller, first_boost=intent.boost
+    )
     return D20Record(
         actor=intent.actor, verb="compare", skill=intent.score, modifier=intent.boost,
         total=result.first_score, opponent=intent.opponent, opponent_skill=intent.score,

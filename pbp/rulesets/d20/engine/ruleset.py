@@ -57,8 +57,12 @@ class _D20Closer(Closer):
         try:
             self.d20, record = resolve_d20(intent, ctx=ctx, roller=roller)
         except Exception:  # one action's failure never loses the close: it is void
-            record = D20Record(actor=accepted.actor, verb=intent_verb(intent), outcome="void",
-                               reason=COULD_NOT_RESOLVE)
+            record = D20Record(
+                actor=accepted.actor,
+                verb=intent_verb(intent),
+                outcome="void",
+                reason=COULD_NOT_RESOLVE,
+            )
         record = replace(record, rolls=self.dice.records[seen:])
         if isinstance(accepted.tag, AttackRollTag) and accepted.tag.target is not None:
             # whose Defense it rolled against (the sheet's: hidden when an NPC's, SPEC §4.5)
@@ -94,8 +98,9 @@ class D20Ruleset(Ruleset):
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         from pbp.rulesets.d20.engine.tags import check_d20_tag
 
-        return check_d20_tag(tag=tag, actor=actor, campaign=ctx.campaign,
-                             d20=ctx.slot(D20State), pending=ctx.pending)
+        return check_d20_tag(
+            tag=tag, actor=actor, campaign=ctx.campaign, d20=ctx.slot(D20State), pending=ctx.pending
+        )
 
     def count(self, pending: Pending, accepted: Accepted) -> None:
         from pbp.rulesets.d20.engine.tags import count
@@ -109,10 +114,12 @@ class D20Ruleset(Ruleset):
         # an injury stays until rest or care, the scene's other conditions end (RULES A10)
         d20 = state.slot(D20State)
         pressure = command.pressure if command is not None else False
-        injured = tuple((name, Conditions(injury=c.injury))
-                        for name, c in d20.conditions if c.injury)
-        return state.with_slot(D20State(pressure=pressure, pool_spent=d20.pool_spent,
-                                        conditions=injured))
+        injured = tuple(
+            (name, Conditions(injury=c.injury)) for name, c in d20.conditions if c.injury
+        )
+        return state.with_slot(
+            D20State(pressure=pressure, pool_spent=d20.pool_spent, conditions=injured)
+        )
 
     def undo(self, state: EngineState, closed: ClosedRound) -> EngineState:
         return state.with_slot(closed.before.get(D20State) or D20State())

@@ -26,8 +26,9 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
         case AidTag(modifier=None):
             bonus = _skill(campaign, actor, tag.skill)
             if bonus is None:
-                return _missing(tag, actor, f"{tag.skill} bonus",
-                                f"[aid: {tag.target} {tag.skill} +3]")
+                return _missing(
+                    tag, actor, f"{tag.skill} bonus", f"[aid: {tag.target} {tag.skill} +3]"
+                )
             return replace(tag, modifier=bonus)
         case AttackRollTag():
             return _attack(tag, actor=actor, campaign=campaign)
@@ -43,16 +44,21 @@ def _compare(tag: CompareTag, *, actor: str, campaign: Campaign) -> CompareTag |
     if tag.value is None:
         value = _skill(campaign, actor, tag.score)
         if value is None:
-            return _missing(tag, actor, f"{tag.score} score",
-                            f"[compare: {tag.score} 16 vs {tag.opponent}]")
+            return _missing(
+                tag, actor, f"{tag.score} score", f"[compare: {tag.score} 16 vs {tag.opponent}]"
+            )
         tag = replace(tag, value=value)
     if tag.opponent_value is None:
         value = _skill(campaign, tag.opponent, tag.score)
         if value is None:
             # the example's own score is not the sheet's: the reply may be about an NPC's
             # tag, which players read too (SPEC §4.5)
-            return _missing(tag, tag.opponent, f"{tag.score} score",
-                            f"[compare: {tag.score} 16 vs {tag.opponent} 14]")
+            return _missing(
+                tag,
+                tag.opponent,
+                f"{tag.score} score",
+                f"[compare: {tag.score} 16 vs {tag.opponent} 14]",
+            )
         tag = replace(tag, opponent_value=value)
     return tag
 
@@ -78,15 +84,18 @@ def _check(tag: CheckTag, *, actor: str, campaign: Campaign) -> CheckTag | Probl
     if tag.modifier is None:
         bonus = _skill(campaign, actor, tag.skill)
         if bonus is None:
-            return _missing(tag, actor, f"{tag.skill} bonus",
-                            f"[check: {tag.skill} +4 vs 15]")
+            return _missing(tag, actor, f"{tag.skill} bonus", f"[check: {tag.skill} +4 vs 15]")
         tag = replace(tag, modifier=bonus)
     opponent = tag.opponent
     if opponent is not None and opponent.modifier is None:
         bonus = _skill(campaign, opponent.name, opponent.skill)
         if bonus is None:
-            return _missing(tag, opponent.name, f"{opponent.skill} bonus",
-                            f"[check: {tag.skill} vs {opponent.name} {opponent.skill} +3]")
+            return _missing(
+                tag,
+                opponent.name,
+                f"{opponent.skill} bonus",
+                f"[check: {tag.skill} vs {opponent.name} {opponent.skill} +3]",
+            )
         tag = replace(tag, opponent=replace(opponent, modifier=bonus))
     return tag
 
@@ -118,5 +127,6 @@ def _skill(campaign: Campaign, name: str, skill: str) -> int | None:
 
 def _missing(tag: Tag, owner: str, what: str, example: str) -> NotOnSheet:
     src = tag.source
-    return NotOnSheet(tag=src.text, line=src.line, column=src.column, owner=owner, what=what,
-                      example=example)
+    return NotOnSheet(
+        tag=src.text, line=src.line, column=src.column, owner=owner, what=what, example=example
+    )

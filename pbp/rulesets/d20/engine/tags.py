@@ -47,8 +47,13 @@ from pbp.tags.model import RollTag
 from pbp.tags.registry import Tag
 
 # RULES A10: the tracks as `| inflict` writes them
-TRACK_WORDS = {"injury": Track.INJURY, "advantage": Track.COMBAT_ADVANTAGE,
-               "action": Track.ACTION, "check": Track.CHECK, "movement": Track.MOVEMENT}
+TRACK_WORDS = {
+    "injury": Track.INJURY,
+    "advantage": Track.COMBAT_ADVANTAGE,
+    "action": Track.ACTION,
+    "check": Track.CHECK,
+    "movement": Track.MOVEMENT,
+}
 
 
 def _given(number: int | None) -> int:
@@ -75,19 +80,31 @@ def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
                 pool=tag.pool,
             )
         case AttackRollTag():
-            return D20Attack(actor=actor, modifier=_given(tag.modifier),
-                             defense=_given(tag.defense))
+            return D20Attack(
+                actor=actor, modifier=_given(tag.modifier), defense=_given(tag.defense)
+            )
         case AidTag():
-            return D20Aid(actor=actor, target=tag.target, skill=tag.skill,
-                          modifier=_given(tag.modifier))
+            return D20Aid(
+                actor=actor, target=tag.target, skill=tag.skill, modifier=_given(tag.modifier)
+            )
         case CompareTag():
-            return D20Compare(actor=actor, score=tag.score, value=_given(tag.value),
-                              opponent=tag.opponent, opponent_value=_given(tag.opponent_value),
-                              boost=tag.boost)
+            return D20Compare(
+                actor=actor,
+                score=tag.score,
+                value=_given(tag.value),
+                opponent=tag.opponent,
+                opponent_value=_given(tag.opponent_value),
+                boost=tag.boost,
+            )
         case EffectTag():
-            return D20Effect(actor=actor, modifier=_given(tag.modifier), dc=_given(tag.dc),
-                             target=tag.target, resistance=tag.resistance,
-                             inflict=TRACK_WORDS.get(tag.inflict or ""))
+            return D20Effect(
+                actor=actor,
+                modifier=_given(tag.modifier),
+                dc=_given(tag.dc),
+                target=tag.target,
+                resistance=tag.resistance,
+                inflict=TRACK_WORDS.get(tag.inflict or ""),
+            )
         case RollTag():
             return DiceRoll(actor=actor, expression=tag.expression)
     return None
@@ -154,8 +171,12 @@ def check_d20_tag(
         except D20Error as refused:
             if refused.code == RoundFreeLimit.cause:
                 return _at(RoundFreeLimit(tag="", limit=budget.free_limit or 0), tag)
-            return _at(RoundNoActionsLeft(tag="", activity=activity.name,
-                                          cost=activity.cost.actions, left=budget.left), tag)
+            return _at(
+                RoundNoActionsLeft(
+                    tag="", activity=activity.name, cost=activity.cost.actions, left=budget.left
+                ),
+                tag,
+            )
     return Accepted(
         tag=tag,
         intent=intent,

@@ -28,31 +28,44 @@ def _d20_pool(state: EngineState, name: str) -> str:
 def _conditions(state: EngineState, name: str) -> str:
     """Where ``name`` stands on the condition tracks off their best step (RULES A10)."""
     now = state.slot(D20State).condition(name)
-    worse = [f"{track.value.replace('_', ' ')} {now.name(track)}" for track in Track
-             if now.position(track) > 0]
+    worse = [
+        f"{track.value.replace('_', ' ')} {now.name(track)}"
+        for track in Track
+        if now.position(track) > 0
+    ]
     return ", ".join(md(w) for w in worse) or "none"
 
 
 def d20_table(state: EngineState, shown: Shown) -> Table:
     """A d20 scene: each character's dice pool (RULES A8) and the aid waiting for it (A5)."""
     rows = tuple(  # the aid waiting for an NPC is a bonus to its next check: its number
-        (md(n), md(side_of(state, n)), shown.value(n, _d20_pool(state, n)),
-         shown.value(n, _d20_aid(state, n)))
+        (
+            md(n),
+            md(side_of(state, n)),
+            shown.value(n, _d20_pool(state, n)),
+            shown.value(n, _d20_aid(state, n)),
+        )
         for n in scene_names(state)
     )
     notes = ["Under pressure: nobody may take 10 or 20."] if state.slot(D20State).pressure else []
-    notes += [f"{md(n)}: {_conditions(state, n)}." for n in scene_names(state)
-              if n not in shown.hidden and _conditions(state, n) != "none"]
-    return Table(columns=("Character", "Side", "Dice pool", "Aid waiting"), rows=rows,
-                 notes=tuple(notes))
+    notes += [
+        f"{md(n)}: {_conditions(state, n)}."
+        for n in scene_names(state)
+        if n not in shown.hidden and _conditions(state, n) != "none"
+    ]
+    return Table(
+        columns=("Character", "Side", "Dice pool", "Aid waiting"), rows=rows, notes=tuple(notes)
+    )
 
 
 def d20_sheet(state: EngineState, name: str, shown: Shown) -> SheetLines:
     """A character's sheet in a d20 scene."""
     if name in shown.hidden:
         return SheetLines(lines=None)
-    return SheetLines(lines=(("Dice pool", _d20_pool(state, name)),
-                             ("Aid waiting", _d20_aid(state, name)),
-                             ("Conditions", _conditions(state, name))))
-
-
+    return SheetLines(
+        lines=(
+            ("Dice pool", _d20_pool(state, name)),
+            ("Aid waiting", _d20_aid(state, name)),
+            ("Conditions", _conditions(state, name)),
+        )
+    )

@@ -52,7 +52,11 @@ def d20_view(entry: D20Entry, disclosure: Disclosure) -> dict[str, Any]:
         view["reason"] = None
     if r.verb == "aid" and disclosure.hides(r.target):  # the bonus is the helped NPC's now
         view["aid_bonus"] = None
-    view.update(post=entry.post_id, on_behalf=entry.on_behalf, tag=entry.tag,
-                rolls=[roll_view(roll) for roll in r.rolls],
-                dc_hidden=dc and r.dc is not None)
+    view.update(
+        post=entry.post_id,
+        on_behalf=entry.on_behalf,
+        tag=entry.tag,
+        rolls=[roll_view(roll) for roll in r.rolls],
+        dc_hidden=dc and r.dc is not None,
+    )
     return view

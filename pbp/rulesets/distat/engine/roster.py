@@ -38,8 +38,15 @@ def recoveries(before: DistatScene, after: DistatScene) -> tuple[Recovery, ...]:
         was, now = distat.view(before, name), distat.view(after, name)
         body, mind = was.body.damage - now.body.damage, was.mind.damage - now.mind.damage
         if body or mind:
-            out.append(Recovery(character=name, body=body, mind=mind,
-                                body_left=now.body.damage, mind_left=now.mind.damage))
+            out.append(
+                Recovery(
+                    character=name,
+                    body=body,
+                    mind=mind,
+                    body_left=now.body.damage,
+                    mind_left=now.mind.damage,
+                )
+            )
     return tuple(out)
 
 

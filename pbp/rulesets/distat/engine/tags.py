@@ -151,8 +151,7 @@ def _scene_for(scene: DistatScene, intent: Intent, pending: Pending) -> DistatSc
     if isinstance(intent, Escape) and distat.view(scene, actor).restrained is None:
         for attempt in declared.restraints:
             if attempt.target == actor:
-                scene = distat.restrain(scene, by=attempt.actor, target=actor,
-                                        stat=attempt.stat)[0]
+                scene = distat.restrain(scene, by=attempt.actor, target=actor, stat=attempt.stat)[0]
                 break
     return scene
 

@@ -130,4 +130,3 @@ def hurt(f: Fighter, stat: Stat, amount: int) -> Fighter:
     if count(f.talents, "eternal") and before > 0 and before - amount < 0:
         amount = before  # Eternal: the EV stops at 0
     return with_damage(f, stat, damage(f, stat) + amount)
-

@@ -119,8 +119,13 @@ def check_problems(
     found += action_problems(f, check.stat)
     if check.share is not None and not in_split:
         found.append(ShareOutsideSplit(actor=check.actor))
-    found += target_problems(scene, actor=check.actor, target=check.target, stat=check.stat,
-                             restrain=isinstance(check, Restrain))
+    found += target_problems(
+        scene,
+        actor=check.actor,
+        target=check.target,
+        stat=check.stat,
+        restrain=isinstance(check, Restrain),
+    )
     found += talent_problems(f, check.talent, check.stat)
     found += bonus_problems(f, check.bonus, pool=pool)
     return found

@@ -67,8 +67,9 @@ def run_identify(scene: DistatScene, intent: Identify) -> tuple[DistatScene, Che
     talent, seen = found
     me = fighter(scene, intent.actor)
     tn = identify_tn(level=talent.level, seen=seen, owns=find(me.talents, talent.name) is not None)
-    active = eav_in_scene(scene, intent.actor, talent.stat,
-                          per_check=situational(me.talents, "deduction"))
+    active = eav_in_scene(
+        scene, intent.actor, talent.stat, per_check=situational(me.talents, "deduction")
+    )
     success = active > tn  # a stat check: a tie fails
     effects: tuple[Identified, ...] = ()
     if success:
@@ -76,7 +77,14 @@ def run_identify(scene: DistatScene, intent: Identify) -> tuple[DistatScene, Che
         scene = replace(scene, identified=scene.identified | {key})
         effects = (Identified(observer=intent.actor, target=intent.target, talent=talent.name),)
     return scene, CheckRecord(
-        actor=intent.actor, verb="identify", maneuver=None, target=intent.target,
-        stat=talent.stat, active=active, passive=tn,
-        outcome="success" if success else "failure", talent=talent.name, effects=effects,
+        actor=intent.actor,
+        verb="identify",
+        maneuver=None,
+        target=intent.target,
+        stat=talent.stat,
+        active=active,
+        passive=tn,
+        outcome="success" if success else "failure",
+        talent=talent.name,
+        effects=effects,
     )

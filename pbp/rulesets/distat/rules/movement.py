@@ -101,17 +101,23 @@ def threatener(scene: DistatScene, mover: str, stat: Stat) -> Fighter | None:
     return max(able, key=lambda e: epv_in_scene(scene, e.name, stat))
 
 
-def threatened_check(scene: DistatScene, mover: str, stat: Stat, by: Fighter) -> tuple[
-        DistatScene, Outcome, list[Effect]]:
+def threatened_check(
+    scene: DistatScene, mover: str, stat: Stat, by: Fighter
+) -> tuple[DistatScene, Outcome, list[Effect]]:
     """The Threatened check: +1 per adjacent ally on each side, Mobile and Controller."""
     me = fighter(scene, mover)
     bonus = situational(me.talents, "mobile") + len(adjacent_allies(scene, mover))
     active = eav_in_scene(scene, mover, stat, per_check=bonus)
-    d = defence(scene, defender=by.name, stat=stat, maneuver="threaten", initiator=mover,
-                extra=len(adjacent_allies(scene, by.name)))
+    d = defence(
+        scene,
+        defender=by.name,
+        stat=stat,
+        maneuver="threaten",
+        initiator=mover,
+        extra=len(adjacent_allies(scene, by.name)),
+    )
     scene, effects = note_defence(scene, by.name, stat, d)
-    success = ev(me, stat) > 0 and wins(active=active, passive=d.value,
-                                        defence_fails=d.auto_fail)
+    success = ev(me, stat) > 0 and wins(active=active, passive=d.value, defence_fails=d.auto_fail)
     return scene, (stat, active, d.value, success), effects
 
 
@@ -120,8 +126,12 @@ def constraint_check(scene: DistatScene, mover: str, feature: Feature) -> Outcom
     assert feature.constraint is not None
     me = fighter(scene, mover)
     active = eav_in_scene(scene, mover, "body")
-    return ("body", active, feature.constraint,
-            ev(me, "body") > 0 and wins(active=active, passive=feature.constraint))
+    return (
+        "body",
+        active,
+        feature.constraint,
+        ev(me, "body") > 0 and wins(active=active, passive=feature.constraint),
+    )
 
 
 def run_move(scene: DistatScene, move: Move) -> tuple[DistatScene, CheckRecord]:
@@ -136,9 +146,16 @@ def run_move(scene: DistatScene, move: Move) -> tuple[DistatScene, CheckRecord]:
         effects += noted
         if checked[3] and feature is not None:
             # the record carries the time-constraint check; this one goes into the effects
-            effects.append(ThreatenedCheck(character=move.actor, by=by.name, stat=checked[0],
-                                           active=checked[1], passive=checked[2],
-                                           success=True))
+            effects.append(
+                ThreatenedCheck(
+                    character=move.actor,
+                    by=by.name,
+                    stat=checked[0],
+                    active=checked[1],
+                    passive=checked[2],
+                    success=True,
+                )
+            )
     threat = by is not None  # whether the record's check is the Threatened one
     if feature is not None and (checked is None or checked[3]):
         checked = constraint_check(scene, move.actor, feature)
@@ -148,10 +165,15 @@ def run_move(scene: DistatScene, move: Move) -> tuple[DistatScene, CheckRecord]:
         scene, gid = arrive(scene, move)
         effects.append(JoinedGroup(character=move.actor, group=gid, target=move.target))
     return scene, CheckRecord(
-        actor=move.actor, verb="move", maneuver=None, target=move.target,
-        stat=checked[0] if checked else None, active=checked[1] if checked else None,
+        actor=move.actor,
+        verb="move",
+        maneuver=None,
+        target=move.target,
+        stat=checked[0] if checked else None,
+        active=checked[1] if checked else None,
         passive=checked[2] if checked else None,
-        outcome="success" if success else "failure", effects=tuple(effects),
+        outcome="success" if success else "failure",
+        effects=tuple(effects),
         against=by.name if threat and by is not None else None,  # whose passive it is
     )
 

@@ -51,11 +51,13 @@ def spend_bonus(scene: DistatScene, name: str, amount: int) -> tuple[DistatScene
     f = fighter(scene, name)
     pool = f.bonus_pool - amount
     return put(scene, replace(f, bonus_pool=pool)), [
-        BonusSpent(character=name, amount=amount, pool=pool)]
+        BonusSpent(character=name, amount=amount, pool=pool)
+    ]
 
 
-def note_defence(scene: DistatScene, name: str, stat: Stat, d: Defence) -> tuple[
-        DistatScene, list[Effect]]:
+def note_defence(
+    scene: DistatScene, name: str, stat: Stat, d: Defence
+) -> tuple[DistatScene, list[Effect]]:
     """Effects of how a defence stood: Lifewell spent, an automatic failure (RULES D5b)."""
     effects: list[Effect] = []
     if d.lifewell:
@@ -66,15 +68,18 @@ def note_defence(scene: DistatScene, name: str, stat: Stat, d: Defence) -> tuple
     return scene, effects
 
 
-def deal_damage(scene: DistatScene, name: str, stat: Stat, amount: int) -> tuple[
-        DistatScene, Damage, list[Effect]]:
+def deal_damage(
+    scene: DistatScene, name: str, stat: Stat, amount: int
+) -> tuple[DistatScene, Damage, list[Effect]]:
     """``amount`` damage to ``stat`` (Eternal applies) and the status changes it made."""
     before = fighter(scene, name)
     after = hurt(before, stat, amount)
     scene = put(scene, after)
-    dealt = Damage(character=name, stat=stat,
-                   amount=after.damage_body + after.damage_mind
-                   - before.damage_body - before.damage_mind)
+    dealt = Damage(
+        character=name,
+        stat=stat,
+        amount=after.damage_body + after.damage_mind - before.damage_body - before.damage_mind,
+    )
     effects: list[Effect] = []
     if ev(after, stat) == 0 and ev(before, stat) != 0:
         effects.append(Zeroed(character=name, stat=stat))
@@ -96,15 +101,15 @@ def saw_use(scene: DistatScene, user: str, talent: str) -> DistatScene:
     return replace(scene, sightings=sightings, uses=seq)
 
 
-def restrain(scene: DistatScene, *, by: str, target: str, stat: Stat) -> tuple[
-        DistatScene, list[Effect]]:
+def restrain(
+    scene: DistatScene, *, by: str, target: str, stat: Stat
+) -> tuple[DistatScene, list[Effect]]:
     """``target`` restrained by ``by`` (RULES D9): the rest of this round, +1 round per Pin."""
     rounds = 1 + count(fighter(scene, by).talents, "pin")
     restraint = Restraint(by=by, stat=stat, rounds=rounds)
     scene = put(scene, replace(fighter(scene, target), restraint=restraint))
     scene = replace(scene, restrained_this_round=scene.restrained_this_round | {by})
-    return scene, [BecameRestrained(character=target, by=by, stat=stat,
-                                    rounds=restraint.remaining)]
+    return scene, [BecameRestrained(character=target, by=by, stat=stat, rounds=restraint.remaining)]
 
 
 def run_clash(scene: DistatScene, clash: Clash) -> tuple[DistatScene, CheckRecord]:
@@ -119,27 +124,40 @@ def run_clash(scene: DistatScene, clash: Clash) -> tuple[DistatScene, CheckRecor
     if clash.maneuver == "restrain" and clash.stat == "body":
         extra = situational(fighter(scene, clash.actor).talents, "pincer")
     active = clash.base + clash.bonus + extra
-    d = defence(scene, defender=clash.target, stat=clash.stat, maneuver=clash.maneuver,
-                initiator=clash.actor, talent=clash.talent)
+    d = defence(
+        scene,
+        defender=clash.target,
+        stat=clash.stat,
+        maneuver=clash.maneuver,
+        initiator=clash.actor,
+        talent=clash.talent,
+    )
     scene, noted = note_defence(scene, clash.target, clash.stat, d)
     effects += noted
     success = ev(fighter(scene, clash.actor), clash.stat) > 0 and wins(
-        active=active, passive=d.value, defence_fails=d.auto_fail)
+        active=active, passive=d.value, defence_fails=d.auto_fail
+    )
     damage: tuple[Damage, ...] = ()
     if success and clash.maneuver == "attack":
         scene, dealt, hurt_effects = deal_damage(scene, clash.target, clash.stat, 1)
         damage = (dealt,) if dealt.amount else ()
         effects += hurt_effects
     elif success and clash.maneuver == "restrain":
-        scene, restrained = restrain(scene, by=clash.actor, target=clash.target,
-                                     stat=clash.stat)
+        scene, restrained = restrain(scene, by=clash.actor, target=clash.target, stat=clash.stat)
         effects += restrained
     if clash.talent is not None:
         scene = saw_use(scene, clash.actor, clash.talent)
     record = CheckRecord(
-        actor=clash.actor, verb=verb_of(clash.stat), maneuver=clash.maneuver,
-        target=clash.target, stat=clash.stat, active=active, passive=d.value,
-        outcome="success" if success else "failure", damage=damage, talent=clash.talent,
+        actor=clash.actor,
+        verb=verb_of(clash.stat),
+        maneuver=clash.maneuver,
+        target=clash.target,
+        stat=clash.stat,
+        active=active,
+        passive=d.value,
+        outcome="success" if success else "failure",
+        damage=damage,
+        talent=clash.talent,
         effects=tuple(effects),
     )
     return scene, record

@@ -64,10 +64,18 @@ def _carry_out(scene: DistatScene, intent: Intent) -> Result:
         case Move():
             scene, record = run_move(scene, intent)
         case Attack() | Restrain() | UseTalent():
-            scene, record = run_clash(scene, Clash(
-                actor=intent.actor, stat=intent.stat, target=intent.target,
-                maneuver=maneuver_of(intent), base=eav(fighter(scene, intent.actor), intent.stat),
-                bonus=intent.bonus, talent=intent.talent))
+            scene, record = run_clash(
+                scene,
+                Clash(
+                    actor=intent.actor,
+                    stat=intent.stat,
+                    target=intent.target,
+                    maneuver=maneuver_of(intent),
+                    base=eav(fighter(scene, intent.actor), intent.stat),
+                    bonus=intent.bonus,
+                    talent=intent.talent,
+                ),
+            )
         case Escape():
             scene, record = _escape(scene, intent)
         case Feat():
@@ -77,8 +85,16 @@ def _carry_out(scene: DistatScene, intent: Intent) -> Result:
         case Identify():
             scene, record = run_identify(scene, intent)
         case Pass():
-            record = CheckRecord(actor=intent.actor, verb="pass", maneuver=None, target=None,
-                                 stat=None, active=None, passive=None, outcome="success")
+            record = CheckRecord(
+                actor=intent.actor,
+                verb="pass",
+                maneuver=None,
+                target=None,
+                stat=None,
+                active=None,
+                passive=None,
+                outcome="success",
+            )
     return scene, (record,)
 
 
@@ -95,8 +111,9 @@ def _escape(scene: DistatScene, intent: Escape) -> tuple[DistatScene, CheckRecor
     assert restraint is not None
     scene, effects = spend_bonus(scene, intent.actor, intent.bonus)
     active = eav(fighter(scene, intent.actor), "body") + intent.bonus
-    d = defence(scene, defender=restraint.by, stat="body", maneuver="escape",
-                initiator=intent.actor)
+    d = defence(
+        scene, defender=restraint.by, stat="body", maneuver="escape", initiator=intent.actor
+    )
     scene, noted = note_defence(scene, restraint.by, "body", d)
     all_effects: list[Effect] = [*effects, *noted]
     success = wins(active=active, passive=d.value, defence_fails=d.auto_fail)
@@ -104,8 +121,14 @@ def _escape(scene: DistatScene, intent: Escape) -> tuple[DistatScene, CheckRecor
         scene = put(scene, replace(fighter(scene, intent.actor), restraint=None))
         all_effects.append(Escaped(character=intent.actor, by=restraint.by))
     return scene, CheckRecord(
-        actor=intent.actor, verb="physical", maneuver="escape", target=None, stat="body",
-        active=active, passive=d.value, outcome="success" if success else "failure",
+        actor=intent.actor,
+        verb="physical",
+        maneuver="escape",
+        target=None,
+        stat="body",
+        active=active,
+        passive=d.value,
+        outcome="success" if success else "failure",
         effects=tuple(all_effects),
     )
 
@@ -116,9 +139,15 @@ def _feat(scene: DistatScene, intent: Feat) -> tuple[DistatScene, CheckRecord]:
     scene, effects = spend_bonus(scene, intent.actor, intent.bonus)
     active = eav(fighter(scene, intent.actor), intent.stat) + intent.bonus
     return scene, CheckRecord(
-        actor=intent.actor, verb=verb_of(intent.stat), maneuver="feat", target=intent.feature,
-        stat=intent.stat, active=active, passive=tn,
-        outcome="success" if active > tn else "failure", effects=tuple(effects),
+        actor=intent.actor,
+        verb=verb_of(intent.stat),
+        maneuver="feat",
+        target=intent.feature,
+        stat=intent.stat,
+        active=active,
+        passive=tn,
+        outcome="success" if active > tn else "failure",
+        effects=tuple(effects),
     )
 
 
@@ -132,8 +161,11 @@ def void_records(intent: Intent, reason: Violation) -> tuple[CheckRecord, ...]:
         case Escape():
             return (_void(intent.actor, "physical", "escape", None, "body", reason),)
         case Feat():
-            return (_void(intent.actor, verb_of(intent.stat), "feat", intent.feature,
-                          intent.stat, reason),)
+            return (
+                _void(
+                    intent.actor, verb_of(intent.stat), "feat", intent.feature, intent.stat, reason
+                ),
+            )
         case Move():
             return (_void(intent.actor, "move", None, intent.target, intent.stat, reason),)
         case Identify():
@@ -142,7 +174,22 @@ def void_records(intent: Intent, reason: Violation) -> tuple[CheckRecord, ...]:
             return (_void(intent.actor, "pass", None, None, None, reason),)
 
 
-def _void(actor: str, verb: Verb, maneuver: str | None, target: str | None,
-          stat: Stat | None, reason: Violation) -> CheckRecord:
-    return CheckRecord(actor=actor, verb=verb, maneuver=maneuver, target=target, stat=stat,
-                       active=None, passive=None, outcome="void", reason=reason)
+def _void(
+    actor: str,
+    verb: Verb,
+    maneuver: str | None,
+    target: str | None,
+    stat: Stat | None,
+    reason: Violation,
+) -> CheckRecord:
+    return CheckRecord(
+        actor=actor,
+        verb=verb,
+        maneuver=maneuver,
+        target=target,
+        stat=stat,
+        active=None,
+        passive=None,
+        outcome="void",
+        reason=reason,
+    )

@@ -72,15 +72,19 @@ def short_rest(f: Fighter, *, medic: bool, rally: bool, spend: Mapping[Stat, int
     """
     helped = {"body": medic, "mind": rally}
     for stat in STATS:
-        f = with_damage(f, stat, short_rest_damage(full=invested(f, stat), damage=damage(f, stat),
-                                                   helped=helped[stat]))
+        f = with_damage(
+            f,
+            stat,
+            short_rest_damage(full=invested(f, stat), damage=damage(f, stat), helped=helped[stat]),
+        )
     asked = sum(spend.values())
     if any(points < 0 for points in spend.values()) or asked > f.bonus_pool:
         raise ValueError(f"{f.name} cannot spend {asked} of {f.bonus_pool} bonus points")
     for stat, points in spend.items():
         healed = min(points // 2, damage(f, stat))
-        f = replace(with_damage(f, stat, damage(f, stat) - healed),
-                    bonus_pool=f.bonus_pool - 2 * healed)
+        f = replace(
+            with_damage(f, stat, damage(f, stat) - healed), bonus_pool=f.bonus_pool - 2 * healed
+        )
     return f
 
 
@@ -98,13 +102,17 @@ def end_encounter(
     if unknown:
         raise KeyError(sorted(unknown)[0])
     rested = [
-        replace(short_rest(f, medic=f.name in medic, rally=f.name in rally,
-                           spend=spend.get(f.name, {})), restraint=None, lifewell_used=False)
+        replace(
+            short_rest(
+                f, medic=f.name in medic, rally=f.name in rally, spend=spend.get(f.name, {})
+            ),
+            restraint=None,
+            lifewell_used=False,
+        )
         for f in scene.fighters
     ]
     fresh = new_scene(rested, options=scene.options)
-    return replace(fresh, sightings=scene.sightings, identified=scene.identified,
-                   uses=scene.uses)
+    return replace(fresh, sightings=scene.sightings, identified=scene.identified, uses=scene.uses)
 
 
 def night_rest(scene: DistatScene) -> DistatScene:

@@ -131,8 +131,9 @@ def replace_sheet(scene: DistatScene, fighter: Fighter) -> DistatScene:
     old = find_fighter(scene, fighter.name)
     if old is None:
         raise KeyError(fighter.name)
-    new = replace(old, side=fighter.side, body=fighter.body, mind=fighter.mind,
-                  talents=fighter.talents)
+    new = replace(
+        old, side=fighter.side, body=fighter.body, mind=fighter.mind, talents=fighter.talents
+    )
     return put(scene, new)
 
 
@@ -145,8 +146,9 @@ def add_feature(
     feature = Feature(name=name, tn=tn, constraint=constraint)
     kept = tuple(f for f in scene.features if f.name != name)
     if len(kept) < len(scene.features):
-        return replace(scene, features=tuple(feature if f.name == name else f
-                                             for f in scene.features))
+        return replace(
+            scene, features=tuple(feature if f.name == name else f for f in scene.features)
+        )
     return replace(scene, features=(*kept, feature))
 
 
@@ -230,8 +232,7 @@ def fighter(scene: DistatScene, name: str) -> Fighter:
 
 def put(scene: DistatScene, new: Fighter) -> DistatScene:
     """``scene`` with the fighter of ``new``'s name replaced by ``new``."""
-    return replace(scene, fighters=tuple(new if f.name == new.name else f
-                                         for f in scene.fighters))
+    return replace(scene, fighters=tuple(new if f.name == new.name else f for f in scene.fighters))
 
 
 def names(scene: DistatScene) -> tuple[str, ...]:

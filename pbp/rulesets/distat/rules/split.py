@@ -46,8 +46,7 @@ def split_problems(scene: DistatScene, split: Split) -> list[Violation]:
             found.append(SplitMixed(actor=split.actor, part=i))
     found += share_problems(split, eav(f, split.stat))
     for part in split.parts:
-        found += [v for v in check_problems(scene, part, in_split=True)
-                  if v not in found]
+        found += [v for v in check_problems(scene, part, in_split=True) if v not in found]
     asked = sum(p.bonus for p in split.parts)
     if asked > f.bonus_pool:  # the parts together must fit the pool too (RULES D15)
         over = BonusOverPool(actor=split.actor, asked=asked, pool=f.bonus_pool)
@@ -69,8 +68,9 @@ def share_problems(split: Split, full: int) -> list[Violation]:
         total += part.share
         available = left if i == last else left - 1
         if part.share < 1 or (i < last and part.share > available):
-            found.append(SplitPartTooLarge(actor=split.actor, part=i, share=part.share,
-                                           available=available))
+            found.append(
+                SplitPartTooLarge(actor=split.actor, part=i, share=part.share, available=available)
+            )
         left -= part.share
     if total > full:
         found.append(SplitTooLarge(actor=split.actor, stat=split.stat, total=total, eav=full))
@@ -80,9 +80,16 @@ def share_problems(split: Split, full: int) -> list[Violation]:
 def void_part(part: Check, reason: Violation) -> CheckRecord:
     """The record of a part that could not be made."""
     return CheckRecord(
-        actor=part.actor, verb=verb_of(part.stat), maneuver=maneuver_of(part),
-        target=part.target, stat=part.stat, active=None, passive=None, outcome="void",
-        reason=reason, talent=part.talent,
+        actor=part.actor,
+        verb=verb_of(part.stat),
+        maneuver=maneuver_of(part),
+        target=part.target,
+        stat=part.stat,
+        active=None,
+        passive=None,
+        outcome="void",
+        reason=reason,
+        talent=part.talent,
     )
 
 
@@ -107,9 +114,18 @@ def run_split(scene: DistatScene, split: Split) -> tuple[DistatScene, tuple[Chec
         if problems:
             records.append(void_part(part, problems[0]))
         else:
-            scene, record = run_clash(scene, Clash(
-                actor=part.actor, stat=part.stat, target=part.target,
-                maneuver=maneuver_of(part), base=base, bonus=part.bonus, talent=part.talent))
+            scene, record = run_clash(
+                scene,
+                Clash(
+                    actor=part.actor,
+                    stat=part.stat,
+                    target=part.target,
+                    maneuver=maneuver_of(part),
+                    base=base,
+                    bonus=part.bonus,
+                    talent=part.talent,
+                ),
+            )
             records.append(record)
         left -= share
     return scene, tuple(records)

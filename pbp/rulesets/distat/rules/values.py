@@ -84,7 +84,9 @@ def defence(
     bonus = extra + _situational_defence(scene, me, stat=stat, maneuver=maneuver)
     bonus += identify_bonus(scene, defender=defender, initiator=initiator, talent=talent)
     lifewell = (
-        stat == "mind" and ev(me, "mind") == 0 and not me.lifewell_used
+        stat == "mind"
+        and ev(me, "mind") == 0
+        and not me.lifewell_used
         and situational(me.talents, "lifewell") > 0
     )
     if lifewell:
@@ -105,9 +107,7 @@ def _situational_defence(scene: DistatScene, me: Fighter, *, stat: Stat, maneuve
     return bonus
 
 
-def identify_bonus(
-    scene: DistatScene, *, defender: str, initiator: str, talent: str | None
-) -> int:
+def identify_bonus(scene: DistatScene, *, defender: str, initiator: str, talent: str | None) -> int:
     """+1 EPV for an active talent used in the check that the defender has Identified as used
     by this initiator (RULES D14; with the option, the defender must also own it)."""
     if talent is None:

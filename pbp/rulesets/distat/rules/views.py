@@ -45,8 +45,9 @@ class CharacterView:
 
 
 def _stat(f: Fighter, stat: Stat) -> StatView:
-    return StatView(full=invested(f, stat), damage=damage(f, stat), eav=eav(f, stat),
-                    epv=epv(f, stat))
+    return StatView(
+        full=invested(f, stat), damage=damage(f, stat), eav=eav(f, stat), epv=epv(f, stat)
+    )
 
 
 def view(scene: DistatScene, name: str) -> CharacterView:
@@ -54,10 +55,16 @@ def view(scene: DistatScene, name: str) -> CharacterView:
     f = fighter(scene, name)
     restraint = None
     if f.restraint is not None:
-        restraint = RestraintView(by=f.restraint.by, stat=f.restraint.stat,
-                                  rounds=f.restraint.remaining)
+        restraint = RestraintView(
+            by=f.restraint.by, stat=f.restraint.stat, rounds=f.restraint.remaining
+        )
     return CharacterView(
-        name=f.name, side=f.side, group=group(scene, name), status=status(f),
-        body=_stat(f, "body"), mind=_stat(f, "mind"), restrained=restraint,
+        name=f.name,
+        side=f.side,
+        group=group(scene, name),
+        status=status(f),
+        body=_stat(f, "body"),
+        mind=_stat(f, "mind"),
+        restrained=restraint,
         bonus_pool=f.bonus_pool,
     )

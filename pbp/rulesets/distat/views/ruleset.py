@@ -48,8 +48,12 @@ class DistatViews(RulesetViews):
 
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
         characters = _roster_part(report).characters
-        return {"actions": [restraint_lasts(action_view(a, disclosure), characters)
-                            for a in _actions(report).actions]}
+        return {
+            "actions": [
+                restraint_lasts(action_view(a, disclosure), characters)
+                for a in _actions(report).actions
+            ]
+        }
 
     def present(self, values: dict[str, Any]) -> bool:
         return bool(values["actions"])
@@ -72,15 +76,17 @@ class DistatRosterViews(RosterViews):
 
     def example_talent(self, campaign: Campaign, *, own: Sequence[str]) -> str | None:
         sheets = sorted(campaign.characters, key=lambda c: c.name not in own)  # own first
-        talents = [t.name for c in sheets for t in c.part(DistatSheet).talents
-                   if t.kind == "active"]
+        talents = [
+            t.name for c in sheets for t in c.part(DistatSheet).talents if t.kind == "active"
+        ]
         return talents[0] if talents else None
 
     def rows(self, roster: Roster, disclosure: Disclosure) -> list[dict[str, Any]]:
         scene = own(roster)
         labels = group_labels(scene)
-        return [character_row(distat.view(scene, n), disclosure, labels)
-                for n in distat.names(scene)]
+        return [
+            character_row(distat.view(scene, n), disclosure, labels) for n in distat.names(scene)
+        ]
 
     def sheet(self, roster: Roster, name: str, disclosure: Disclosure) -> dict[str, Any]:
         scene = own(roster)
@@ -94,8 +100,9 @@ class DistatRosterViews(RosterViews):
         part = _roster_part(report)
         labels = group_labels(own(roster))
         return {
-            "recovered": [r for r in part.recovered
-                          if disclosure.number(r.character, 0) is not None],
+            "recovered": [
+                r for r in part.recovered if disclosure.number(r.character, 0) is not None
+            ],
             "characters": [character_row(c, disclosure, labels) for c in part.characters],
         }
 

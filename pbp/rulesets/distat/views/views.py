@@ -87,8 +87,7 @@ def restraint_lasts(
     for effect in action["effects"]:
         if effect["code"] != "restrained":
             continue
-        left = next((c.restrained for c in characters
-                     if c.name == effect["character"]), None)
+        left = next((c.restrained for c in characters if c.name == effect["character"]), None)
         held = left is not None and left.by == effect["by"] and left.stat == effect["stat"]
         effect["rounds"] = 1 + left.rounds if held and left is not None else 1
     return action
@@ -109,13 +108,15 @@ def group_labels(scene: DistatScene) -> dict[str, str]:
         at = [n for n in together if n in features]
         others = [n for n in together if n not in features and n != name]
         parts = ([f"at {', '.join(at)}"] if at else []) + (
-            [f"with {', '.join(others)}"] if others else [])
+            [f"with {', '.join(others)}"] if others else []
+        )
         labels[name] = ", ".join(parts) or "alone"
     return labels
 
 
-def character_row(view: CharacterView, disclosure: Disclosure,
-                  labels: dict[str, str] | None = None) -> dict[str, Any]:
+def character_row(
+    view: CharacterView, disclosure: Disclosure, labels: dict[str, str] | None = None
+) -> dict[str, Any]:
     """A row of the status table; ``labels`` say where each character stands."""
     hidden = disclosure.hide and view.name in disclosure.npcs
     return {

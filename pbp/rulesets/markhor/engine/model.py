@@ -81,12 +81,10 @@ class MarkhorState:
     def call(self, post_id: str, actor: str) -> int | None:
         """The difficulty the GM set for ``actor``'s course in a post (a call naming the
         character first, then one for the whole post), or None: it succeeds unrolled."""
-        named = next((dc for post, who, dc in self.calls if post == post_id and who == actor),
-                     None)
+        named = next((dc for post, who, dc in self.calls if post == post_id and who == actor), None)
         if named is not None:
             return named
-        return next((dc for post, who, dc in self.calls if post == post_id and who is None),
-                    None)
+        return next((dc for post, who, dc in self.calls if post == post_id and who is None), None)
 
     @staticmethod
     def fresh(kind: SceneKind, *, ambush: str | None = None) -> MarkhorState:

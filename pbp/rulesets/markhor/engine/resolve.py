@@ -188,8 +188,12 @@ class _Round:
             return self.act(item, course, turn)
         except Exception:
             self.markhor = before
-            return replace(self.bare(course, turn), reaction=course.react, outcome="void",
-                           reason=COULD_NOT_RESOLVE)
+            return replace(
+                self.bare(course, turn),
+                reaction=course.react,
+                outcome="void",
+                reason=COULD_NOT_RESOLVE,
+            )
 
     def act(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
         """A course in turn ``turn``: its AP paid first in a battle."""
@@ -225,8 +229,9 @@ class _Round:
         record = self._landed(record, course, difficulty, roller)
         return replace(record, rolls=self.dice.records[seen:])
 
-    def _landed(self, record: MarkhorRecord, course: Course, difficulty: int | None,
-                roller: Roller) -> MarkhorRecord:
+    def _landed(
+        self, record: MarkhorRecord, course: Course, difficulty: int | None, roller: Roller
+    ) -> MarkhorRecord:
         if self.markhor.is_out(course.actor):
             return replace(record, outcome="void", reason="actor_out")
         if difficulty is not None and (record.kept or 0) < difficulty:
@@ -252,11 +257,15 @@ class _Round:
             return replace(record, outcome="void", reason="target_out")
         after = take_damage(before, amount=amount)  # RULES M2: HP first, then WP
         self.markhor = self.markhor.with_pool(target, after)
-        taken = tuple((target, stat, lost) for stat, lost in
-                      (("hp", before.hp - after.hp), ("wp", before.wp - after.wp)) if lost)
+        taken = tuple(
+            (target, stat, lost)
+            for stat, lost in (("hp", before.hp - after.hp), ("wp", before.wp - after.wp))
+            if lost
+        )
         out = (*record.out, target) if after.out else record.out
-        return replace(record, damage=(*record.damage, *taken), out=out,
-                       **self._rolled(course, amount))
+        return replace(
+            record, damage=(*record.damage, *taken), out=out, **self._rolled(course, amount)
+        )
 
     def _rolled(self, course: Course, amount: int) -> dict[str, Any]:
         if self.markhor.mode != "battle" or course.amount is None:

@@ -70,8 +70,10 @@ def _difficulty(state: EngineState, command: DifficultyCommand) -> EngineState |
         if not isinstance(found, str):
             from pbp.rulesets.markhor.engine.refusals import NoSuchCourse
 
-            return _located(NoSuchCourse(tag="", post=command.post,
-                                         character=command.character, actors=actors), command)
+            return _located(
+                NoSuchCourse(tag="", post=command.post, character=command.character, actors=actors),
+                command,
+            )
         name = found
     markhor = state.slot(MarkhorState)
     kept = tuple(c for c in markhor.calls if (c[0], c[1]) != (command.post, name))
@@ -140,8 +142,13 @@ class MarkhorRuleset(Ruleset):
         from pbp.rulesets.markhor.engine.tags import check_markhor_tag
 
         stamina = ctx.scores(actor.name).get("stamina") or 0
-        return check_markhor_tag(tag=tag, actor=actor, markhor=ctx.slot(MarkhorState),
-                                 pending=ctx.pending, stamina=stamina)
+        return check_markhor_tag(
+            tag=tag,
+            actor=actor,
+            markhor=ctx.slot(MarkhorState),
+            pending=ctx.pending,
+            stamina=stamina,
+        )
 
     def fresh(
         self, state: EngineState, kind: SceneKind, command: EncounterCommand | None
@@ -166,11 +173,13 @@ class MarkhorRuleset(Ruleset):
         if part.ended == "party_failed":
             battle = MarkhorState.fresh(SceneKind.BATTLE)
             return replace(state, scene_kind=SceneKind.BATTLE).with_slot(battle), (
-                *notes, "skirmish_lost",
+                *notes,
+                "skirmish_lost",
             )
         ruleset = state.campaign.ruleset
         return replace(state, scene_kind=ruleset).with_slot(MarkhorState.fresh(ruleset)), (
-            *notes, "skirmish_won",
+            *notes,
+            "skirmish_won",
         )
 
     def setup(
@@ -178,8 +187,7 @@ class MarkhorRuleset(Ruleset):
     ) -> EngineState | Problem:
         return _difficulty(state, command) if isinstance(command, DifficultyCommand) else state
 
-    def acknowledge(self, state: EngineState, command: Command,
-                    post: PostRecord) -> Done | None:
+    def acknowledge(self, state: EngineState, command: Command, post: PostRecord) -> Done | None:
         if not isinstance(command, DifficultyCommand):
             return None
         return acknowledge.difficulty_set(state, command, post)

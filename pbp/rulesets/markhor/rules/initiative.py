@@ -53,8 +53,12 @@ def skirmish_initiative(
     """
     rollers = _rollers(entities, roller_for)
     rolls = [
-        _roll(name, bonus=AMBUSH_BONUS if side == ambush else 0, roller=rollers[name],
-              net=(advantage or {}).get(name, 0))
+        _roll(
+            name,
+            bonus=AMBUSH_BONUS if side == ambush else 0,
+            roller=rollers[name],
+            net=(advantage or {}).get(name, 0),
+        )
         for name, side in entities
     ]
     return _order(rolls, rank=lambda r: (r.total,), rollers=rollers)

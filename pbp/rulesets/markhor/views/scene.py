@@ -12,7 +12,6 @@ from pbp.rulesets.markhor.rules.actions import action_points
 TURN_AP_CAP = 6  # the Actions page: at most 6 AP on one's own turn
 
 
-
 def _fight(state: EngineState) -> tuple[list[str], dict[str, tuple[int, int, bool]]]:
     """The fight's entities in turn order (roster order before initiative) and their pools
     (full, from the sheet or the skirmish formula, before the first close)."""
@@ -20,8 +19,9 @@ def _fight(state: EngineState) -> tuple[list[str], dict[str, tuple[int, int, boo
 
     names = scene_names(state)
     entities = [(n, side_of(state, n)) for n in names]
-    markhor = with_pools(state.slot(MarkhorState), entities, state.scores,
-                         formula=skirmish_formula(state.campaign))
+    markhor = with_pools(
+        state.slot(MarkhorState), entities, state.scores, formula=skirmish_formula(state.campaign)
+    )
     order = [r.name for r in markhor.order if r.name in names]
     order += [n for n in names if n not in order]
     pools = {}
@@ -47,11 +47,20 @@ def markhor_table(state: EngineState, shown: Shown) -> Table:
         row.append("out" if out else "in the fight")
         rows.append(tuple(row))
     label = "" if battle else "Skirmish "
-    columns = ("Character", "Side", f"{label}HP", f"{label}WP",
-               *(("AP a turn",) if battle else ()), "State")
+    columns = (
+        "Character",
+        "Side",
+        f"{label}HP",
+        f"{label}WP",
+        *(("AP a turn",) if battle else ()),
+        "State",
+    )
     rolled = [r.name for r in state.slot(MarkhorState).order]
-    notes = (f"Turn order: {' → '.join(md(n) for n in rolled)}." if rolled
-             else "Initiative is rolled at the encounter's first close.",)
+    notes = (
+        f"Turn order: {' → '.join(md(n) for n in rolled)}."
+        if rolled
+        else "Initiative is rolled at the encounter's first close.",
+    )
     return Table(columns=columns, rows=tuple(rows), notes=notes)
 
 
@@ -70,5 +79,3 @@ def markhor_sheet(state: EngineState, name: str, shown: Shown) -> SheetLines:
     lines = [(key.capitalize(), str(scores.get(key) or 0)) for key in keys]
     lines.append((label, f"{hp} and {wp}{' (out)' if out else ''}"))
     return SheetLines(lines=tuple(lines))
-
-

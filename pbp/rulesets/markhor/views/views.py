@@ -33,8 +33,13 @@ def _entry(e: MarkhorEntry, disclosure: Disclosure) -> dict[str, Any]:
 def _initiative(r: InitiativeRoll, *, battle: bool, disclosure: Disclosure) -> dict[str, Any]:
     # a battle's total carries Intuition; its tie-break re-rolls say which total it tied
     hidden = battle and disclosure.hides(r.name)
-    return {"name": r.name, "rolls": list(r.rolls), "bonus": None if hidden else r.bonus,
-            "total": None if hidden else r.total, "tiebreak": [] if hidden else list(r.tiebreak)}
+    return {
+        "name": r.name,
+        "rolls": list(r.rolls),
+        "bonus": None if hidden else r.bonus,
+        "total": None if hidden else r.total,
+        "tiebreak": [] if hidden else list(r.tiebreak),
+    }
 
 
 def markhor_view(report: MarkhorReport | None, disclosure: Disclosure) -> dict[str, Any] | None:

@@ -22,13 +22,16 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("poll_cursors", schema=None) as batch_op:
-        batch_op.alter_column("cursor", existing_type=sa.String(length=200), type_=sa.Text(),
-                              existing_nullable=True)
+        batch_op.alter_column(
+            "cursor", existing_type=sa.String(length=200), type_=sa.Text(), existing_nullable=True
+        )
     with op.batch_alter_table("threads", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("needs_survey", sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
-        batch_op.add_column(sa.Column("needs_read", sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
+        batch_op.add_column(
+            sa.Column("needs_survey", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+        batch_op.add_column(
+            sa.Column("needs_read", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
         batch_op.add_column(sa.Column("reread_at", sa.DateTime(), nullable=True))
         batch_op.create_index("ix_threads_due", ["next_due_at"], unique=False)
     op.create_table(
@@ -43,8 +46,9 @@ def upgrade() -> None:
         sa.Column("deleted_at", sa.DateTime(), nullable=True),
         sa.Column("reply_to", sa.String(length=100), nullable=True),
         sa.Column("ingested_at", sa.DateTime(), nullable=False),
-        sa.ForeignKeyConstraint(["thread_id"], ["threads.id"],
-                                name=op.f("fk_inbox_thread_id_threads")),
+        sa.ForeignKeyConstraint(
+            ["thread_id"], ["threads.id"], name=op.f("fk_inbox_thread_id_threads")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_inbox")),
     )
     with op.batch_alter_table("inbox", schema=None) as batch_op:
@@ -55,8 +59,9 @@ def upgrade() -> None:
         sa.Column("thread_id", sa.Integer(), nullable=False),
         sa.Column("key", sa.String(length=200), nullable=False),
         sa.Column("forum_id", sa.String(length=100), nullable=False),
-        sa.ForeignKeyConstraint(["thread_id"], ["threads.id"],
-                                name=op.f("fk_found_replies_thread_id_threads")),
+        sa.ForeignKeyConstraint(
+            ["thread_id"], ["threads.id"], name=op.f("fk_found_replies_thread_id_threads")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_found_replies")),
         sa.UniqueConstraint("thread_id", "key", name=op.f("uq_found_replies_thread_id")),
     )
@@ -82,5 +87,6 @@ def downgrade() -> None:
         batch_op.drop_column("needs_read")
         batch_op.drop_column("needs_survey")
     with op.batch_alter_table("poll_cursors", schema=None) as batch_op:
-        batch_op.alter_column("cursor", existing_type=sa.Text(), type_=sa.String(length=200),
-                              existing_nullable=True)
+        batch_op.alter_column(
+            "cursor", existing_type=sa.Text(), type_=sa.String(length=200), existing_nullable=True
+        )

@@ -34,12 +34,12 @@ def upgrade() -> None:
         sa.Column("key", sa.String(length=200), nullable=False),
         sa.Column("sent_at", sa.DateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_local_messages")),
-        sa.UniqueConstraint("thread", "recipient", "key",
-                            name=op.f("uq_local_messages_thread")),
+        sa.UniqueConstraint("thread", "recipient", "key", name=op.f("uq_local_messages_thread")),
     )
     with op.batch_alter_table("local_messages", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_local_messages_recipient"), ["recipient"],
-                              unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_local_messages_recipient"), ["recipient"], unique=False
+        )
 
 
 def downgrade() -> None:
