@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from pbp.errors import Problem
-from pbp.tags.model import SceneKind
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,8 +108,3 @@ def failure_text(error: Exception) -> str:
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
-
-def scene_phrase(kind: SceneKind) -> str:
-    """A scene kind with its article: "a d20 scene", "an abstract scene"."""
-    word = kind.value
-    return f"{'an' if word[0] in 'aeiou' else 'a'} {word} scene"
