@@ -107,4 +107,3 @@ def failure_text(error: Exception) -> str:
     """What failed, in one line, for the GM and the ledger (never a traceback)."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
