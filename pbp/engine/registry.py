@@ -15,6 +15,7 @@ from pbp.engine.pending import Pending
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster, RosterKeeper
 from pbp.engine.ruleset import Closer, Ruleset
+from pbp.engine.scene_roster import SCENE_ROSTER
 from pbp.engine.state import Accepted, ClosedRound, EngineState
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
@@ -31,9 +32,11 @@ RULESETS: dict[SceneKind, Ruleset] = {
     for plugin, ruleset in zip(_PLUGINS, ALL, strict=True)
     for kind in plugin.kinds
 }
-# the scene every ruleset runs in is the one a plugin keeps (its characters, groups, features)
+# the scene every ruleset runs in is the one a plugin keeps (its characters, groups, features),
+# or the scene roster when none keeps one
 ROSTER: RosterKeeper = next(
-    plugin.part(plugin.roster, RosterKeeper) for plugin in _PLUGINS if plugin.roster
+    (plugin.part(plugin.roster, RosterKeeper) for plugin in _PLUGINS if plugin.roster),
+    SCENE_ROSTER,
 )
 # SPEC §2: every scene rolls [roll:], read by the ruleset that says it reads the common tags
 COMMON = next(r for plugin, r in zip(_PLUGINS, ALL, strict=True) if plugin.common_tags)
