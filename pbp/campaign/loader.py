@@ -14,7 +14,13 @@ from pbp.campaign.parts import Parts
 from pbp.campaign.sheet_keys import check_misplaced, warn_unused
 from pbp.campaign.sheets.base import OptionKey
 from pbp.campaign.sheets.registry import ALL as SHEETS
-from pbp.campaign.sheets.registry import LISTED, MISPLACED, OPTIONS, OPTIONS_LISTED
+from pbp.campaign.sheets.registry import (
+    GENERAL_OPTIONS,
+    LISTED,
+    MISPLACED,
+    OPTIONS,
+    OPTIONS_LISTED,
+)
 from pbp.campaign.tables import KeyPath, Reader, Table, shortened
 from pbp.errors import ConfigError
 from pbp.tags.model import SceneKind
@@ -22,8 +28,7 @@ from pbp.tags.model import SceneKind
 _TOP_KEYS = ("campaign", "characters")
 _CAMPAIGN_KEYS = ("name", "gms", "ruleset", "visibility", "templates", "sides", "options")
 # the general options (each ruleset's own: sheets.registry)
-_GENERAL_OPTIONS = {"close_on_any_gm_post": OptionKey(False)}  # RULES D8
-_OPTIONS: dict[str, OptionKey] = {**OPTIONS, **_GENERAL_OPTIONS}
+_OPTIONS: dict[str, OptionKey] = {**OPTIONS, **GENERAL_OPTIONS}
 _CHARACTER_KEYS = ("name", "player", "side", *LISTED)  # each ruleset's part: sheets.registry
 _RULESETS = tuple(kind.value for kind in SceneKind)
 _VISIBILITIES: tuple[Visibility, ...] = ("hide-npcs", "open")

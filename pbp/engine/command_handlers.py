@@ -96,7 +96,7 @@ def roster_setup(
     round keeps the command (``!undo`` replays it on the round it re-opens)."""
     rnd = state.round
     assert rnd is not None
-    changed = registry.ROSTER.setup(rnd.base, command)
+    changed = registry.change_roster(rnd.base, command)
     if changed is not None and not isinstance(changed, Problem):
         rnd = replace(rnd, base=changed, setup=(*rnd.setup, command))
         if isinstance(command, NpcCommand) and command.scores:  # Markhorspire, d20 numbers
@@ -220,7 +220,7 @@ def undo(state: EngineState, command: UndoCommand, acting: Acting) -> EngineStat
     last = state.closed[-1]
     base = last.reopen.base
     for setup in rnd.setup:  # set-up made since the close still stands
-        changed = registry.ROSTER.setup(base, setup)
+        changed = registry.change_roster(base, setup)
         base = base if changed is None or isinstance(changed, Problem) else changed
     reopened: OpenRound = replace(
         last.reopen,
@@ -291,7 +291,7 @@ def end_encounter(
         return rally
 
     def rest(roster: Roster) -> Roster:
-        return registry.ROSTER.end_encounter(roster, medic=medic, rally=rally)
+        return registry.end_encounter(roster, medic=medic, rally=rally)
 
     post = acting.post
     state, more = close_round(

@@ -1,7 +1,8 @@
 """The rulesets a scene runs, by scene kind, behind one interface (``engine.ruleset``), and the
 keeper of the roster every scene shares (``engine.roster``): the only engine module that names
 them. Reading, the close, ``!undo``, a new scene, the rulesets' own set-up commands and every
-change of the roster call through here.
+change of the roster (the keeper's, or what a ruleset keeps of each character) call through
+here.
 
 The rulesets come from their plugins (``pbp.rulesets``): adding one is its package and its
 entry point (docs/rulesets.md).
@@ -11,12 +12,15 @@ from __future__ import annotations
 
 from pbp.engine.command_table import CommandRow
 from pbp.engine.pending import Pending
-from pbp.engine.roster import RosterKeeper
+from pbp.engine.report import CorrectionEntry
+from pbp.engine.roster import Roster, RosterKeeper
 from pbp.engine.ruleset import Closer, Ruleset
+from pbp.engine.scene_roster import SCENE_ROSTER
 from pbp.engine.state import Accepted, ClosedRound, EngineState
+from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rulesets import plugins
-from pbp.tags.commands import EncounterCommand
+from pbp.tags.commands import Command, EncounterCommand
 from pbp.tags.model import RollTag, SceneKind
 from pbp.tags.registry import Tag
 
@@ -28,10 +32,11 @@ RULESETS: dict[SceneKind, Ruleset] = {
     for plugin, ruleset in zip(_PLUGINS, ALL, strict=True)
     for kind in plugin.kinds
 }
-# the scene every ruleset runs in is the one a plugin keeps (Distat's: its characters, groups,
-# features, Body and Mind)
+# the scene every ruleset runs in is the one a plugin keeps (its characters, groups, features),
+# or the scene roster when none keeps one
 ROSTER: RosterKeeper = next(
-    plugin.part(plugin.roster, RosterKeeper) for plugin in _PLUGINS if plugin.roster
+    (plugin.part(plugin.roster, RosterKeeper) for plugin in _PLUGINS if plugin.roster),
+    SCENE_ROSTER,
 )
 # SPEC §2: every scene rolls [roll:], read by the ruleset that says it reads the common tags
 COMMON = next(r for plugin, r in zip(_PLUGINS, ALL, strict=True) if plugin.common_tags)
@@ -81,6 +86,42 @@ def undo(state: EngineState, closed: ClosedRound) -> EngineState:
     for ruleset in ALL:
         state = ruleset.undo(state, closed)
     return state
+
+
+def change_roster(roster: Roster, command: Command) -> Roster | Problem | None:
+    """A GM set-up command that changes the roster at once: the keeper's (``!npc``,
+    ``!group``, ``!feature``) or a ruleset's (``!rest``); None when it is none of those."""
+    changed = ROSTER.setup(roster, command)
+    for ruleset in ALL:
+        if changed is not None:
+            break
+        changed = ruleset.change_roster(roster, command)
+    return changed
+
+
+def correct(
+    roster: Roster, command: Command, *, post_id: str
+) -> tuple[Roster, CorrectionEntry | Problem | None]:
+    """A GM correction that no ruleset's closer took, by the ruleset whose it is (Body, Mind,
+    a bonus pool); None when it is nobody's."""
+    for ruleset in ALL:
+        roster, done = ruleset.correct(roster, command, post_id=post_id)
+        if done is not None:
+            return roster, done
+    return roster, None
+
+
+def end_encounter(roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, ...]) -> Roster:
+    """The roster after ``!encounter end``: each ruleset's short rest."""
+    for ruleset in ALL:
+        roster = ruleset.end_encounter(roster, medic=medic, rally=rally)
+    return roster
+
+
+def roster_reports(*, before: Roster, after: Roster, rested: bool) -> tuple[object, ...]:
+    """Each ruleset's part of a round's report of what it keeps of the characters."""
+    found = (r.roster_report(before=before, after=after, rested=rested) for r in ALL)
+    return tuple(part for part in found if part is not None)
 
 
 def command_rows() -> tuple[CommandRow, ...]:

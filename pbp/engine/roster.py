@@ -3,10 +3,12 @@ stand at, their sides, who is out; and the one keeper that changes it.
 
 Every ruleset runs in a scene with the same cast: the campaign's characters, the GM's NPCs
 and features, their groups. The engine reads that cast only through ``Roster`` and changes it
-only through ``RosterKeeper`` (a new thread, a round's start and end, the GM's set-up and
-corrections, a rest, a campaign file reloaded, the report's view of it). Which ruleset keeps
-the concrete roster (the Distat scene, with Body and Mind) is the registry's choice
-(``engine.registry.ROSTER``); nothing else in the engine names it.
+only through ``RosterKeeper`` (a new thread, a round's start and end, the GM's set-up of
+names, groups and features, a campaign file reloaded). What a ruleset keeps of each character
+beyond that (Distat's Body and Mind, damage and bonus pools) it changes itself through the
+``Ruleset`` interface: the GM's corrections, the rests, its part of the report. Which plugin
+keeps the concrete roster is the registry's choice (``engine.registry.ROSTER``); nothing else
+in the engine names it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 from typing import Protocol
 
 from pbp.campaign.model import Campaign
-from pbp.engine.report import CorrectionEntry
 from pbp.errors import Problem
 from pbp.tags.commands import Command
 
@@ -60,22 +61,9 @@ class RosterKeeper:
         return roster
 
     def setup(self, roster: Roster, command: Command) -> Roster | Problem | None:
-        """A GM set-up command that changes the roster at once (``!npc``, ``!group`` …);
-        None when ``command`` is not one of those."""
+        """A GM set-up command that changes the roster at once (``!npc``, ``!group``,
+        ``!feature``); None when ``command`` is not one of those."""
         return None
-
-    def correct(
-        self, roster: Roster, command: Command, *, post_id: str
-    ) -> tuple[Roster, CorrectionEntry | Problem | None]:
-        """A GM correction at its place in the resolution order; None when no ruleset took
-        ``command`` and it is not the roster's either."""
-        return roster, None
-
-    def end_encounter(
-        self, roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, ...]
-    ) -> Roster:
-        """The roster after ``!encounter end`` (a short rest)."""
-        return roster
 
     def reload(self, roster: Roster, campaign: Campaign) -> Roster:
         """The roster under a changed campaign file: new characters join, sheets apply."""
@@ -85,8 +73,3 @@ class RosterKeeper:
         """The roster a new thread of the campaign starts from (what belongs to the
         characters kept; the old scene's placement gone)."""
         return roster
-
-    def report(self, *, before: Roster, after: Roster, rested: bool) -> object | None:
-        """The roster's part of a round's report (``RoundReport.parts``): the characters as
-        they stand after the round (``after``), and what a rest healed since ``before``."""
-        return None

@@ -148,8 +148,8 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
                 continue
             if any(closer.command(post, item) for _, closer in closers):
                 continue
-            # no ruleset took it: a correction of the roster (Body, Mind, a bonus pool)
-            scene, done = registry.ROSTER.correct(scene, item, post_id=post.post_id)
+            # no closer took it: a correction of what a ruleset keeps of the roster
+            scene, done = registry.correct(scene, item, post_id=post.post_id)
             if isinstance(done, CorrectionEntry):
                 corrections.append(done)
             elif done is not None:
@@ -186,8 +186,9 @@ def after_close(
 def _with_roster(parts: Slots, *, before: Roster, after: Roster, rested: bool) -> Slots:
     """The rulesets' parts of the report with the roster's: the characters as the round left
     them, and what a rest healed."""
-    own = registry.ROSTER.report(before=before, after=after, rested=rested)
-    return parts.put(own) if own is not None else parts
+    for own in registry.roster_reports(before=before, after=after, rested=rested):
+        parts = parts.put(own)
+    return parts
 
 
 def _not_acted(state: EngineState, rnd: OpenRound) -> tuple[str, ...]:

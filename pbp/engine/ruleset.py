@@ -5,7 +5,8 @@ A ruleset keeps its own state in ``EngineState.rulesets`` and its part of a roun
 ``RoundReport.parts``, each under its own type; the core names none of them. Every scene
 shares one roster (``engine.roster``): who is there, their sides and features. A ruleset reads
 it through ``Roster``; the ruleset that keeps the concrete roster (``engine.registry.ROSTER``)
-is the one whose actions change it.
+is the one whose actions change it, and it changes what it keeps of every character (Body and
+Mind, say) through ``change_roster``, ``correct``, ``end_encounter`` and ``roster_report``.
 """
 
 from __future__ import annotations
@@ -135,6 +136,30 @@ class Ruleset:
     ) -> EngineState | Problem:
         """A set-up command it owns, as soon as its post is read."""
         return state
+
+    def change_roster(self, roster: Roster, command: Command) -> Roster | Problem | None:
+        """A GM set-up command that changes what it keeps of the roster at once (``!rest``);
+        None when ``command`` is not one of those."""
+        return None
+
+    def correct(
+        self, roster: Roster, command: Command, *, post_id: str
+    ) -> tuple[Roster, CorrectionEntry | Problem | None]:
+        """A GM correction of what it keeps of the roster, at its place in the resolution
+        order (``!damage``, ``!heal``, ``!bonus``); None when ``command`` is not its."""
+        return roster, None
+
+    def end_encounter(
+        self, roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, ...]
+    ) -> Roster:
+        """The roster after ``!encounter end``: what a short rest does to what it keeps."""
+        return roster
+
+    def roster_report(self, *, before: Roster, after: Roster, rested: bool) -> object | None:
+        """Its part of a round's report (``RoundReport.parts``) of what it keeps of the
+        characters: as they stand after the round (``after``), and what a rest healed since
+        ``before``; None when it keeps nothing of them."""
+        return None
 
     def before_scene(self, command: Command) -> Problem | None:
         """A command it owns written below ``!encounter`` in the same post: why it cannot wait

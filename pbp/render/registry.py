@@ -15,7 +15,8 @@ from pbp.tags.model import SceneKind
 _PLUGINS = plugins()
 # the views of the roster a plugin keeps (engine.registry.ROSTER): its characters, Body and Mind
 ROSTER: RosterViews = next(
-    plugin.part(plugin.roster_views, RosterViews) for plugin in _PLUGINS if plugin.roster_views
+    (plugin.part(plugin.roster_views, RosterViews) for plugin in _PLUGINS if plugin.roster_views),
+    RosterViews(),  # the scene roster's (engine.scene_roster): no rows of their own
 )
 # in the order a round's report and the ledger list their parts (engine.registry.ALL)
 ALL: tuple[RulesetViews, ...] = tuple(

@@ -277,6 +277,7 @@ class Replies:
             "number": _round_number(state),
             "table": self._scene_table(state),
             "characters": ROSTER.rows(scene, self._disclosure(state)),
+            "roster_status": ROSTER.status_section,
             "not_acted": content.not_acted,
             "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC")
             if content.deadline
@@ -298,6 +299,7 @@ class Replies:
                     "player": sheet.player if sheet else None,
                     "scene_lines": own.lines if own is not None else None,
                     "scene_sheet": own is not None,
+                    "roster_sheet": ROSTER.sheet_section,
                 }
             )
         return {"sheets": sheets, "scene": state.scene_kind.value}

@@ -18,6 +18,11 @@ from pbp.render.disclosure import Disclosure, Identified
 class RosterViews:
     """The roster's views. The defaults show nobody."""
 
+    scene_section: str | None = None  # its table of the characters under a summary
+    rest_section: str | None = None  # its line of the short rest at an encounter's end
+    status_section: str | None = None  # its table of the characters in !status
+    sheet_section: str | None = None  # its part of a character's !sheet
+
     def identified(self, state: EngineState) -> Identified:
         """What the party has identified in this thread (observer, target, talent)."""
         return frozenset()

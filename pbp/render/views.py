@@ -35,6 +35,8 @@ def summary_view(
         "closed_by": report.closed_by,
         "closed_at": _when(report.closed_at),
         **registry.ROSTER.summary(report, roster=roster, disclosure=disclosure),
+        "roster_scene": registry.ROSTER.scene_section,
+        "roster_rest": registry.ROSTER.rest_section,
         **_parts(report, disclosure),
         "corrections": [
             {

@@ -44,6 +44,9 @@ class RulesetPlugin:
     common_tags: bool = False  # it reads the tags every scene shares ([roll], SPEC §2)
     # the options of `!encounter KIND` for each kind it runs, and how a wrong one is explained
     encounter_options: tuple[tuple[str, frozenset[str], str], ...] = ()
+    # the sheet numbers `!npc` takes by their campaign-file key, each with where it stands
+    # among every ruleset's (the order an NpcCommand keeps them in, lower first)
+    npc_scores: tuple[tuple[str, int], ...] = ()
 
     def part(self, where: str, kind: type[_Part]) -> _Part:
         """The part named ``module:attribute``, checked to be a ``kind``."""

@@ -56,13 +56,23 @@ def _all_encounter_options() -> frozenset[str]:
     return frozenset().union(*(options for options, _ in _encounter_options().values()))
 
 
-# !npc keywords: the two Distat stats, where the NPC stands, and the other sheet numbers by
-# their campaign-file key (SPEC §3).
-NPC_SCORES: tuple[str, ...] = (
-    "constitution", "wisdom", "intuition", "hp", "wp", "stamina", "dice_pool", "bonus_pool",
-)  # fmt: skip
-_NPC_KEYWORDS = frozenset({"body", "mind", "side", "group", *NPC_SCORES})
-_NPC_PAIRS = {("dice", "pool"): "dice_pool", ("bonus", "pool"): "bonus_pool"}
+@functools.cache
+def npc_scores() -> tuple[str, ...]:
+    """The sheet numbers ``!npc`` takes by their campaign-file key (SPEC §3), each plugin's,
+    in the order each says it stands."""
+    from pbp.rulesets import plugins  # only when a post holds !npc
+
+    listed = [score for plugin in plugins() for score in plugin.npc_scores]
+    return tuple(key for key, _ in sorted(listed, key=lambda score: score[1]))
+
+
+@functools.cache
+def _npc_keywords() -> tuple[frozenset[str], dict[tuple[str, str], str]]:
+    """!npc keywords: the two Distat stats, where the NPC stands, and the other sheet numbers;
+    a score of two words may be written apart (``bonus pool``)."""
+    scores = npc_scores()
+    pairs = {(key.partition("_")[0], key.partition("_")[2]): key for key in scores if "_" in key}
+    return frozenset({"body", "mind", "side", "group", *scores}), pairs
 
 
 def read_encounter(args: Args) -> Command:
@@ -143,15 +153,16 @@ def read_npc(args: Args) -> Command:
     The name is every word before the first keyword. Body and mind default to 0: an NPC of
     another ruleset may need neither.
     """
-    tokens = merge_words(args.tokens, _NPC_PAIRS)
-    head, options = split_keywords(tokens, keywords=_NPC_KEYWORDS)
+    keywords, pairs = _npc_keywords()
+    tokens = merge_words(args.tokens, pairs)
+    head, options = split_keywords(tokens, keywords=keywords)
     if not head:
         found = tokens[0].text if tokens else ""
         raise ArgumentError(found=found, expected="the NPC's name first, like Imp A body 2 mind 1")
     name = required_name(head, expected="the NPC's name first, like Imp A body 2 mind 1")
     values = {option.keyword: option for option in options}
     scores = tuple(
-        (key, _score(values[key])) for key in NPC_SCORES if key in values
+        (key, _score(values[key])) for key in npc_scores() if key in values
     )  # campaign-file order, whatever order they were typed in
     return NpcCommand(
         source=args.source,

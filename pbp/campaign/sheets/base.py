@@ -21,24 +21,29 @@ SKILL_LIMIT = 999  # a skill bonus, an attack bonus: beyond any real character
 
 @dataclass(frozen=True, slots=True)
 class SheetKey:
-    """A sheet key: the scene kinds that read it and what it is, as a message says it."""
+    """A sheet key: the scene kinds that read it, what it is, as a message says it, and where
+    it stands when a message lists every part's keys (lower first)."""
 
     kinds: frozenset[SceneKind]
     what: str
+    listed: int
 
 
 @dataclass(frozen=True, slots=True)
 class OptionKey:
     """A key of ``[campaign.options]``: its default, and what it takes (a whole number at
-    least ``minimum``, or true or false when ``minimum`` is None)."""
+    least ``minimum``, or true or false when ``minimum`` is None), and where it stands when a
+    message lists every key (lower first; read in that order too)."""
 
     default: bool | int
     minimum: int | None = None
+    listed: int = 0
 
 
-def sheet_key(what: str, *kinds: SceneKind) -> SheetKey:
-    """The key read by scenes of ``kinds``, described as ``what``."""
-    return SheetKey(frozenset(kinds), what)
+def sheet_key(what: str, *kinds: SceneKind, listed: int) -> SheetKey:
+    """The key read by scenes of ``kinds``, described as ``what``, ``listed`` where it stands
+    in a list of every key."""
+    return SheetKey(frozenset(kinds), what, listed)
 
 
 class SheetReader:
@@ -48,7 +53,7 @@ class SheetReader:
     keys: ClassVar[Mapping[str, SheetKey]] = {}
     # words a GM may write as a sheet key that belong elsewhere: (what it is, where it goes)
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {}
-    # its keys of [campaign.options] (sheets.registry.OPTIONS_LISTED says the order read)
+    # its keys of [campaign.options] (each one's ``listed`` says the order read)
     options: ClassVar[Mapping[str, OptionKey]] = {}
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> SheetPart:

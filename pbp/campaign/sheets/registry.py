@@ -28,23 +28,20 @@ NAMES: Mapping[SceneKind, str] = {
     SceneKind(kind): called for plugin in plugins() for kind, called in plugin.called
 }
 
-# the order an unknown key's message lists the parts' keys in (after name, player, side):
-# every part's keys, each once (tests/campaign/test_sheet_parts.py)
-LISTED: tuple[str, ...] = (
-    "body", "mind", "bonus_pool", "constitution", "wisdom", "intuition", "hp", "wp",
-    "stamina", "dice_pool", "talents", "skills", "attack", "defense",
-)  # fmt: skip
-
-# the order the keys of [campaign.options] are read (the first wrong one is the one reported)
-# and an unknown key's message lists them: every part's options and the general ones that
-# the loader reads itself (close_on_any_gm_post), each once (tests/campaign/test_sheet_parts.py)
-OPTIONS_LISTED: tuple[str, ...] = (
-    "identify_bonus_requires_owning", "close_on_any_gm_post", "skirmish_minimum",
-    "skirmish_per_point",
-)  # fmt: skip
-
 OPTIONS: Mapping[str, OptionKey] = {k: v for part in ALL for k, v in part.options.items()}
 SHEET_KEYS: Mapping[str, SheetKey] = {k: v for part in ALL for k, v in part.keys.items()}
+# the keys of [campaign.options] the loader reads itself, for every scene (RULES D8)
+GENERAL_OPTIONS: Mapping[str, OptionKey] = {"close_on_any_gm_post": OptionKey(False, listed=20)}
+
+# the order an unknown key's message lists the parts' keys in (after name, player, side):
+# every part's keys, each once, where each says it stands (tests/campaign/test_sheet_parts.py)
+LISTED: tuple[str, ...] = tuple(sorted(SHEET_KEYS, key=lambda k: SHEET_KEYS[k].listed))
+# the order the keys of [campaign.options] are read (the first wrong one is the one reported)
+# and an unknown key's message lists them: every part's options and the general ones, each once
+_EVERY_OPTION = {**OPTIONS, **GENERAL_OPTIONS}
+OPTIONS_LISTED: tuple[str, ...] = tuple(
+    sorted(_EVERY_OPTION, key=lambda k: _EVERY_OPTION[k].listed)
+)
 MISPLACED: Mapping[str, tuple[str, str]] = {k: v for part in ALL for k, v in part.misplaced.items()}
 
 

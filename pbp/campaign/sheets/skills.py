@@ -39,6 +39,7 @@ class SkillSheetReader(SheetReader):
             "skill bonuses (d20 checks, Epic Path abstract rolls)",
             SceneKind.D20,
             SceneKind.ABSTRACT,
+            listed=120,
         ),
     }
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {

@@ -15,4 +15,5 @@ RULESET = RulesetPlugin(
     sheets=(".sheet:D20_SHEET", "pbp.campaign.sheets.skills:SKILL_SHEET"),
     common_tags=True,
     encounter_options=(("d20", frozenset({"pressure"}), "pressure on or pressure off"),),
+    npc_scores=(("dice_pool", 70),),
 )

@@ -32,9 +32,11 @@ class D20SheetReader(SheetReader):
     """Reads ``dice_pool``, ``attack`` and ``defense``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
-        "attack": sheet_key("a d20 attack bonus", SceneKind.D20),
-        "defense": sheet_key("a d20 Defense (what an attack roll must meet)", SceneKind.D20),
-        "dice_pool": sheet_key("the d20 dice pool (RULES A8)", SceneKind.D20),
+        "attack": sheet_key("a d20 attack bonus", SceneKind.D20, listed=130),
+        "defense": sheet_key(
+            "a d20 Defense (what an attack roll must meet)", SceneKind.D20, listed=140
+        ),
+        "dice_pool": sheet_key("the d20 dice pool (RULES A8)", SceneKind.D20, listed=100),
     }
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {
         "fortitude": (_RESISTANCE, "skills = { Fortitude = 4 }"),

@@ -16,4 +16,5 @@ RULESET = RulesetPlugin(
     roster=".engine.roster:DISTAT_ROSTER",
     roster_views=".views.ruleset:DISTAT_ROSTER_VIEWS",
     encounter_options=(("distat", frozenset(), "nothing after distat"),),
+    npc_scores=(("bonus_pool", 80),),
 )

@@ -48,17 +48,17 @@ class DistatSheetReader(SheetReader):
     option ``identify_bonus_requires_owning``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
-        "body": sheet_key("a Distat stat (points invested in Body)", SceneKind.DISTAT),
-        "mind": sheet_key("a Distat stat (points invested in Mind)", SceneKind.DISTAT),
-        "bonus_pool": sheet_key("Distat's bonus pool", SceneKind.DISTAT),
-        "talents": sheet_key("Distat talents", SceneKind.DISTAT),
+        "body": sheet_key("a Distat stat (points invested in Body)", SceneKind.DISTAT, listed=10),
+        "mind": sheet_key("a Distat stat (points invested in Mind)", SceneKind.DISTAT, listed=20),
+        "bonus_pool": sheet_key("Distat's bonus pool", SceneKind.DISTAT, listed=30),
+        "talents": sheet_key("Distat talents", SceneKind.DISTAT, listed=110),
     }
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {
         "eav": ("a Distat value worked out from body and its talents", "body = 6"),
         "epv": ("a Distat value worked out from mind and its talents", "mind = 3"),
     }
     options: ClassVar[Mapping[str, OptionKey]] = {
-        "identify_bonus_requires_owning": OptionKey(False),  # RULES D14
+        "identify_bonus_requires_owning": OptionKey(False, listed=10),  # RULES D14
     }
 
     def read_options(self, given: Mapping[str, bool | int]) -> DistatOptions:

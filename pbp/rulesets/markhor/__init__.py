@@ -16,4 +16,12 @@ RULESET = RulesetPlugin(
         ("skirmish", frozenset({"ambush"}), "an option like ambush party"),
         ("battle", frozenset(), "nothing after battle"),
     ),
+    npc_scores=(
+        ("constitution", 10),
+        ("wisdom", 20),
+        ("intuition", 30),
+        ("hp", 40),
+        ("wp", 50),
+        ("stamina", 60),
+    ),
 )

@@ -57,20 +57,26 @@ class MarkhorSheetReader(SheetReader):
     the options ``skirmish_minimum`` and ``skirmish_per_point``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
-        "constitution": sheet_key("a Markhorspire score (Skirmish HP, RULES M1)", SKIRMISH),
-        "wisdom": sheet_key("a Markhorspire score (Skirmish WP, RULES M1)", SKIRMISH),
-        "intuition": sheet_key("a Markhorspire score (battle initiative, RULES M5)", BATTLE),
-        "hp": sheet_key("Markhorspire battle HP (RULES M8)", BATTLE),
-        "wp": sheet_key("Markhorspire battle WP (RULES M8)", BATTLE),
-        "stamina": sheet_key("Markhorspire Stamina (AP = Stamina + 3)", SKIRMISH, BATTLE),
+        "constitution": sheet_key(
+            "a Markhorspire score (Skirmish HP, RULES M1)", SKIRMISH, listed=40
+        ),
+        "wisdom": sheet_key("a Markhorspire score (Skirmish WP, RULES M1)", SKIRMISH, listed=50),
+        "intuition": sheet_key(
+            "a Markhorspire score (battle initiative, RULES M5)", BATTLE, listed=60
+        ),
+        "hp": sheet_key("Markhorspire battle HP (RULES M8)", BATTLE, listed=70),
+        "wp": sheet_key("Markhorspire battle WP (RULES M8)", BATTLE, listed=80),
+        "stamina": sheet_key(
+            "Markhorspire Stamina (AP = Stamina + 3)", SKIRMISH, BATTLE, listed=90
+        ),
     }
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {
         "ap": ("Markhorspire AP: they come from Stamina (AP = Stamina + 3)", "stamina = 1"),
         "vigor": ("Markhorspire Vigor: the sheet takes the full battle HP it gives", "hp = 18"),
     }
     options: ClassVar[Mapping[str, OptionKey]] = {  # RULES M1
-        "skirmish_minimum": OptionKey(1, minimum=1),
-        "skirmish_per_point": OptionKey(1, minimum=1),
+        "skirmish_minimum": OptionKey(1, minimum=1, listed=30),
+        "skirmish_per_point": OptionKey(1, minimum=1, listed=40),
     }
 
     def read_options(self, given: Mapping[str, bool | int]) -> MarkhorOptions:

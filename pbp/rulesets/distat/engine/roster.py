@@ -1,19 +1,20 @@
 """The Distat scene as the roster every scene shares (``engine.roster``): Distat keeps who is
-in the scene, their groups, features, Body and Mind, whichever ruleset the scene runs. Here
-is everything that changes it outside a Distat action: a thread's start, a round's start and
-end, the GM's set-up and corrections, the rests, a campaign file reloaded, a new thread."""
+in the scene, their groups and features, whichever ruleset the scene runs. Here is what
+changes it outside a Distat action: a thread's start, a round's start and end, the GM's
+set-up, a campaign file reloaded, a new thread; and what a rest heals (``recoveries``). The
+GM's corrections of Body, Mind and bonus pools and the rests are Distat's as a ruleset
+(``engine.ruleset``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
-from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster, RosterKeeper
 from pbp.errors import Problem
 from pbp.rulesets.distat import rules as distat
-from pbp.rulesets.distat.engine.model import Recovery, RosterReport, own
-from pbp.rulesets.distat.engine.setup import apply_correction, apply_setup, fighter_from_sheet
+from pbp.rulesets.distat.engine.model import Recovery, own
+from pbp.rulesets.distat.engine.setup import apply_setup, fighter_from_sheet
 from pbp.rulesets.distat.rules import DistatScene
 from pbp.rulesets.distat.sheet import DistatOptions
 from pbp.tags.commands import Command
@@ -70,16 +71,6 @@ class DistatRoster(RosterKeeper):
     def setup(self, roster: Roster, command: Command) -> Roster | Problem | None:
         return apply_setup(own(roster), command)
 
-    def correct(
-        self, roster: Roster, command: Command, *, post_id: str
-    ) -> tuple[Roster, CorrectionEntry | Problem | None]:
-        return apply_correction(own(roster), command, post_id=post_id)
-
-    def end_encounter(
-        self, roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, ...]
-    ) -> Roster:
-        return distat.end_encounter(own(roster), medic=medic, rally=rally)
-
     def reload(self, roster: Roster, campaign: Campaign) -> Roster:
         # a character dropped from the file stays in the scene (the GM removes it in play)
         return _apply(own(roster), campaign)
@@ -93,13 +84,6 @@ class DistatRoster(RosterKeeper):
             distat.new_scene(fighters, options=old.options),
             sightings=old.sightings,
             identified=old.identified,
-        )
-
-    def report(self, *, before: Roster, after: Roster, rested: bool) -> object | None:
-        scene = own(after)
-        return RosterReport(
-            characters=tuple(distat.view(scene, n) for n in distat.names(scene)),
-            recovered=recoveries(own(before), scene) if rested else (),
         )
 
 

@@ -1,6 +1,7 @@
 """The Distat ruleset behind the engine's interface (SPEC §2.1, RULES §1): its actions change
-the Distat scene, which is the roster every scene shares (``roster``: Body, Mind, groups,
-restraints)."""
+the Distat scene, which is the roster every scene shares (``roster``: groups, restraints), and
+so do the GM's corrections of Body, Mind and bonus pools, ``!rest`` and the short rest at an
+encounter's end, in every scene."""
 
 from __future__ import annotations
 
@@ -10,17 +11,21 @@ from typing import Any
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
 from pbp.engine.problems import failure_text
+from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
 from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rulesets.distat import rules as distat
-from pbp.rulesets.distat.engine.model import ActionEntry, DistatRound, own
+from pbp.rulesets.distat.engine.model import ActionEntry, DistatRound, RosterReport, own
+from pbp.rulesets.distat.engine.roster import recoveries
+from pbp.rulesets.distat.engine.setup import apply_correction
 from pbp.rulesets.distat.engine.tags import check_tag, count
 from pbp.rulesets.distat.rules import DistatScene
 from pbp.rulesets.distat.rules.intents import INTENTS
 from pbp.rulesets.distat.tags import ActionTag, IdentifyTag, MoveTag
+from pbp.tags.commands import Command, RestCommand
 from pbp.tags.model import PassTag
 from pbp.tags.registry import Tag
 
@@ -76,6 +81,26 @@ class DistatRuleset(Ruleset):
 
     def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
         return _DistatCloser()
+
+    def change_roster(self, roster: Roster, command: Command) -> Roster | Problem | None:
+        return distat.night_rest(own(roster)) if isinstance(command, RestCommand) else None
+
+    def correct(
+        self, roster: Roster, command: Command, *, post_id: str
+    ) -> tuple[Roster, CorrectionEntry | Problem | None]:
+        return apply_correction(own(roster), command, post_id=post_id)
+
+    def end_encounter(
+        self, roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, ...]
+    ) -> Roster:
+        return distat.end_encounter(own(roster), medic=medic, rally=rally)
+
+    def roster_report(self, *, before: Roster, after: Roster, rested: bool) -> object | None:
+        scene = own(after)
+        return RosterReport(
+            characters=tuple(distat.view(scene, n) for n in distat.names(scene)),
+            recovered=recoveries(own(before), scene) if rested else (),
+        )
 
 
 DISTAT = DistatRuleset()

@@ -1,6 +1,6 @@
-"""The GM's commands on the Distat roster: set-up at once (``!npc``, ``!group``, ``!feature``,
-``!rest``) and corrections of Body, Mind and the bonus pool in resolution order (``!damage``,
-``!heal``, ``!bonus``)."""
+"""The GM's commands on the Distat roster: set-up at once (``!npc``, ``!group``, ``!feature``)
+and corrections of Body, Mind and the bonus pool in resolution order (``!damage``, ``!heal``,
+``!bonus``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from pbp.tags.commands import (
     GroupCommand,
     HealCommand,
     NpcCommand,
-    RestCommand,
 )
 
 
@@ -88,8 +87,6 @@ def apply_setup(scene: DistatScene, command: Command) -> DistatScene | Problem |
             return _group(scene, command)
         case FeatureCommand():
             return _feature(scene, command)
-        case RestCommand():
-            return distat.night_rest(scene)
     return None
 
 

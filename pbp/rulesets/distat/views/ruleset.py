@@ -2,7 +2,8 @@
 roster it keeps for every scene (``RosterViews``): the characters' rows of ``!status`` and a
 summary, a ``!sheet``, a short rest in a summary. Its part of the summary is a section like
 every ruleset's (``_distat.md.j2``); the roster's rows are templates of their own
-(``status.md.j2``, ``sheet.md.j2``, the summary's scene table)."""
+(``_distat_status.md.j2``, ``_distat_sheet.md.j2``, the summary's scene table
+``_distat_scene.md.j2`` and short rest ``_distat_rest.md.j2``), included by the generic ones."""
 
 from __future__ import annotations
 
@@ -69,6 +70,11 @@ class DistatViews(RulesetViews):
 
 class DistatRosterViews(RosterViews):
     """The Distat scene's characters as the replies show them."""
+
+    scene_section = "_distat_scene.md.j2"
+    rest_section = "_distat_rest.md.j2"
+    status_section = "_distat_status.md.j2"
+    sheet_section = "_distat_sheet.md.j2"
 
     def identified(self, state: EngineState) -> Identified:
         # the scene after the last closed round knows every talent identified in this thread
