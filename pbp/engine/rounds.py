@@ -14,6 +14,7 @@ from pbp.engine.problems import RuleBroken
 from pbp.engine.reading import Parse, checked_against, read_context, read_post, reading_in
 from pbp.engine.report import CorrectionEntry, Rejection, RoundReport
 from pbp.engine.roster import Roster
+from pbp.engine.ruleset import Closer, guarded
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
 from pbp.engine.times import later
@@ -114,6 +115,19 @@ def _claimed(rnd: OpenRound) -> dict[str, set[Hashable]]:
     return claimed
 
 
+def _take(
+    closer: Closer, post: PostRecord, accepted: Accepted, scene: Roster
+) -> tuple[Roster, tuple[Rejection, ...]]:
+    """An accepted tag at its turn, and the scene as it leaves it; when its rules raise, it is
+    void (``Closer.void``), the scene as it was before it, and the close goes on."""
+
+    def void(why: str) -> tuple[Roster, tuple[Rejection, ...]]:
+        voided = closer.void(post, accepted, why)
+        return scene, (voided,) if voided is not None else ()
+
+    return guarded(lambda: (closer.take(post, accepted, scene), ()), void)
+
+
 def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     """Resolve the round in post order, each action against the state the earlier ones left.
 
@@ -144,7 +158,8 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
             if isinstance(item, Accepted):
                 owner = registry.owner(item)
                 closer = next(c for r, c in closers if r is owner)
-                scene = closer.take(post, item, scene)
+                scene, voided = _take(closer, post, item, scene)
+                problems += voided
                 continue
             if any(closer.command(post, item) for _, closer in closers):
                 continue

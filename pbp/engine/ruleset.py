@@ -19,6 +19,7 @@ from pbp.engine.actors import Actor
 from pbp.engine.command_table import Acting, CommandRow
 from pbp.engine.done import Done
 from pbp.engine.pending import Pending
+from pbp.engine.problems import CouldNotResolve, failure_text
 from pbp.engine.report import CorrectionEntry, Rejection
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
@@ -30,6 +31,7 @@ from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
 
 T = TypeVar("T")
+R = TypeVar("R")
 Scores = Callable[[str], Mapping[str, int | None]]
 
 
@@ -63,6 +65,18 @@ class Closed:
     rejected: tuple[Rejection, ...] = ()
 
 
+def guarded(resolve: Callable[[], R], void: Callable[[str], R]) -> R:
+    """One action resolved: what ``resolve`` gives, or, when the rules raise inside it, what
+    ``void`` makes of the action given what failed (one line, ``failure_text``). No exception
+    inside one action loses a close: the engine takes every accepted tag through here
+    (``Closer.take``), and a ruleset that resolves its actions later, together, resolves
+    each through here."""
+    try:
+        return resolve()
+    except Exception as error:
+        return void(failure_text(error))
+
+
 class Closer:
     """One ruleset's resolution of one round, fed in post order."""
 
@@ -72,6 +86,15 @@ class Closer:
     def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         """An accepted tag of this ruleset, at its turn; the scene as it leaves it."""
         return scene
+
+    def void(self, post: PostRecord, accepted: Accepted, why: str) -> Rejection | None:
+        """An accepted tag whose ``take`` raised (``why``: what failed): it is void and the
+        scene stands as it was before it. None when the ruleset records the void in its own
+        part of the report; by default, the round's refusal of it (``CouldNotResolve``)."""
+        source = accepted.tag.source
+        problem = CouldNotResolve(tag=source.text, line=source.line, column=source.column,
+                                  error=why)  # fmt: skip
+        return Rejection(post_id=post.post_id, tag=source.text, problem=problem)
 
     def command(self, post: PostRecord, command: Command) -> bool:
         """A GM correction at its turn: whether this ruleset takes it."""

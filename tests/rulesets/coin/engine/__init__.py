@@ -1,10 +1,12 @@
 """The coin's side of the round: a call is accepted once a round per character; at the close
-each is flipped with the round's dice (key: post, tag) and wins when the coin shows it."""
+each is flipped with the round's dice (key: post, tag) and wins when the coin shows it. A
+character who is out calls no coin (``refusals``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from coin.engine.refusals import OutOfTheContest
 from coin.tags import SIDES, FlipTag
 from pbp.engine.actors import Actor
 from pbp.engine.roster import Roster
@@ -73,6 +75,8 @@ class CoinRuleset(Ruleset):
 
     def check(self, tag: object, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         assert isinstance(tag, FlipTag)
+        if ctx.scene.is_out(actor.name):
+            return OutOfTheContest(tag=tag.source.text, actor=actor.name)
         return Accepted(
             tag=tag,
             intent=Call(side=tag.call),
