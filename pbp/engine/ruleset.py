@@ -27,7 +27,7 @@ from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import Command, CommandTiming, EncounterCommand
-from pbp.tags.model import SceneKind
+from pbp.tags.model import SceneKind, Source
 from pbp.tags.registry import Tag
 
 T = TypeVar("T")
@@ -77,6 +77,14 @@ def guarded(resolve: Callable[[], R], void: Callable[[str], R]) -> R:
         return void(failure_text(error))
 
 
+def could_not_resolve(post_id: str, source: Source, why: str) -> Rejection:
+    """The round's refusal of a tag or command whose resolution raised (``why``: what
+    failed): it is void, and the GM settles it by hand."""
+    problem = CouldNotResolve(tag=source.text, line=source.line, column=source.column,
+                              error=why)  # fmt: skip
+    return Rejection(post_id=post_id, tag=source.text, problem=problem)
+
+
 class Closer:
     """One ruleset's resolution of one round, fed in post order."""
 
@@ -91,10 +99,7 @@ class Closer:
         """An accepted tag whose ``take`` raised (``why``: what failed): it is void and the
         scene stands as it was before it. None when the ruleset records the void in its own
         part of the report; by default, the round's refusal of it (``CouldNotResolve``)."""
-        source = accepted.tag.source
-        problem = CouldNotResolve(tag=source.text, line=source.line, column=source.column,
-                                  error=why)  # fmt: skip
-        return Rejection(post_id=post.post_id, tag=source.text, problem=problem)
+        return could_not_resolve(post.post_id, accepted.tag.source, why)
 
     def command(self, post: PostRecord, command: Command) -> bool:
         """A GM correction at its turn: whether this ruleset takes it."""

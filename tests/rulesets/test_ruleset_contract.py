@@ -208,16 +208,17 @@ def _raises(*_: object) -> Any:
     raise RulesRaise("something the rules did not expect")
 
 
+@pytest.mark.parametrize("step", ["take", "finish"])  # at its turn, or with the rest after
 @pytest.mark.parametrize("kind", KINDS, ids=str)
 def test_an_action_whose_rules_raise_is_void_and_the_round_closes(
-    kind: SceneKind, monkeypatch: pytest.MonkeyPatch
+    kind: SceneKind, step: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ruleset, made = RULESETS[kind], []
     real = ruleset.closer
 
-    def failing(state: Any, dice: Any) -> Closer:  # its resolution of a tag at its turn raises
+    def failing(state: Any, dice: Any) -> Closer:  # its resolution raises at that step
         closer = real(state, dice)
-        monkeypatch.setattr(type(closer), "take", _raises)
+        monkeypatch.setattr(type(closer), step, _raises)
         made.append(closer)
         return closer
 
