@@ -19,7 +19,9 @@ class CoinRefused(Problem):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OutOfTheContest(CoinRefused):
-    """A character who is out calls no coin."""
+    """A character who is out calls no coin; ``wins``: theirs in the scene (None: an NPC's,
+    under hide-npcs)."""
 
     cause: ClassVar[str] = "out_of_the_contest"
     actor: str
+    wins: int | None
