@@ -68,9 +68,9 @@ class Closed:
 def guarded(resolve: Callable[[], R], void: Callable[[str], R]) -> R:
     """One action resolved: what ``resolve`` gives, or, when the rules raise inside it, what
     ``void`` makes of the action given what failed (one line, ``failure_text``). No exception
-    inside one action loses a close: the engine takes every accepted tag through here
-    (``Closer.take``), and a ruleset that resolves its actions later, together, resolves
-    each through here."""
+    inside one action loses a close: the engine takes every accepted tag (``Closer.take``) and
+    every ruleset's ``finish`` through here, and a ruleset that resolves its actions in its
+    ``finish``, together, resolves each through here too."""
     try:
         return resolve()
     except Exception as error:
