@@ -1,4 +1,6 @@
-"""Session-wide fixtures: a throw-away PostgreSQL database for the tests that want one.
+"""Session-wide fixtures: a throw-away PostgreSQL database for the tests that want one, and
+the fifth ruleset of ``tests/rulesets/coin``, registered before anything reads the rulesets
+(``pbp.rulesets.register``) so that the ruleset contract suite runs over it in-process.
 
 The server is administered through ``PBP_TEST_POSTGRES_URL`` (default
 ``postgresql+psycopg://postgres@127.0.0.1:5432/test``). Tests that ask for
@@ -10,12 +12,21 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "rulesets"))
+from coin import RULESET as COIN
+
+from pbp.rulesets import register
+
+register(COIN)
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 

@@ -103,6 +103,15 @@ class CannotUndo(Problem):
 COULD_NOT_RESOLVE = "could_not_resolve"  # the reason of an action whose resolution failed
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CouldNotResolve(Problem):
+    """An action whose rules raised at the close, in a ruleset that keeps no record of its
+    own for it: it is void, and the GM settles it by hand. ``error`` names what failed."""
+
+    code: ClassVar[str] = COULD_NOT_RESOLVE
+    error: str
+
+
 def failure_text(error: Exception) -> str:
     """What failed, in one line, for the GM and the ledger (never a traceback)."""
     text = " ".join(str(error).split())

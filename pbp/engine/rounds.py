@@ -14,6 +14,7 @@ from pbp.engine.problems import RuleBroken
 from pbp.engine.reading import Parse, checked_against, read_context, read_post, reading_in
 from pbp.engine.report import CorrectionEntry, Rejection, RoundReport
 from pbp.engine.roster import Roster
+from pbp.engine.ruleset import Closed, Closer, could_not_resolve, guarded
 from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
 from pbp.engine.times import later
@@ -22,6 +23,7 @@ from pbp.rules.dice.seeded import RecordingDice
 from pbp.rules.dice.source import Dice
 from pbp.tags import parse_post
 from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand
+from pbp.tags.model import Source
 
 CORRECTIONS = (DamageCommand, HealCommand, BonusCommand)
 
@@ -114,6 +116,32 @@ def _claimed(rnd: OpenRound) -> dict[str, set[Hashable]]:
     return claimed
 
 
+def _take(
+    closer: Closer, post: PostRecord, accepted: Accepted, scene: Roster
+) -> tuple[Roster, tuple[Rejection, ...]]:
+    """An accepted tag at its turn, and the scene as it leaves it; when its rules raise, it is
+    void (``Closer.void``), the scene as it was before it, and the close goes on."""
+
+    def void(why: str) -> tuple[Roster, tuple[Rejection, ...]]:
+        voided = closer.void(post, accepted, why)
+        return scene, (voided,) if voided is not None else ()
+
+    return guarded(lambda: (closer.take(post, accepted, scene), ()), void)
+
+
+def _finish(
+    closer: Closer, taken: list[tuple[str, Source]], state: EngineState, scene: Roster, number: int
+) -> Closed:
+    """What one ruleset's part of the round did; when its rules raise there (a ruleset that
+    resolves its actions together), each tag and command it took is void, its state as it
+    was before the round, and the close goes on."""
+
+    def void(why: str) -> Closed:
+        return Closed(rejected=tuple(could_not_resolve(p, source, why) for p, source in taken))
+
+    return guarded(lambda: closer.finish(state, scene, number), void)
+
+
 def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     """Resolve the round in post order, each action against the state the earlier ones left.
 
@@ -128,6 +156,7 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
     problems: list[Rejection] = []
     claimed = _claimed(rnd)
     acted: list[tuple[str, Problem]] = []  # refused when read, valid at their turn: they acted
+    taken: dict[int, list[tuple[str, Source]]] = {id(c): [] for _, c in closers}  # by closer
     for post in (p for p in rnd.posts if p.live):
         for _, closer in closers:
             closer.post(post)
@@ -144,9 +173,14 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
             if isinstance(item, Accepted):
                 owner = registry.owner(item)
                 closer = next(c for r, c in closers if r is owner)
-                scene = closer.take(post, item, scene)
+                scene, voided = _take(closer, post, item, scene)
+                problems += voided
+                if not voided:
+                    taken[id(closer)].append((post.post_id, item.tag.source))
                 continue
-            if any(closer.command(post, item) for _, closer in closers):
+            taker = next((c for _, c in closers if c.command(post, item)), None)
+            if taker is not None:
+                taken[id(taker)].append((post.post_id, item.source))
                 continue
             # no closer took it: a correction of what a ruleset keeps of the roster
             scene, done = registry.correct(scene, item, post_id=post.post_id)
@@ -156,7 +190,7 @@ def resolve(state: EngineState, rnd: OpenRound, *, dice: Dice) -> _Resolved:
                 problems.append(Rejection(post_id=post.post_id, tag=done.tag, problem=done))
     rulesets, parts = state.rulesets, Slots()
     for _, closer in closers:
-        closed = closer.finish(state, scene, rnd.number)
+        closed = _finish(closer, taken[id(closer)], state, scene, rnd.number)
         corrections += closed.corrections
         problems += closed.rejected
         if closed.state is not None:

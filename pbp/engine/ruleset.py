@@ -20,6 +20,7 @@ from pbp.engine.actors import Actor
 from pbp.engine.command_table import Acting, CommandRow
 from pbp.engine.done import Done
 from pbp.engine.pending import Pending
+from pbp.engine.problems import CouldNotResolve, failure_text
 from pbp.engine.report import CorrectionEntry, Rejection
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
@@ -27,10 +28,11 @@ from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import Command, CommandTiming, EncounterCommand
-from pbp.tags.model import SceneKind
+from pbp.tags.model import SceneKind, Source
 from pbp.tags.registry import Tag
 
 T = TypeVar("T")
+R = TypeVar("R")
 Scores = Callable[[str], Mapping[str, int | None]]
 
 
@@ -64,6 +66,26 @@ class Closed:
     rejected: tuple[Rejection, ...] = ()
 
 
+def guarded(resolve: Callable[[], R], void: Callable[[str], R]) -> R:
+    """One action resolved: what ``resolve`` gives, or, when the rules raise inside it, what
+    ``void`` makes of the action given what failed (one line, ``failure_text``). No exception
+    inside one action loses a close: the engine takes every accepted tag (``Closer.take``) and
+    every ruleset's ``finish`` through here, and a ruleset that resolves its actions in its
+    ``finish``, together, resolves each through here too."""
+    try:
+        return resolve()
+    except Exception as error:
+        return void(failure_text(error))
+
+
+def could_not_resolve(post_id: str, source: Source, why: str) -> Rejection:
+    """The round's refusal of a tag or command whose resolution raised (``why``: what
+    failed): it is void, and the GM settles it by hand."""
+    problem = CouldNotResolve(tag=source.text, line=source.line, column=source.column,
+                              error=why)  # fmt: skip
+    return Rejection(post_id=post_id, tag=source.text, problem=problem)
+
+
 class Closer:
     """One ruleset's resolution of one round, fed in post order."""
 
@@ -73,6 +95,12 @@ class Closer:
     def take(self, post: PostRecord, accepted: Accepted, scene: Roster) -> Roster:
         """An accepted tag of this ruleset, at its turn; the scene as it leaves it."""
         return scene
+
+    def void(self, post: PostRecord, accepted: Accepted, why: str) -> Rejection | None:
+        """An accepted tag whose ``take`` raised (``why``: what failed): it is void and the
+        scene stands as it was before it. None when the ruleset records the void in its own
+        part of the report; by default, the round's refusal of it (``CouldNotResolve``)."""
+        return could_not_resolve(post.post_id, accepted.tag.source, why)
 
     def command(self, post: PostRecord, command: Command) -> bool:
         """A GM correction at its turn: whether this ruleset takes it."""

@@ -71,6 +71,11 @@ class RulesetPlugin:
 _REGISTERED: list[RulesetPlugin] = []
 
 
+class LateRegistration(RuntimeError):
+    """A ruleset registered after the rulesets were first read: the registries built from
+    them would never hold it."""
+
+
 @functools.cache
 def _installed() -> tuple[RulesetPlugin, ...]:
     from importlib.metadata import entry_points
@@ -84,12 +89,21 @@ def _installed() -> tuple[RulesetPlugin, ...]:
     return tuple(found)
 
 
+@functools.cache
 def plugins() -> tuple[RulesetPlugin, ...]:
-    """Every ruleset, installed or registered, in report order."""
+    """Every ruleset, installed or registered, in report order: read once, and the same for
+    every registry built from it (a registration after it fails, ``register``)."""
     every = {plugin.name: plugin for plugin in (*_installed(), *_REGISTERED)}
     return tuple(sorted(every.values(), key=lambda plugin: (plugin.rank, plugin.name)))
 
 
 def register(plugin: RulesetPlugin) -> None:
-    """Add a ruleset that no installed package declares (before the registries are read)."""
+    """Add a ruleset that no installed package declares. It must come before the rulesets are
+    first read (``plugins``, which each registry reads when it is first imported): a later
+    one raises ``LateRegistration`` rather than be left out of the registries built already."""
+    if plugins.cache_info().currsize:
+        raise LateRegistration(
+            f"ruleset {plugin.name!r} registered after the rulesets were read: register it "
+            "before anything imports pbp's registries"
+        )
     _REGISTERED.append(plugin)

@@ -1,13 +1,23 @@
 """A ruleset from outside pbp: the coin-flip contest of ``tests/rulesets/coin/`` (its files and
 nothing else) is registered through ``pbp.rulesets.register`` and plays a round through
-``pbp replay``. The registries are read once per process, so it runs in a process of its own."""
+``pbp replay``, in a process of its own as a program embedding pbp would. The rulesets are read
+once per process: registered before, a ruleset is in every registry (``tests/conftest.py``
+registers the coin for the contract suite); registered after, it fails loudly."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from coin import RULESET
+
+from pbp.engine.registry import RULESETS
+from pbp.rulesets import LateRegistration, plugins, register
+from pbp.tags.model import SceneKind
 
 HERE = Path(__file__).resolve().parent
 
@@ -89,3 +99,15 @@ def test_a_registered_fifth_ruleset_plays_a_round_through_replay(tmp_path: Path)
     assert "Bram called tails: the coin shows" in out
     assert "Aria called heads: the coin shows tails, a loss." in out  # seed 1
     assert "Fixed: the edited post reads well now" in out  # its reader refused `sideways`
+
+
+def test_a_ruleset_registered_before_the_rulesets_are_read_is_in_the_registries() -> None:
+    assert RULESET in plugins()  # registered by tests/conftest.py
+    assert type(RULESETS[SceneKind("coin")]).__name__ == "CoinRuleset"
+
+
+def test_a_ruleset_registered_after_the_rulesets_are_read_fails_loudly() -> None:
+    late = dataclasses.replace(RULESET, name="late", kinds=("late",), called=(("late", "Late"),))
+    with pytest.raises(LateRegistration, match="'late' registered after"):
+        register(late)
+    assert late not in plugins()

@@ -2,12 +2,13 @@
 way the forum contract suite runs over every forum: its refusals each have words that render,
 and hide an NPC's numbers under hide-npcs; each verb's example in its scene's words reads back
 as a valid tag, whose canonical text reads back to the same tag; its grammar writes and
-explains every tag kind it reads; ``!undo`` of a round of its scene gives its state back.
+explains every tag kind it reads; ``!undo`` of a round of its scene gives its state back; an
+action whose rules raise at the close is void and the round closes all the same.
 
-The coin ruleset of ``tests/rulesets/coin`` runs in a process of its own
-(``test_fifth_ruleset.py``): the registries are read once per process. That an action whose
-rules raise is void and the close survives is tested per ruleset in
-``tests/engine/test_resolution_errors.py``: where the rules can fail is each ruleset's own."""
+It runs over the coin ruleset of ``tests/rulesets/coin`` too, beside pbp's own:
+``tests/conftest.py`` registers it before anything reads the rulesets. Where inside its own
+resolution each of pbp's rulesets can fail, and what its ledger says then, is
+``tests/engine/test_resolution_errors.py``."""
 
 from __future__ import annotations
 
@@ -19,8 +20,11 @@ import typing
 from typing import Any
 
 import pytest
-from engine_helpers import make_campaign, play
+from engine_helpers import ledger, make_campaign, play, thread
 
+from pbp.engine.problems import CouldNotResolve
+from pbp.engine.registry import RULESETS
+from pbp.engine.ruleset import Closer
 from pbp.errors import Problem
 from pbp.render.disclosure import NOTHING_HIDDEN, Hidden
 from pbp.render.environment import make_environment
@@ -168,15 +172,25 @@ UNDO_ROUND = [
 ]
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=str)
-def test_undo_gives_the_scene_back_as_the_round_found_it(kind: SceneKind) -> None:
+def test_every_scene_kind_has_views() -> None:
+    assert sorted(VIEWS) == sorted(KINDS)
+
+
+def _rows(kind: SceneKind, *, close: bool = False) -> list[tuple[str, str, str, int, str]]:
+    """A round of the scene: the GM opens it, Aria writes its first example (and the GM closes
+    it)."""
     tag = str(_words(kind).first()).strip("`")  # the scene's first example
     # the example names the scene's task when it has tasks: the GM sets it up
     setup = f"\n!task {NAMES['task']} dc 40" if NAMES["task"] in tag else ""
     rows = [(t, i, a, m, b.format(kind=kind.value, setup=setup, tag=tag))
             for t, i, a, m, b in UNDO_ROUND]  # fmt: skip
-    run = play(rows, campaign=make_campaign("open"))
-    assert run.problems_said("p2") == (), tag
+    return rows + ([("post", "p3", "gm_sam", 2, "!close")] if close else [])
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=str)
+def test_undo_gives_the_scene_back_as_the_round_found_it(kind: SceneKind) -> None:
+    run = play(_rows(kind), campaign=make_campaign("open"))
+    assert run.problems_said("p2") == (), _rows(kind)[1]
     before = run.state
     run.feed([("post", "p3", "gm_sam", 2, "!close")])
     assert "Aria" not in run.closed(1).not_acted  # her tag acted in the round
@@ -186,5 +200,37 @@ def test_undo_gives_the_scene_back_as_the_round_found_it(kind: SceneKind) -> Non
     assert run.state.scene == before.scene
 
 
-def test_every_scene_kind_has_views() -> None:
-    assert sorted(VIEWS) == sorted(KINDS)
+class RulesRaise(KeyError):
+    """What the faked rules raise: nothing a ruleset expects."""
+
+
+def _raises(*_: object) -> Any:
+    raise RulesRaise("something the rules did not expect")
+
+
+@pytest.mark.parametrize("step", ["take", "finish"])  # at its turn, or with the rest after
+@pytest.mark.parametrize("kind", KINDS, ids=str)
+def test_an_action_whose_rules_raise_is_void_and_the_round_closes(
+    kind: SceneKind, step: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ruleset, made = RULESETS[kind], []
+    real = ruleset.closer
+
+    def failing(state: Any, dice: Any) -> Closer:  # its resolution raises at that step
+        closer = real(state, dice)
+        monkeypatch.setattr(type(closer), step, _raises)
+        made.append(closer)
+        return closer
+
+    monkeypatch.setattr(ruleset, "closer", failing)
+    run = thread(_rows(kind, close=True), campaign=make_campaign("open"))
+    assert made, f"the close never asked the {kind} ruleset to resolve"
+    (voided,) = [r for r in run.reports[1].rejected if r.post_id == "p2"]
+    assert voided.problem == CouldNotResolve(
+        tag=voided.tag, line=1, column=1, error="RulesRaise: 'something the rules did not expect'"
+    )
+    assert run.state.round is not None and run.state.round.number == 2  # the next one opened
+    summary = str(run.summaries[1])
+    assert "could not resolve this action" in summary and "GM settles it by hand" in summary
+    closed = ledger(run)["rounds"][0]
+    assert all(action["post"] != "p2" for action in closed.get("actions", ()))  # it did not act

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pbp.engine.problems import COULD_NOT_RESOLVE
+from pbp.engine.ruleset import guarded
 from pbp.engine.state import Accepted, PostRecord
 from pbp.rules.dice.seeded import RecordingDice, RollRecord
 from pbp.rules.dice.source import Roller
@@ -160,9 +161,8 @@ class _Interval:
         """An abstract action resolved; one whose resolution fails is void, the banks and
         tasks as they were before it, and the interval goes on."""
         abstract, opposition = self.abstract, dict(self.opposition)
-        try:
-            return self.resolve(item, intent)
-        except Exception:
+
+        def void(why: str) -> AbstractRecord:
             self.abstract, self.opposition = abstract, opposition
             return AbstractRecord(
                 actor=intent.actor,
@@ -172,6 +172,8 @@ class _Interval:
                 outcome="void",
                 reason=COULD_NOT_RESOLVE,
             )
+
+        return guarded(lambda: self.resolve(item, intent), void)
 
     def _pay(self, record: AbstractRecord, use: PoolUse, task: Task) -> AbstractRecord:
         actor = record.actor

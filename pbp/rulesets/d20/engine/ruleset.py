@@ -14,7 +14,7 @@ from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
 from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.roster import Roster
-from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
+from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext, guarded
 from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
@@ -54,15 +54,14 @@ class _D20Closer(Closer):
         roller = self.dice.for_key(post.post_id, index)  # SPEC §6: (post id, tag index, roll)
         seen = len(self.dice.records)
         ctx = D20Context(d20=self.d20, pool=pool_size(self.campaign, self.d20, accepted.actor))
-        try:
-            self.d20, record = resolve_d20(intent, ctx=ctx, roller=roller)
-        except Exception:  # one action's failure never loses the close: it is void
-            record = D20Record(
-                actor=accepted.actor,
-                verb=intent_verb(intent),
-                outcome="void",
-                reason=COULD_NOT_RESOLVE,
+
+        def void(why: str) -> tuple[D20State, D20Record]:  # the pools and conditions stand
+            verb = intent_verb(intent)
+            return self.d20, D20Record(
+                actor=accepted.actor, verb=verb, outcome="void", reason=COULD_NOT_RESOLVE
             )
+
+        self.d20, record = guarded(lambda: resolve_d20(intent, ctx=ctx, roller=roller), void)
         record = replace(record, rolls=self.dice.records[seen:])
         if isinstance(accepted.tag, AttackRollTag) and accepted.tag.target is not None:
             # whose Defense it rolled against (the sheet's: hidden when an NPC's, SPEC §4.5)

@@ -10,10 +10,9 @@ from typing import Any
 
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
-from pbp.engine.problems import failure_text
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster
-from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
+from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext, guarded
 from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
@@ -32,12 +31,12 @@ from pbp.tags.registry import Tag
 
 def _resolve(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tuple[Any, ...]]:
     """A Distat action resolved; one whose resolution fails is void with what failed, and the
-    round goes on (no exception inside one action may lose a close)."""
-    try:
-        return distat.resolve(scene, intent)
-    except Exception as error:
-        why = distat.CouldNotResolve(error=failure_text(error))
-        return scene, distat.void_records(intent, why)
+    round goes on (``guarded``)."""
+
+    def void(why: str) -> tuple[DistatScene, tuple[Any, ...]]:
+        return scene, distat.void_records(intent, distat.CouldNotResolve(error=why))
+
+    return guarded(lambda: distat.resolve(scene, intent), void)
 
 
 @dataclass(slots=True)

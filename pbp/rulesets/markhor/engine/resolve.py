@@ -15,6 +15,7 @@ from typing import Any
 from pbp.campaign.model import Campaign
 from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.report import CorrectionEntry
+from pbp.engine.ruleset import guarded
 from pbp.engine.state import Accepted, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.notation import evaluate, parse_notation
@@ -184,9 +185,8 @@ class _Round:
         """A course in turn ``turn``; one whose resolution fails is void, the fight as it was
         before it, and the round goes on (no exception inside one action may lose a close)."""
         before = self.markhor
-        try:
-            return self.act(item, course, turn)
-        except Exception:
+
+        def void(why: str) -> MarkhorRecord:
             self.markhor = before
             return replace(
                 self.bare(course, turn),
@@ -194,6 +194,8 @@ class _Round:
                 outcome="void",
                 reason=COULD_NOT_RESOLVE,
             )
+
+        return guarded(lambda: self.act(item, course, turn), void)
 
     def act(self, item: MarkhorItem, course: Course, turn: int) -> MarkhorRecord:
         """A course in turn ``turn``: its AP paid first in a battle."""
