@@ -12,8 +12,9 @@ from pathlib import Path
 from pbp.campaign.model import Campaign
 from pbp.errors import ConfigError
 from pbp.services.files import load_campaign
+from pbp.store.records import ThreadRecord
 from pbp.store.repository import Repository
-from pbp.store.schema import CampaignRow, ThreadRow
+from pbp.store.schema import CampaignRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,7 @@ class CampaignFiles:
         except ConfigError:
             return self.last_good(path)
 
-    def campaign_of(self, repo: Repository, thread: ThreadRow) -> Campaign:
+    def campaign_of(self, repo: Repository, thread: ThreadRecord) -> Campaign:
         """The campaign a stored thread runs (from the config, else the file it started with)."""
         path = self._configured.get(thread.key)
         if path is None:

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
 from pbp.store.execute import run
+from pbp.store.records import ThreadRecord, thread_record
 from pbp.store.schema import (
     CampaignRow,
     CharacterRow,
@@ -239,17 +240,18 @@ class Repository:
             raise KeyError(campaign_id)
         return row
 
-    def thread(self, forum: str, key: str) -> ThreadRow | None:
+    def thread(self, forum: str, key: str) -> ThreadRecord | None:
         """A watched thread by forum and key."""
-        return self.s.scalars(
+        row = self.s.scalars(
             select(ThreadRow).where(ThreadRow.forum == forum, ThreadRow.key == key)
         ).first()
+        return None if row is None else thread_record(row)
 
-    def threads(self) -> Sequence[ThreadRow]:
+    def threads(self) -> list[ThreadRecord]:
         """Every watched thread."""
-        return self.s.scalars(select(ThreadRow).order_by(ThreadRow.id)).all()
+        return [thread_record(r) for r in self.s.scalars(select(ThreadRow).order_by(ThreadRow.id))]
 
-    def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRow | None:
+    def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRecord | None:
         """The other thread of a campaign where the table posted last (a post, an edit or a
         delete; time passing does not count); among threads with no post yet, the newest."""
         last_post = (
@@ -258,11 +260,12 @@ class Repository:
             .correlate(ThreadRow)
             .scalar_subquery()
         )
-        return self.s.scalars(
+        row = self.s.scalars(
             select(ThreadRow)
             .where(ThreadRow.campaign_id == campaign_id, ThreadRow.id != besides)
             .order_by(last_post.desc().nulls_last(), ThreadRow.id.desc())
         ).first()
+        return None if row is None else thread_record(row)
 
     def add_thread(
         self,
@@ -273,7 +276,7 @@ class Repository:
         campaign_hash: str,
         at: datetime,
         bound_by: str | None = None,
-    ) -> ThreadRow:
+    ) -> ThreadRecord:
         """Start watching a thread (``bound_by``: the GM who bound it with ``!campaign``); it
         waits for the forum to say what it holds. A thread another worker added at the same
         moment is returned as it is."""
@@ -299,6 +302,15 @@ class Repository:
         row = self.thread(forum, key)
         assert row is not None
         return row
+
+    def save_snapshot(self, thread_id: int, *, blob: bytes, seq: int, fmt: int) -> None:
+        """Keep ``blob`` as the thread's engine state after event ``seq`` (in format ``fmt``)."""
+        self.s.execute(
+            update(ThreadRow)
+            .where(ThreadRow.id == thread_id)
+            .values(snapshot=blob, snapshot_seq=seq, snapshot_format=fmt)
+            .execution_options(synchronize_session=False)
+        )
 
     def next_due(self, forum: str) -> datetime | None:
         """The earliest due time among the forum's threads."""
@@ -421,27 +433,27 @@ class Repository:
 
     def log_event(
         self,
-        thread: ThreadRow,
+        thread_id: int,
         *,
+        seq: int,
         kind: str,
         post_id: str | None,
         version: int | None,
         at: datetime,
-    ) -> int:
-        """Append an event to the thread's log; return its number."""
-        thread.last_seq += 1
+    ) -> None:
+        """Append event number ``seq`` to the thread's log (the thread's ``last_seq`` is the
+        caller's to move, with ``Leases.keep``)."""
         self._log_row(
             EventRow,
             {
-                "thread_id": thread.id,
-                "seq": thread.last_seq,
+                "thread_id": thread_id,
+                "seq": seq,
                 "kind": kind,
                 "post_id": post_id,
                 "version": version,
                 "at": at,
             },
         )
-        return thread.last_seq
 
     def events_after(self, thread_id: int, seq: int) -> list[LoggedEvent]:
         """The logged events after ``seq``, each with its post's author and text."""
