@@ -12,9 +12,8 @@ from pathlib import Path
 from pbp.campaign.model import Campaign
 from pbp.errors import ConfigError
 from pbp.services.files import load_campaign
-from pbp.store.records import ThreadRecord
+from pbp.store.records import CampaignRecord, ThreadRecord
 from pbp.store.repository import Repository
-from pbp.store.schema import CampaignRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +53,7 @@ class CampaignFiles:
         self._loaded[path] = loaded
         return loaded
 
-    def register(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRow:
+    def register(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRecord:
         """The store's row of a campaign file (made, or brought up to date)."""
         loaded = self.load(path)
         return repo.save_campaign(

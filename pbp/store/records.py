@@ -68,3 +68,51 @@ class ThreadChanges:
 
 
 CHANGEABLE_COLUMNS = tuple(f.name for f in fields(ThreadChanges))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplyRecord:
+    """A row of the outbox, as stored (the columns of ``schema.ReplyRow``)."""
+
+    id: int
+    thread_id: int
+    key: str
+    revision: int
+    to_post: str | None
+    text: str
+    status: str  # pending | posted | edit-pending | failed
+    forum_reply_id: str | None
+    attempts: int
+    tried_at: datetime | None
+    edits: int
+    last_error: str | None
+    created_at: datetime
+    posted_at: datetime | None
+    to_user: str | None
+    subject: str | None
+
+
+REPLY_COLUMNS = tuple(f.name for f in fields(ReplyRecord))
+
+
+def reply_record(row: Any) -> ReplyRecord:
+    """The value of an outbox row."""
+    return ReplyRecord(**{name: getattr(row, name) for name in REPLY_COLUMNS})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CampaignRecord:
+    """A campaign file the bot runs, as stored, with the hash of the version last loaded."""
+
+    id: int
+    path: str
+    name: str
+    file_hash: str
+    loaded_at: datetime
+
+
+def campaign_record(row: Any) -> CampaignRecord:
+    """The value of a campaign row."""
+    return CampaignRecord(
+        id=row.id, path=row.path, name=row.name, file_hash=row.file_hash, loaded_at=row.loaded_at
+    )

@@ -129,8 +129,9 @@ def test_the_posts_a_thread_accounts_for_are_those_read_waiting_and_replied_not_
                 deleted=deleted,
             )
         Inbox(s).put(tid, [post("p3"), post("p4", deleted=True)], at=T0)
-        reply = repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
-        s.flush()
+        repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
+        reply = repo.latest_reply(tid, "cheatsheet")
+        assert reply is not None
         repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
     with store.session() as s:
         assert Inbox(s).known_posts([tid]) == {tid: {"p1", "p3", "r1"}}
@@ -142,8 +143,9 @@ def test_replies_found_on_the_forum_are_kept_unless_the_outbox_posted_them(
     tid = new_thread()
     with store.session() as s:
         repo = Repository(s)
-        reply = repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
-        s.flush()
+        repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
+        reply = repo.latest_reply(tid, "cheatsheet")
+        assert reply is not None
         repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
     with store.session() as s:
         Inbox(s).found_replies(tid, {"cheatsheet": "r1", "summary-1": "r7"})
