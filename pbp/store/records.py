@@ -116,3 +116,13 @@ def campaign_record(row: Any) -> CampaignRecord:
     return CampaignRecord(
         id=row.id, path=row.path, name=row.name, file_hash=row.file_hash, loaded_at=row.loaded_at
     )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FailedPost:
+    """A post version whose handling failed, and why."""
+
+    post_id: str
+    version: int
+    detail: str | None
+    handled_at: datetime

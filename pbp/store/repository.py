@@ -17,6 +17,7 @@ from sqlalchemy.orm.util import identity_key
 from pbp.store.execute import run
 from pbp.store.records import (
     CampaignRecord,
+    FailedPost,
     ReplyRecord,
     ThreadRecord,
     campaign_record,
@@ -435,14 +436,20 @@ class Repository:
             },
         )
 
-    def failed_posts(self, thread_id: int) -> Sequence[ProcessedPostRow]:
+    def failed_posts(self, thread_id: int) -> list[FailedPost]:
         """Post versions whose handling failed (for `pbp export` and the logs)."""
         self._write_deferred()
-        return self.s.scalars(
+        rows = self.s.scalars(
             select(ProcessedPostRow).where(
                 ProcessedPostRow.thread_id == thread_id, ProcessedPostRow.outcome == "failed"
             )
-        ).all()
+        )
+        return [
+            FailedPost(
+                post_id=r.post_id, version=r.version, detail=r.detail, handled_at=r.handled_at
+            )
+            for r in rows
+        ]
 
     def log_event(
         self,
@@ -743,13 +750,17 @@ class Repository:
             run(self.s, _insert(CharacterRow.__table__), added)
         return len(changed) + len(gone) + len(added)
 
-    def characters(self, thread_id: int) -> Sequence[CharacterRow]:
-        """The thread's character rows."""
-        return self.s.scalars(
+    def characters(self, thread_id: int) -> list[CharacterState]:
+        """The thread's characters, as the projection holds them."""
+        rows = self.s.scalars(
             select(CharacterRow)
             .where(CharacterRow.thread_id == thread_id)
             .order_by(CharacterRow.id)
-        ).all()
+        )
+        return [
+            CharacterState(name=r.name, side=r.side, group=r.group, status=r.status, data=r.data)
+            for r in rows
+        ]
 
     def save_scene(
         self, thread_id: int, *, kind: str, round_number: int | None, deadline: datetime | None
