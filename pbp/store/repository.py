@@ -627,11 +627,12 @@ class Repository:
         if row.status == "posted":
             row.status = "edit-pending"
 
-    def undelivered(self, thread_id: int) -> list[Any]:
-        """Replies still to post or edit, oldest first: rows of the table (read as values,
-        their columns named as ``ReplyRow``'s attributes)."""
+    def undelivered(self, thread_id: int) -> list[ReplyRecord]:
+        """Replies still to post or edit, oldest first (read from the table: nothing of the
+        unit of work is loaded for them)."""
         self._write_deferred()
-        return run(self.s, _undelivered(), {"thread_id": thread_id}).all()
+        rows = run(self.s, _undelivered(), {"thread_id": thread_id}).all()
+        return [reply_record(r) for r in rows]
 
     def replies(self, thread_id: int) -> list[ReplyRecord]:
         """Every reply of a thread, in the order they were queued."""
