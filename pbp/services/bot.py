@@ -36,8 +36,8 @@ from pbp.services.work_claims import WorkClaims
 from pbp.store.database import Store, StoreError
 from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases, ThreadWork
+from pbp.store.records import ThreadRecord
 from pbp.store.repository import Repository
-from pbp.store.schema import ThreadRow
 
 log = logging.getLogger(__name__)
 __all__ = ["Bot", "BotOptions", "PollReport", "WatchedThread", "campaign_named_in"]
@@ -174,7 +174,7 @@ class Bot:
                     return
                 repo, inbox = Repository(s), Inbox(s)
                 cycle = self._cycle(repo, inbox, thread, watched, now, report)
-                leases.keep(thread)
+                leases.keep(thread.id, cycle.changes)
                 # what to deliver, read in the same unit of work (it holds the lease)
                 owed = owed_replies(repo, inbox, work.id, now=now)
             self._owed[work.id] = owed  # committed: the attempts are counted
@@ -195,7 +195,7 @@ class Bot:
         self,
         repo: Repository,
         inbox: Inbox,
-        thread: ThreadRow,
+        thread: ThreadRecord,
         watched: WatchedThread,
         now: datetime,
         report: PollReport,
@@ -228,7 +228,7 @@ class Bot:
         with repo.deferred():  # the log's rows in one INSERT per table
             report.events += cycle.run(posts, report, shown_at=shown_at)
         inbox.take(p.id for p in pending)
-        thread.needs_read = False
+        cycle.changes.needs_read = False
         return cycle
 
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 from pbp.campaign.model import Campaign
 from pbp.errors import ConfigError
 from pbp.services.files import load_campaign
+from pbp.store.records import CampaignRecord, ThreadRecord
 from pbp.store.repository import Repository
-from pbp.store.schema import CampaignRow, ThreadRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class CampaignFiles:
         self._loaded[path] = loaded
         return loaded
 
-    def register(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRow:
+    def register(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRecord:
         """The store's row of a campaign file (made, or brought up to date)."""
         loaded = self.load(path)
         return repo.save_campaign(
@@ -81,7 +81,7 @@ class CampaignFiles:
         except ConfigError:
             return self.last_good(path)
 
-    def campaign_of(self, repo: Repository, thread: ThreadRow) -> Campaign:
+    def campaign_of(self, repo: Repository, thread: ThreadRecord) -> Campaign:
         """The campaign a stored thread runs (from the config, else the file it started with)."""
         path = self._configured.get(thread.key)
         if path is None:

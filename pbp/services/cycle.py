@@ -29,10 +29,10 @@ from pbp.rules.dice.source import Dice
 from pbp.services.history import SNAPSHOT_EVERY, save_snapshot
 from pbp.services.plan import Planned, body_hash, plan
 from pbp.services.polling import PollReport, WatchedThread
-from pbp.services.projection import save_projections, scene_values
+from pbp.services.projection import next_due, save_projections, scene_values
 from pbp.services.rereads import OpenRound, may_go_stale, schedules
+from pbp.store.records import ThreadChanges, ThreadRecord
 from pbp.store.repository import Repository
-from pbp.store.schema import ThreadRow
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -51,13 +51,14 @@ class ThreadCycle:
         context: PollContext,
         *,
         repo: Repository,
-        thread: ThreadRow,
+        thread: ThreadRecord,
         watched: WatchedThread,
         now: datetime,
         silent: bool,
     ) -> None:
         self.context, self.repo, self.thread, self.now = context, repo, thread, now
         self.thread_id = thread.id
+        self.changes = ThreadChanges.of(thread)  # what this cycle makes of the thread's row
         self.key = watched.key
         self.silent = silent  # back-filling a new thread: closed rounds post nothing
         self.held: list[tuple[Effect, str]] = []
@@ -89,10 +90,10 @@ class ThreadCycle:
                 raise  # the thread waits until `pbp check` passes on its campaign file
             log.error("thread %s: campaign not reloaded, the old one stays: %s", self.key, exc)
             return older, False
-        if loaded.file_hash == self.thread.campaign_hash:
+        if loaded.file_hash == self.changes.campaign_hash:
             return loaded.campaign, False
         log.info("thread %s: the campaign file changed; reloading it", self.key)
-        self.thread.campaign_hash = loaded.file_hash
+        self.changes.campaign_hash = loaded.file_hash
         return loaded.campaign, True
 
     # -- seeds and dice -----------------------------------------------------------------------
@@ -134,20 +135,21 @@ class ThreadCycle:
         self._flush_held()
         # a snapshot every SNAPSHOT_EVERY events, however long the thread: a new process's
         # first poll (a cron poll, a restart, a lease passing) replays at most that many
-        if self.barrier or self.thread.last_seq - self.thread.snapshot_seq >= SNAPSHOT_EVERY:
-            save_snapshot(self.thread, self.state)
+        changes = self.changes
+        if self.barrier or changes.last_seq - changes.snapshot_seq >= SNAPSHOT_EVERY:
+            save_snapshot(changes, self.state)
         save_projections(
             self.repo,
-            self.thread,
+            self.thread_id,
             self.state,
             self.replies,
             closed=self.closed,
             summaries=self.summaries,
-            now=self.now,
             scene_stored=self.scene_stored,
         )
+        changes.next_due_at = next_due(self.state, now=self.now)
         self._keep_open_round()
-        self.last_seq = self.thread.last_seq
+        self.last_seq = changes.last_seq
         return len(planned)
 
     def _rereads(self, posts: list[ForumPost], shown_at: Mapping[str, datetime]) -> list[ForumPost]:
@@ -178,14 +180,15 @@ class ThreadCycle:
         its deadline if it holds an action; and when the next re-read falls due
         (``services.rereads``)."""
         rnd = self.state.round
+        changes = self.changes
         if rnd is None or self.context.forum.lists_changes:
-            self.thread.open_round = None
-            self.thread.reread_at = None
+            changes.open_round = None
+            changes.reread_at = None
             return
         live = [p for p in rnd.posts if not p.deleted]
         watched = schedules(
             ((p.post_id, p.at) for p in live if may_go_stale(p)),
-            before=OpenRound.decode(self.thread.open_round),
+            before=OpenRound.decode(changes.open_round),
             now=self.now,
             first=self.context.options.reread_after,
         )
@@ -194,11 +197,8 @@ class ThreadCycle:
             watched=watched,
             closes_at=rnd.deadline if rnd.has_actions else None,
         )
-        text = kept.encode()
-        if text != self.thread.open_round:
-            self.thread.open_round = text
-        if kept.reread_at != self.thread.reread_at:
-            self.thread.reread_at = kept.reread_at
+        changes.open_round = kept.encode()
+        changes.reread_at = kept.reread_at
 
     def _handle(self, item: Planned, report: PollReport) -> None:
         repo, tid = self.repo, self.thread_id
@@ -261,9 +261,7 @@ class ThreadCycle:
             seen_at=self.now,
             deleted=item.deleted,
         )
-        repo.log_event(
-            self.thread, kind=item.kind, post_id=item.post_id, version=item.version, at=item.at
-        )
+        self._log(kind=item.kind, post_id=item.post_id, version=item.version, at=item.at)
         repo.mark_processed(
             thread_id=tid,
             post_id=item.post_id,
@@ -283,10 +281,22 @@ class ThreadCycle:
         if state is self.state and not effects:
             return
         rendered = [(e, self._render(e, state)) for e in effects]
-        self.repo.log_event(self.thread, kind="tick", post_id=None, version=None, at=self.now)
+        self._log(kind="tick", post_id=None, version=None, at=self.now)
         self.state = state
         for effect, text in rendered:
             self._effect(effect, text)
+
+    def _log(self, *, kind: str, post_id: str | None, version: int | None, at: datetime) -> None:
+        """The thread's next event, in its log."""
+        self.changes.last_seq += 1
+        self.repo.log_event(
+            self.thread_id,
+            seq=self.changes.last_seq,
+            kind=kind,
+            post_id=post_id,
+            version=version,
+            at=at,
+        )
 
     def _render(self, effect: Effect, state: EngineState) -> str:
         if isinstance(effect, PrivateReply):  # the subject on the first line, then the text

@@ -20,8 +20,8 @@ from pbp.engine.effects import SummaryContent
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.state import EngineState
 from pbp.engine.step import DiceForRound, step
+from pbp.store.records import ThreadChanges, ThreadRecord
 from pbp.store.repository import LoggedEvent, Repository
-from pbp.store.schema import ThreadRow
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def to_event(logged: LoggedEvent) -> Event:
 
 def load_state(
     repo: Repository,
-    thread: ThreadRow,
+    thread: ThreadRecord,
     *,
     cached: Cached | None,
     fresh: Callable[[], EngineState],
@@ -101,8 +101,9 @@ def load_state(
     return state
 
 
-def save_snapshot(thread: ThreadRow, state: EngineState) -> None:
-    """Write the state as the thread's snapshot, current at its last event."""
-    thread.snapshot = encode(state)
-    thread.snapshot_seq = thread.last_seq
-    thread.snapshot_format = SNAPSHOT_FORMAT
+def save_snapshot(changes: ThreadChanges, state: EngineState) -> None:
+    """Make the state the thread's snapshot, current at its last event (kept with the
+    thread's other changes)."""
+    changes.snapshot = encode(state)
+    changes.snapshot_seq = changes.last_seq
+    changes.snapshot_format = SNAPSHOT_FORMAT

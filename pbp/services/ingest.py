@@ -336,6 +336,7 @@ class Ingest:
                     old = None
                 if old is not None:
                     self.context.states.save_start(
+                        repo,
                         thread,
                         carry_over(
                             old,

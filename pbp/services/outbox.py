@@ -258,10 +258,10 @@ def _record_error(repo: Repository, reply: Owed, exc: ForumError) -> None:
     row = repo.reply(reply.id)
     if row is None:
         return
-    row.last_error = str(exc)
     if exc.temporary:
-        return
-    if row.status == "pending" and row.to_post is not None:
-        row.to_post = None  # the post it answers is gone: say it in the thread instead
-        return
-    row.status = "failed"
+        repo.record_reply_error(row, error=str(exc))
+    elif row.status == "pending" and row.to_post is not None:
+        # the post it answers is gone: say it in the thread instead
+        repo.record_reply_error(row, error=str(exc), into_thread=True)
+    else:
+        repo.record_reply_error(row, error=str(exc), give_up=True)

@@ -18,7 +18,6 @@ from pbp.engine.state import EngineState, PostRecord
 from pbp.render.replies import Replies
 from pbp.services.ledger import ClosedEntry, LedgerBuilder
 from pbp.store.repository import CharacterState, Repository
-from pbp.store.schema import ThreadRow
 
 
 def next_due(state: EngineState, *, now: datetime) -> datetime | None:
@@ -76,24 +75,22 @@ def scene_values(state: EngineState) -> SceneValues:
 
 def save_projections(
     repo: Repository,
-    thread: ThreadRow,
+    thread_id: int,
     state: EngineState,
     replies: Replies,
     *,
     closed: Iterable[SummaryContent],
-    now: datetime,
     summaries: Mapping[int, str] | None = None,
     scene_stored: SceneValues | None = None,
 ) -> None:
-    """Write the scene row (unless it holds ``scene_stored``, the same values already) and
-    the due time; for each round ``closed`` in this poll, its ledger entry with its rejected
-    tags and posts, and then the characters that changed (``summaries``: the texts of those
-    rounds, when the caller has them; else they are read)."""
+    """Write the scene row (unless it holds ``scene_stored``, the same values already); for
+    each round ``closed`` in this poll, its ledger entry with its rejected tags and posts,
+    and then the characters that changed (``summaries``: the texts of those rounds, when the
+    caller has them; else they are read)."""
     scene = scene_values(state)
     if scene != scene_stored:
         kind, number, deadline = scene
-        repo.save_scene(thread.id, kind=kind, round_number=number, deadline=deadline)
-    thread.next_due_at = next_due(state, now=now)
+        repo.save_scene(thread_id, kind=kind, round_number=number, deadline=deadline)
     contents = list(closed)
     if not contents:
         return
@@ -101,7 +98,7 @@ def save_projections(
     texts = (
         dict(summaries)
         if summaries is not None and all(n in summaries for n in numbers)
-        else repo.summaries(thread.id, numbers=numbers)
+        else repo.summaries(thread_id, numbers=numbers)
     )
     builder = LedgerBuilder(replies=replies, summaries=texts)
     for content in contents:
@@ -112,10 +109,10 @@ def save_projections(
             "posts": [post_entry(p) for p in content.posts],
         }
         repo.save_round_ledger(
-            thread.id, content.report.number, json.dumps(stored, ensure_ascii=False)
+            thread_id, content.report.number, json.dumps(stored, ensure_ascii=False)
         )
     repo.save_characters(
-        thread.id,
+        thread_id,
         (
             CharacterState(
                 name=name,

@@ -12,9 +12,9 @@ from pbp.engine.effects import SummaryContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state
 from pbp.rules.dice.seeded import SeededDice
-from pbp.services.history import Cached, load_state, save_snapshot
+from pbp.services.history import SNAPSHOT_FORMAT, Cached, encode, load_state
+from pbp.store.records import ThreadRecord
 from pbp.store.repository import Repository
-from pbp.store.schema import ThreadRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class StateCache:
     def state(
         self,
         repo: Repository,
-        thread: ThreadRow,
+        thread: ThreadRecord,
         campaign: Campaign,
         closed: list[SummaryContent] | None = None,
     ) -> EngineState:
@@ -58,7 +58,7 @@ class StateCache:
             closed=closed,
         )
 
-    def committed_state(self, thread: ThreadRow) -> EngineState | None:
+    def committed_state(self, thread: ThreadRecord) -> EngineState | None:
         """The state this process's last cycle of the thread committed, if the thread's log
         has not moved since (no other worker, and nothing else, wrote to it meanwhile)."""
         cached = self._states.get(thread.id)
@@ -76,12 +76,12 @@ class StateCache:
         self._seeds[thread_id] = dict(seeds)
 
     @staticmethod
-    def save_start(thread: ThreadRow, state: EngineState) -> None:
+    def save_start(repo: Repository, thread: ThreadRecord, state: EngineState) -> None:
         """The state a new thread starts from (the characters carried over)."""
-        save_snapshot(thread, state)
+        repo.save_snapshot(thread.id, blob=encode(state), seq=thread.last_seq, fmt=SNAPSHOT_FORMAT)
 
 
-def _stored_seed(repo: Repository, thread: ThreadRow, number: int) -> str:
+def _stored_seed(repo: Repository, thread: ThreadRecord, number: int) -> str:
     """A round's seed as stored: replaying the log rolls exactly the dice rolled then."""
     seed = repo.seed(thread.id, number)
     if seed is None:

@@ -14,8 +14,8 @@ from pbp.services.campaign_files import CampaignFiles, LoadedCampaign
 from pbp.services.polling import PollReport
 from pbp.store.database import Store
 from pbp.store.inbox import Inbox, StoredThread
+from pbp.store.records import CampaignRecord
 from pbp.store.repository import Repository
-from pbp.store.schema import CampaignRow
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class ThreadDirectory:
             return
         with self._store.session() as s:  # every new thread in one transaction
             repo = Repository(s)
-            rows: dict[Path, CampaignRow] = {}  # a campaign file's row, once per file
+            rows: dict[Path, CampaignRecord] = {}  # a campaign file's row, once per file
             for key, loaded in ready.items():
                 path = configured[key]
                 if path not in rows:

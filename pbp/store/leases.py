@@ -18,6 +18,7 @@ from sqlalchemy import Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.execute import run
+from pbp.store.records import ThreadChanges, ThreadRecord, thread_record
 from pbp.store.schema import CampaignRow, InboxRow, ReplyRow, ThreadRow, WorkerRow
 from pbp.store.upsert import upsert
 
@@ -142,31 +143,29 @@ class Leases:
             )
         )
 
-    def hold(self, thread_id: int, *, owner: str) -> ThreadRow | None:
-        """The thread's row, locked for this unit of work, if ``owner`` still holds it.
+    def hold(self, thread_id: int, *, owner: str) -> ThreadRecord | None:
+        """The thread, locked for this unit of work, if ``owner`` still holds it.
 
-        It is an object outside the session: what the unit of work changes of it goes in by
-        ``keep``, one UPDATE of the columns that changed (the session would flush the whole
-        object at each statement that may need it, at many times the cost)."""
+        What the unit of work changes of it goes in by ``keep``, one UPDATE of the columns
+        that changed (the session would flush a whole object at each statement that may need
+        it, at many times the cost)."""
         row = run(self.s, _hold(), {"id": thread_id}, flush=False).first()
         if row is None or row.lease_owner != owner:
             return None
-        values = row._asdict()
-        thread = ThreadRow(**values)
-        self._held[thread.id] = values
+        thread = thread_record(row)
+        self._held[thread.id] = row._asdict()
         return thread
 
-    def keep(self, thread: ThreadRow) -> None:
-        """Write what changed of a thread ``hold`` gave (nothing when nothing did)."""
-        loaded = self._held[thread.id]
-        changed = {
-            name: value for name, old in loaded.items() if (value := getattr(thread, name)) != old
-        }
+    def keep(self, thread_id: int, changes: ThreadChanges) -> None:
+        """Write what ``changes`` holds that differs from the thread ``hold`` gave, or from
+        what the last ``keep`` wrote (nothing when nothing does)."""
+        loaded = self._held[thread_id]
+        changed = {name: value for name, value in changes.values().items() if value != loaded[name]}
         if changed:
             run(
                 self.s,
                 _thread_update(tuple(sorted(changed))),
-                {**changed, "id_": thread.id},
+                {**changed, "id_": thread_id},
                 flush=False,
             )
             loaded.update(changed)
@@ -178,7 +177,7 @@ class Leases:
 
 @cache
 def _renew() -> Any:
-    table = cast(Table, ThreadRow.__table__)  # of the table: a held thread's object is kept
+    table = cast(Table, ThreadRow.__table__)  # of the table: nothing of the session to flush
     return (
         update(table)
         .where(table.c.lease_owner == bindparam("name"))

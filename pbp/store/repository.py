@@ -15,6 +15,15 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
 from pbp.store.execute import run
+from pbp.store.records import (
+    CampaignRecord,
+    FailedPost,
+    ReplyRecord,
+    ThreadRecord,
+    campaign_record,
+    reply_record,
+    thread_record,
+)
 from pbp.store.schema import (
     CampaignRow,
     CharacterRow,
@@ -213,11 +222,17 @@ class Repository:
 
     # -- campaigns and threads ----------------------------------------------------------------
 
-    def campaign(self, path: str) -> CampaignRow | None:
-        """The campaign row for a file path."""
+    def campaign(self, path: str) -> CampaignRecord | None:
+        """The campaign of a file path."""
+        row = self._campaign(path)
+        return None if row is None else campaign_record(row)
+
+    def _campaign(self, path: str) -> CampaignRow | None:
         return self.s.scalars(select(CampaignRow).where(CampaignRow.path == path)).first()
 
-    def save_campaign(self, *, path: str, name: str, file_hash: str, at: datetime) -> CampaignRow:
+    def save_campaign(
+        self, *, path: str, name: str, file_hash: str, at: datetime
+    ) -> CampaignRecord:
         """Create or update the row of a campaign file (two workers may at the same moment)."""
         insert_new(
             self.s,
@@ -225,31 +240,32 @@ class Repository:
             {"path": path, "name": name, "file_hash": file_hash, "loaded_at": at},
             keys=("path",),
         )
-        row = self.campaign(path)
+        row = self._campaign(path)
         assert row is not None
         if (row.name, row.file_hash) != (name, file_hash):
             row.name, row.file_hash, row.loaded_at = name, file_hash, at
             self.s.flush()
-        return row
+        return campaign_record(row)
 
-    def campaign_by_id(self, campaign_id: int) -> CampaignRow:
-        """A campaign row by id."""
+    def campaign_by_id(self, campaign_id: int) -> CampaignRecord:
+        """A campaign by id."""
         row = self.s.get(CampaignRow, campaign_id)
         if row is None:
             raise KeyError(campaign_id)
-        return row
+        return campaign_record(row)
 
-    def thread(self, forum: str, key: str) -> ThreadRow | None:
+    def thread(self, forum: str, key: str) -> ThreadRecord | None:
         """A watched thread by forum and key."""
-        return self.s.scalars(
+        row = self.s.scalars(
             select(ThreadRow).where(ThreadRow.forum == forum, ThreadRow.key == key)
         ).first()
+        return None if row is None else thread_record(row)
 
-    def threads(self) -> Sequence[ThreadRow]:
+    def threads(self) -> list[ThreadRecord]:
         """Every watched thread."""
-        return self.s.scalars(select(ThreadRow).order_by(ThreadRow.id)).all()
+        return [thread_record(r) for r in self.s.scalars(select(ThreadRow).order_by(ThreadRow.id))]
 
-    def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRow | None:
+    def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRecord | None:
         """The other thread of a campaign where the table posted last (a post, an edit or a
         delete; time passing does not count); among threads with no post yet, the newest."""
         last_post = (
@@ -258,11 +274,12 @@ class Repository:
             .correlate(ThreadRow)
             .scalar_subquery()
         )
-        return self.s.scalars(
+        row = self.s.scalars(
             select(ThreadRow)
             .where(ThreadRow.campaign_id == campaign_id, ThreadRow.id != besides)
             .order_by(last_post.desc().nulls_last(), ThreadRow.id.desc())
         ).first()
+        return None if row is None else thread_record(row)
 
     def add_thread(
         self,
@@ -273,7 +290,7 @@ class Repository:
         campaign_hash: str,
         at: datetime,
         bound_by: str | None = None,
-    ) -> ThreadRow:
+    ) -> ThreadRecord:
         """Start watching a thread (``bound_by``: the GM who bound it with ``!campaign``); it
         waits for the forum to say what it holds. A thread another worker added at the same
         moment is returned as it is."""
@@ -299,6 +316,15 @@ class Repository:
         row = self.thread(forum, key)
         assert row is not None
         return row
+
+    def save_snapshot(self, thread_id: int, *, blob: bytes, seq: int, fmt: int) -> None:
+        """Keep ``blob`` as the thread's engine state after event ``seq`` (in format ``fmt``)."""
+        self.s.execute(
+            update(ThreadRow)
+            .where(ThreadRow.id == thread_id)
+            .values(snapshot=blob, snapshot_seq=seq, snapshot_format=fmt)
+            .execution_options(synchronize_session=False)
+        )
 
     def next_due(self, forum: str) -> datetime | None:
         """The earliest due time among the forum's threads."""
@@ -410,38 +436,44 @@ class Repository:
             },
         )
 
-    def failed_posts(self, thread_id: int) -> Sequence[ProcessedPostRow]:
+    def failed_posts(self, thread_id: int) -> list[FailedPost]:
         """Post versions whose handling failed (for `pbp export` and the logs)."""
         self._write_deferred()
-        return self.s.scalars(
+        rows = self.s.scalars(
             select(ProcessedPostRow).where(
                 ProcessedPostRow.thread_id == thread_id, ProcessedPostRow.outcome == "failed"
             )
-        ).all()
+        )
+        return [
+            FailedPost(
+                post_id=r.post_id, version=r.version, detail=r.detail, handled_at=r.handled_at
+            )
+            for r in rows
+        ]
 
     def log_event(
         self,
-        thread: ThreadRow,
+        thread_id: int,
         *,
+        seq: int,
         kind: str,
         post_id: str | None,
         version: int | None,
         at: datetime,
-    ) -> int:
-        """Append an event to the thread's log; return its number."""
-        thread.last_seq += 1
+    ) -> None:
+        """Append event number ``seq`` to the thread's log (the thread's ``last_seq`` is the
+        caller's to move, with ``Leases.keep``)."""
         self._log_row(
             EventRow,
             {
-                "thread_id": thread.id,
-                "seq": thread.last_seq,
+                "thread_id": thread_id,
+                "seq": seq,
                 "kind": kind,
                 "post_id": post_id,
                 "version": version,
                 "at": at,
             },
         )
-        return thread.last_seq
 
     def events_after(self, thread_id: int, seq: int) -> list[LoggedEvent]:
         """The logged events after ``seq``, each with its post's author and text."""
@@ -529,8 +561,14 @@ class Repository:
 
     # -- the outbox ---------------------------------------------------------------------------
 
-    def latest_reply(self, thread_id: int, key: str) -> ReplyRow | None:
+    def latest_reply(self, thread_id: int, key: str) -> ReplyRecord | None:
         """The newest revision of a reply (queued in this unit of work or stored)."""
+        row = self._latest_reply(thread_id, key)
+        if row is not None and row.id is None:  # queued in this unit of work: give it its id
+            self.s.flush()
+        return None if row is None else reply_record(row)
+
+    def _latest_reply(self, thread_id: int, key: str) -> ReplyRow | None:
         self._write_deferred()
         queued = [
             r
@@ -548,9 +586,14 @@ class Repository:
 
     def queue_reply(
         self, *, thread_id: int, key: str, to: str | None, text: str, at: datetime
-    ) -> ReplyRow:
+    ) -> None:
         """A new reply to post (a key posted before gets its next revision)."""
-        old = self.latest_reply(thread_id, key)
+        self._queue_reply(thread_id=thread_id, key=key, to=to, text=text, at=at)
+
+    def _queue_reply(
+        self, *, thread_id: int, key: str, to: str | None, text: str, at: datetime
+    ) -> ReplyRow:
+        old = self._latest_reply(thread_id, key)
         row = ReplyRow(
             thread_id=thread_id,
             key=key,
@@ -567,36 +610,37 @@ class Repository:
 
     def queue_private(
         self, *, thread_id: int, key: str, to: str, subject: str, text: str, at: datetime
-    ) -> ReplyRow:
+    ) -> None:
         """A private message to send to user ``to`` (a key sent before gets its next
         revision)."""
-        row = self.queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
+        row = self._queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
         row.to_user, row.subject = to, subject
-        return row
 
-    def queue_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> ReplyRow:
+    def queue_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> None:
         """New text for a reply: edited in place if posted, else posted with the new text."""
-        row = self.latest_reply(thread_id, key)
+        row = self._latest_reply(thread_id, key)
         if row is None:  # nothing to edit: post it, so nothing is lost
-            return self.queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
+            self._queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
+            return
         row.text = text
         row.edits += 1
         if row.status == "posted":
             row.status = "edit-pending"
-        return row
 
-    def undelivered(self, thread_id: int) -> list[Any]:
-        """Replies still to post or edit, oldest first: rows of the table (read as values,
-        their columns named as ``ReplyRow``'s attributes)."""
+    def undelivered(self, thread_id: int) -> list[ReplyRecord]:
+        """Replies still to post or edit, oldest first (read from the table: nothing of the
+        unit of work is loaded for them)."""
         self._write_deferred()
-        return run(self.s, _undelivered(), {"thread_id": thread_id}).all()
+        rows = run(self.s, _undelivered(), {"thread_id": thread_id}).all()
+        return [reply_record(r) for r in rows]
 
-    def replies(self, thread_id: int) -> Sequence[ReplyRow]:
+    def replies(self, thread_id: int) -> list[ReplyRecord]:
         """Every reply of a thread, in the order they were queued."""
         self._write_deferred()
-        return self.s.scalars(
+        rows = self.s.scalars(
             select(ReplyRow).where(ReplyRow.thread_id == thread_id).order_by(ReplyRow.id)
-        ).all()
+        )
+        return [reply_record(r) for r in rows]
 
     def count_attempts(self, reply_ids: Sequence[int], *, at: datetime) -> None:
         """Record that these replies are about to be sent (before the forum is asked), and
@@ -620,9 +664,30 @@ class Repository:
         for changed in (False, True):  # each row matches exactly one of the two
             run(self.s, _mark_sent(changed=changed), rows)
 
-    def reply(self, reply_id: int) -> ReplyRow | None:
-        """One outbox row."""
-        return self.s.get(ReplyRow, reply_id)
+    def reply(self, reply_id: int) -> ReplyRecord | None:
+        """One reply of the outbox."""
+        row = self.s.get(ReplyRow, reply_id)
+        return None if row is None else reply_record(row)
+
+    def record_reply_error(
+        self, reply: ReplyRecord, *, error: str, into_thread: bool = False, give_up: bool = False
+    ) -> None:
+        """The forum refused ``reply`` (as read) with ``error``: keep the error, and move the
+        reply into the thread (it answered a post that is gone) or give it up (``failed``).
+        Only what changes is written (nothing when nothing does)."""
+        wanted: dict[str, Any] = {"last_error": error}
+        if into_thread:
+            wanted["to_post"] = None
+        if give_up:
+            wanted["status"] = "failed"
+        changed = {name: v for name, v in wanted.items() if getattr(reply, name) != v}
+        if changed:
+            self.s.execute(
+                update(ReplyRow)
+                .where(ReplyRow.id == reply.id)
+                .values(**changed)
+                .execution_options(synchronize_session=False)
+            )
 
     # -- cursors ------------------------------------------------------------------------------
 
@@ -686,13 +751,17 @@ class Repository:
             run(self.s, _insert(CharacterRow.__table__), added)
         return len(changed) + len(gone) + len(added)
 
-    def characters(self, thread_id: int) -> Sequence[CharacterRow]:
-        """The thread's character rows."""
-        return self.s.scalars(
+    def characters(self, thread_id: int) -> list[CharacterState]:
+        """The thread's characters, as the projection holds them."""
+        rows = self.s.scalars(
             select(CharacterRow)
             .where(CharacterRow.thread_id == thread_id)
             .order_by(CharacterRow.id)
-        ).all()
+        )
+        return [
+            CharacterState(name=r.name, side=r.side, group=r.group, status=r.status, data=r.data)
+            for r in rows
+        ]
 
     def save_scene(
         self, thread_id: int, *, kind: str, round_number: int | None, deadline: datetime | None

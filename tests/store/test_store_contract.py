@@ -12,6 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from pbp.store import Store
+from pbp.store.leases import Leases
+from pbp.store.records import ThreadChanges
 from pbp.store.repository import CharacterState, Repository
 from pbp.store.schema import PostVersionRow, SceneRow, ThreadRow
 
@@ -173,7 +175,22 @@ def log(store: Store, key: str, kind: str, post_id: str | None, version: int | N
         repo = Repository(s)
         thread = repo.thread("local", key)
         assert thread is not None
-        return repo.log_event(thread, kind=kind, post_id=post_id, version=version, at=minutes(1))
+        leases = Leases(s)
+        leases.claim(thread.id, owner="w", now=T0, until=minutes(10))
+        held = leases.hold(thread.id, owner="w")
+        assert held is not None
+        changes = ThreadChanges.of(held)
+        changes.last_seq += 1  # the caller numbers the thread's events
+        repo.log_event(
+            thread.id,
+            seq=changes.last_seq,
+            kind=kind,
+            post_id=post_id,
+            version=version,
+            at=minutes(1),
+        )
+        leases.keep(thread.id, changes)
+        return changes.last_seq
 
 
 def test_events_are_numbered_per_thread(store: Store, new_thread: NewThread) -> None:
@@ -341,12 +358,10 @@ def test_deferred_log_rows_go_in_one_insert_per_table_and_reads_see_them(
     tid = new_thread()
     with store.session() as s:
         repo = Repository(s)
-        thread = s.get(ThreadRow, tid)
-        assert thread is not None
         with counting(store) as sent, repo.deferred():
             for n in range(1, 6):
                 add_version(repo, tid, f"p{n}", 1)
-                repo.log_event(thread, kind="post", post_id=f"p{n}", version=1, at=minutes(n))
+                repo.log_event(tid, seq=n, kind="post", post_id=f"p{n}", version=1, at=minutes(n))
                 repo.mark_processed(
                     thread_id=tid, post_id=f"p{n}", version=1, outcome="handled", at=minutes(n)
                 )

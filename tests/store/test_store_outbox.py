@@ -22,14 +22,16 @@ def minutes(n: float) -> datetime:
 
 def queue(store: Store, tid: int, key: str, text: str, *, to: str | None = None) -> int:
     with store.session() as s:
-        row = Repository(s).queue_reply(thread_id=tid, key=key, to=to, text=text, at=T0)
-        s.flush()
+        repo = Repository(s)
+        repo.queue_reply(thread_id=tid, key=key, to=to, text=text, at=T0)
+        row = repo.latest_reply(tid, key)
+        assert row is not None
         return row.id
 
 
 def mark_posted(store: Store, reply_id: int) -> None:
     with store.session() as s:
-        row = Repository(s).reply(reply_id)
+        row = s.get(ReplyRow, reply_id)
         assert row is not None
         row.status, row.forum_reply_id, row.posted_at = "posted", "pbp-9", minutes(1)
 
@@ -58,11 +60,9 @@ def test_revisions_count_within_one_unit_of_work_before_any_flush(
     tid = new_thread()
     with store.session() as s:
         repo = Repository(s)
-        first = repo.queue_reply(thread_id=tid, key="summary-1", to=None, text="a", at=T0)
-        second = repo.queue_reply(thread_id=tid, key="summary-1", to=None, text="b", at=T0)
-        third = repo.queue_reply(thread_id=tid, key="summary-1", to=None, text="c", at=T0)
-        assert all(r.id is None for r in (first, second, third))  # nothing flushed yet
-        assert [first.revision, second.revision, third.revision] == [1, 2, 3]
+        for text in "abc":
+            repo.queue_reply(thread_id=tid, key="summary-1", to=None, text=text, at=T0)
+        assert all(r.id is None for r in s.new if isinstance(r, ReplyRow))  # nothing flushed
 
     assert [(r[1], r[2]) for r in replies(store, tid)] == [(1, "a"), (2, "b"), (3, "c")]
 
@@ -213,7 +213,9 @@ def test_an_edit_owed_in_a_block_changes_the_stored_row_and_its_object(
     queue(store, tid, "b", "other")
     with store.session() as s:
         repo = Repository(s)
-        held = {r.key: r for r in repo.replies(tid)}  # objects of the unit of work
+        held = {  # objects of the unit of work
+            r.key: r for r in s.scalars(select(ReplyRow).where(ReplyRow.thread_id == tid))
+        }
         with repo.deferred():
             repo.owe_edit(thread_id=tid, key="a", text="second", at=T0)
             repo.owe_edit(thread_id=tid, key="a", text="third", at=T0)

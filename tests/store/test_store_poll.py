@@ -4,15 +4,19 @@ SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
+from sql_counter import counting
 from sqlalchemy import select
 
 from pbp.forums.base import ForumPost
 from pbp.store import Store
 from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases
+from pbp.store.records import ThreadChanges
 from pbp.store.repository import Repository
 from pbp.store.schema import ThreadRow
 
@@ -125,8 +129,9 @@ def test_the_posts_a_thread_accounts_for_are_those_read_waiting_and_replied_not_
                 deleted=deleted,
             )
         Inbox(s).put(tid, [post("p3"), post("p4", deleted=True)], at=T0)
-        reply = repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
-        s.flush()
+        repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
+        reply = repo.latest_reply(tid, "cheatsheet")
+        assert reply is not None
         repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
     with store.session() as s:
         assert Inbox(s).known_posts([tid]) == {tid: {"p1", "p3", "r1"}}
@@ -138,8 +143,9 @@ def test_replies_found_on_the_forum_are_kept_unless_the_outbox_posted_them(
     tid = new_thread()
     with store.session() as s:
         repo = Repository(s)
-        reply = repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
-        s.flush()
+        repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
+        reply = repo.latest_reply(tid, "cheatsheet")
+        assert reply is not None
         repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
     with store.session() as s:
         Inbox(s).found_replies(tid, {"cheatsheet": "r1", "summary-1": "r7"})
@@ -304,15 +310,29 @@ def test_what_a_unit_of_work_changes_of_a_held_thread_is_kept(
     claim(store, tid, "A", T0)
     with store.session() as s:
         leases = Leases(s)
-        row = leases.hold(tid, owner="A")
-        assert row is not None and row not in s  # outside the session: not flushed by it
-        row.last_seq, row.needs_read, row.next_due_at = 7, True, minutes(5)
-        leases.keep(row)
-        leases.keep(row)  # nothing changed since: nothing written again
+        held = leases.hold(tid, owner="A")
+        assert held is not None
+        changes = ThreadChanges.of(held)
+        changes.last_seq, changes.needs_read, changes.next_due_at = 7, True, minutes(5)
+        with counting(store) as sent:
+            leases.keep(tid, changes)
+            leases.keep(tid, changes)  # nothing changed since: nothing written again
+        assert len(sent.statements) == 1, sent  # one UPDATE of what changed
     with store.session() as s:
         again = Leases(s).hold(tid, owner="A")
         assert again is not None
         assert (again.last_seq, again.needs_read, again.next_due_at) == (7, True, minutes(5))
-        again.last_seq = 8  # not kept: the unit of work ends without ``keep``
+        changes = ThreadChanges.of(again)
+        changes.last_seq = 8  # not kept: the unit of work ends without ``keep``
     with store.session() as s:
         assert Repository(s).thread("local", "t1").last_seq == 7  # type: ignore[union-attr]
+
+
+def test_a_held_thread_is_a_frozen_value(store: Store, new_thread: NewThread) -> None:
+    tid = new_thread("t1")
+    claim(store, tid, "A", T0)
+    with store.session() as s:
+        held = Leases(s).hold(tid, owner="A")
+        assert held is not None
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            held.last_seq = 3  # type: ignore[misc]

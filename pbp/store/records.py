@@ -1,0 +1,128 @@
+"""What the store hands out: frozen values of what a row holds (a change goes back through a
+named method of the repository or the leases, never by setting a field)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThreadRecord:
+    """A thread the bot watches, as stored (the columns of ``schema.ThreadRow``)."""
+
+    id: int
+    forum: str
+    key: str
+    campaign_id: int
+    campaign_hash: str  # the file version the state has
+    created_at: datetime
+    last_seq: int  # the number of the thread's newest event
+    snapshot: bytes | None  # the engine state after event ``snapshot_seq``
+    snapshot_seq: int
+    snapshot_format: int
+    next_due_at: datetime | None
+    polls: int
+    lease_owner: str | None
+    lease_expires: datetime | None
+    bound_by: str | None  # the GM whose ``!campaign`` bound it
+    needs_survey: bool
+    needs_read: bool
+    reread_at: datetime | None
+    open_round: str | None  # services.rereads.OpenRound, as JSON
+
+
+THREAD_COLUMNS = tuple(f.name for f in fields(ThreadRecord))
+
+
+def thread_record(row: Any) -> ThreadRecord:
+    """The value of a thread row (an ORM object or a result row)."""
+    return ThreadRecord(**{name: getattr(row, name) for name in THREAD_COLUMNS})
+
+
+@dataclass(slots=True, kw_only=True)
+class ThreadChanges:
+    """What a unit of work makes of a held thread's changeable fields, as they stand now:
+    the service that holds the thread owns it and sets it; ``Leases.keep`` writes the fields
+    that differ from what ``Leases.hold`` read, in one UPDATE."""
+
+    campaign_hash: str
+    last_seq: int
+    snapshot: bytes | None
+    snapshot_seq: int
+    snapshot_format: int
+    next_due_at: datetime | None
+    needs_read: bool
+    reread_at: datetime | None
+    open_round: str | None
+
+    @classmethod
+    def of(cls, thread: ThreadRecord) -> ThreadChanges:
+        """Nothing changed yet: the thread's fields as held."""
+        return cls(**{name: getattr(thread, name) for name in CHANGEABLE_COLUMNS})
+
+    def values(self) -> dict[str, Any]:
+        """Each changeable column and its value now."""
+        return {name: getattr(self, name) for name in CHANGEABLE_COLUMNS}
+
+
+CHANGEABLE_COLUMNS = tuple(f.name for f in fields(ThreadChanges))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplyRecord:
+    """A row of the outbox, as stored (the columns of ``schema.ReplyRow``)."""
+
+    id: int
+    thread_id: int
+    key: str
+    revision: int
+    to_post: str | None
+    text: str
+    status: str  # pending | posted | edit-pending | failed
+    forum_reply_id: str | None
+    attempts: int
+    tried_at: datetime | None
+    edits: int
+    last_error: str | None
+    created_at: datetime
+    posted_at: datetime | None
+    to_user: str | None
+    subject: str | None
+
+
+REPLY_COLUMNS = tuple(f.name for f in fields(ReplyRecord))
+
+
+def reply_record(row: Any) -> ReplyRecord:
+    """The value of an outbox row."""
+    return ReplyRecord(**{name: getattr(row, name) for name in REPLY_COLUMNS})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CampaignRecord:
+    """A campaign file the bot runs, as stored, with the hash of the version last loaded."""
+
+    id: int
+    path: str
+    name: str
+    file_hash: str
+    loaded_at: datetime
+
+
+def campaign_record(row: Any) -> CampaignRecord:
+    """The value of a campaign row."""
+    return CampaignRecord(
+        id=row.id, path=row.path, name=row.name, file_hash=row.file_hash, loaded_at=row.loaded_at
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FailedPost:
+    """A post version whose handling failed, and why."""
+
+    post_id: str
+    version: int
+    detail: str | None
+    handled_at: datetime
