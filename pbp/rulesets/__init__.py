@@ -78,13 +78,16 @@ class LateRegistration(RuntimeError):
 
 @functools.cache
 def _installed() -> tuple[RulesetPlugin, ...]:
-    from importlib.metadata import entry_points
+    from pbp.rulesets.entry_points import group_entries
 
     found = []
-    for point in entry_points(group=GROUP):
-        plugin = point.load()
+    for name, value in group_entries(GROUP):
+        module, _, attribute = value.split("[")[0].partition(":")  # no extras: `m:a [x]`
+        plugin: object = importlib.import_module(module.strip())
+        for step in attribute.strip().split(".") if attribute.strip() else ():
+            plugin = getattr(plugin, step)
         if not isinstance(plugin, RulesetPlugin):
-            raise TypeError(f"entry point {point.name} of {GROUP} is not a RulesetPlugin")
+            raise TypeError(f"entry point {name} of {GROUP} is not a RulesetPlugin")
         found.append(plugin)
     return tuple(found)
 
