@@ -78,7 +78,7 @@ class LateRegistration(RuntimeError):
 
 @functools.cache
 def _installed() -> tuple[RulesetPlugin, ...]:
-    from pbp.rulesets.entry_points import group_entries
+    from pbp.entry_points import group_entries
 
     found = []
     for name, value in group_entries(GROUP):

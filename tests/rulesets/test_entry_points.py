@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pbp.entry_points import group_entries
 from pbp.rulesets import GROUP
-from pbp.rulesets.entry_points import group_entries
 
 
 @pytest.mark.parametrize("group", [GROUP, "console_scripts", "pytest11"])
