@@ -107,3 +107,9 @@ def save_snapshot(changes: ThreadChanges, state: EngineState) -> None:
     changes.snapshot = encode(state)
     changes.snapshot_seq = changes.last_seq
     changes.snapshot_format = SNAPSHOT_FORMAT
+
+
+def save_start(repo: Repository, thread: ThreadRecord, state: EngineState) -> None:
+    """Store the state a new thread starts from (the characters carried over) as its
+    snapshot, current at its last event."""
+    repo.save_snapshot(thread.id, blob=encode(state), seq=thread.last_seq, fmt=SNAPSHOT_FORMAT)

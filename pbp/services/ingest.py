@@ -23,6 +23,7 @@ from pbp.engine.commands import may_close
 from pbp.engine.reload import carry_over
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import ForumPost, Listing, ThreadSurvey
+from pbp.services.history import save_start
 from pbp.services.polling import PollReport
 from pbp.services.rereads import RIDE_ALONG, Candidate, OpenRound, plan_batch
 from pbp.store.inbox import Inbox, RereadRow, StoredThread
@@ -335,7 +336,7 @@ class Ingest:
                 except ConfigError:
                     old = None
                 if old is not None:
-                    self.context.states.save_start(
+                    save_start(
                         repo,
                         thread,
                         carry_over(

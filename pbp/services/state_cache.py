@@ -12,7 +12,7 @@ from pbp.engine.effects import SummaryContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state
 from pbp.rules.dice.seeded import SeededDice
-from pbp.services.history import SNAPSHOT_FORMAT, Cached, encode, load_state
+from pbp.services.history import Cached, load_state
 from pbp.store.records import ThreadRecord
 from pbp.store.repository import Repository
 
@@ -74,11 +74,6 @@ class StateCache:
         """A cycle of the thread committed: its state at event ``seq``, and its seeds."""
         self._states[thread_id] = Cached(seq=seq, state=state)
         self._seeds[thread_id] = dict(seeds)
-
-    @staticmethod
-    def save_start(repo: Repository, thread: ThreadRecord, state: EngineState) -> None:
-        """The state a new thread starts from (the characters carried over)."""
-        repo.save_snapshot(thread.id, blob=encode(state), seq=thread.last_seq, fmt=SNAPSHOT_FORMAT)
 
 
 def _stored_seed(repo: Repository, thread: ThreadRecord, number: int) -> str:

@@ -18,7 +18,7 @@ from sqlalchemy import Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbp.store.execute import run
-from pbp.store.records import ThreadChanges, ThreadRecord, thread_record
+from pbp.store.records import ThreadChanges, ThreadRecord, record_of
 from pbp.store.schema import CampaignRow, InboxRow, ReplyRow, ThreadRow, WorkerRow
 from pbp.store.upsert import upsert
 
@@ -152,7 +152,7 @@ class Leases:
         row = run(self.s, _hold(), {"id": thread_id}, flush=False).first()
         if row is None or row.lease_owner != owner:
             return None
-        thread = thread_record(row)
+        thread = record_of(ThreadRecord, row)
         self._held[thread.id] = row._asdict()
         return thread
 

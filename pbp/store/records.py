@@ -5,7 +5,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
+
+_Record = TypeVar("_Record")
+
+
+_COLUMNS: dict[type, tuple[str, ...]] = {}  # each record type's fields, worked out once
+
+
+def _columns(kind: type) -> tuple[str, ...]:
+    found = _COLUMNS.get(kind)
+    if found is None:
+        found = _COLUMNS[kind] = tuple(f.name for f in fields(kind))
+    return found
+
+
+def record_of(kind: type[_Record], row: Any) -> _Record:
+    """The ``kind`` value of a row (an ORM object or a result row): its fields, read by name."""
+    return kind(**{name: getattr(row, name) for name in _columns(kind)})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -33,14 +50,6 @@ class ThreadRecord:
     open_round: str | None  # services.rereads.OpenRound, as JSON
 
 
-THREAD_COLUMNS = tuple(f.name for f in fields(ThreadRecord))
-
-
-def thread_record(row: Any) -> ThreadRecord:
-    """The value of a thread row (an ORM object or a result row)."""
-    return ThreadRecord(**{name: getattr(row, name) for name in THREAD_COLUMNS})
-
-
 @dataclass(slots=True, kw_only=True)
 class ThreadChanges:
     """What a unit of work makes of a held thread's changeable fields, as they stand now:
@@ -60,14 +69,11 @@ class ThreadChanges:
     @classmethod
     def of(cls, thread: ThreadRecord) -> ThreadChanges:
         """Nothing changed yet: the thread's fields as held."""
-        return cls(**{name: getattr(thread, name) for name in CHANGEABLE_COLUMNS})
+        return record_of(cls, thread)
 
     def values(self) -> dict[str, Any]:
         """Each changeable column and its value now."""
-        return {name: getattr(self, name) for name in CHANGEABLE_COLUMNS}
-
-
-CHANGEABLE_COLUMNS = tuple(f.name for f in fields(ThreadChanges))
+        return {name: getattr(self, name) for name in _columns(ThreadChanges)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -92,14 +98,6 @@ class ReplyRecord:
     subject: str | None
 
 
-REPLY_COLUMNS = tuple(f.name for f in fields(ReplyRecord))
-
-
-def reply_record(row: Any) -> ReplyRecord:
-    """The value of an outbox row."""
-    return ReplyRecord(**{name: getattr(row, name) for name in REPLY_COLUMNS})
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CampaignRecord:
     """A campaign file the bot runs, as stored, with the hash of the version last loaded."""
@@ -109,13 +107,6 @@ class CampaignRecord:
     name: str
     file_hash: str
     loaded_at: datetime
-
-
-def campaign_record(row: Any) -> CampaignRecord:
-    """The value of a campaign row."""
-    return CampaignRecord(
-        id=row.id, path=row.path, name=row.name, file_hash=row.file_hash, loaded_at=row.loaded_at
-    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

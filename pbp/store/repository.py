@@ -20,9 +20,7 @@ from pbp.store.records import (
     FailedPost,
     ReplyRecord,
     ThreadRecord,
-    campaign_record,
-    reply_record,
-    thread_record,
+    record_of,
 )
 from pbp.store.schema import (
     CampaignRow,
@@ -225,7 +223,7 @@ class Repository:
     def campaign(self, path: str) -> CampaignRecord | None:
         """The campaign of a file path."""
         row = self._campaign(path)
-        return None if row is None else campaign_record(row)
+        return None if row is None else record_of(CampaignRecord, row)
 
     def _campaign(self, path: str) -> CampaignRow | None:
         return self.s.scalars(select(CampaignRow).where(CampaignRow.path == path)).first()
@@ -245,25 +243,28 @@ class Repository:
         if (row.name, row.file_hash) != (name, file_hash):
             row.name, row.file_hash, row.loaded_at = name, file_hash, at
             self.s.flush()
-        return campaign_record(row)
+        return record_of(CampaignRecord, row)
 
     def campaign_by_id(self, campaign_id: int) -> CampaignRecord:
         """A campaign by id."""
         row = self.s.get(CampaignRow, campaign_id)
         if row is None:
             raise KeyError(campaign_id)
-        return campaign_record(row)
+        return record_of(CampaignRecord, row)
 
     def thread(self, forum: str, key: str) -> ThreadRecord | None:
         """A watched thread by forum and key."""
         row = self.s.scalars(
             select(ThreadRow).where(ThreadRow.forum == forum, ThreadRow.key == key)
         ).first()
-        return None if row is None else thread_record(row)
+        return None if row is None else record_of(ThreadRecord, row)
 
     def threads(self) -> list[ThreadRecord]:
         """Every watched thread."""
-        return [thread_record(r) for r in self.s.scalars(select(ThreadRow).order_by(ThreadRow.id))]
+        return [
+            record_of(ThreadRecord, r)
+            for r in self.s.scalars(select(ThreadRow).order_by(ThreadRow.id))
+        ]
 
     def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRecord | None:
         """The other thread of a campaign where the table posted last (a post, an edit or a
@@ -279,7 +280,7 @@ class Repository:
             .where(ThreadRow.campaign_id == campaign_id, ThreadRow.id != besides)
             .order_by(last_post.desc().nulls_last(), ThreadRow.id.desc())
         ).first()
-        return None if row is None else thread_record(row)
+        return None if row is None else record_of(ThreadRecord, row)
 
     def add_thread(
         self,
@@ -566,7 +567,7 @@ class Repository:
         row = self._latest_reply(thread_id, key)
         if row is not None and row.id is None:  # queued in this unit of work: give it its id
             self.s.flush()
-        return None if row is None else reply_record(row)
+        return None if row is None else record_of(ReplyRecord, row)
 
     def _latest_reply(self, thread_id: int, key: str) -> ReplyRow | None:
         self._write_deferred()
@@ -632,7 +633,7 @@ class Repository:
         unit of work is loaded for them)."""
         self._write_deferred()
         rows = run(self.s, _undelivered(), {"thread_id": thread_id}).all()
-        return [reply_record(r) for r in rows]
+        return [record_of(ReplyRecord, r) for r in rows]
 
     def replies(self, thread_id: int) -> list[ReplyRecord]:
         """Every reply of a thread, in the order they were queued."""
@@ -640,7 +641,7 @@ class Repository:
         rows = self.s.scalars(
             select(ReplyRow).where(ReplyRow.thread_id == thread_id).order_by(ReplyRow.id)
         )
-        return [reply_record(r) for r in rows]
+        return [record_of(ReplyRecord, r) for r in rows]
 
     def count_attempts(self, reply_ids: Sequence[int], *, at: datetime) -> None:
         """Record that these replies are about to be sent (before the forum is asked), and
@@ -667,7 +668,7 @@ class Repository:
     def reply(self, reply_id: int) -> ReplyRecord | None:
         """One reply of the outbox."""
         row = self.s.get(ReplyRow, reply_id)
-        return None if row is None else reply_record(row)
+        return None if row is None else record_of(ReplyRecord, row)
 
     def record_reply_error(
         self, reply: ReplyRecord, *, error: str, into_thread: bool = False, give_up: bool = False
