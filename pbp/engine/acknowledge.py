@@ -12,7 +12,6 @@ from pbp.engine.done import (
     Grouped,
     NpcJoined,
     PostVoided,
-    Rested,
     TaskSet,
 )
 from pbp.engine.state import EngineState, PostRecord
@@ -25,15 +24,9 @@ from pbp.tags.commands import (
     FeatureCommand,
     GroupCommand,
     NpcCommand,
-    RestCommand,
     TaskCommand,
     VoidCommand,
 )
-
-
-def rested(state: EngineState, command: RestCommand, post: PostRecord) -> Rested:
-    """``!rest``."""
-    return Rested(post_id=post.post_id)
 
 
 def npc_joined(state: EngineState, command: NpcCommand, post: PostRecord) -> NpcJoined:

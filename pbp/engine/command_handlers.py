@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from pbp.engine import registry
 from pbp.engine.command_table import Acting
+from pbp.engine.done import Rested
 from pbp.engine.effects import (
     AckModeContent,
     EditReply,
@@ -104,6 +105,18 @@ def roster_setup(
             return replace(state, round=rnd, npc_scores=scores)
         return replace(state, round=rnd)
     return changed if changed is not None else state
+
+
+def night_rest(state: EngineState, command: RestCommand, acting: Acting) -> EngineState | Problem:
+    """``!rest night``: the roster's night as set-up, and each ruleset's own (a d20 injury
+    eases one step, RULES A10), each acknowledged in its ruleset's words."""
+    rested = roster_setup(state, command, acting)
+    if isinstance(rested, Problem):
+        return rested
+    post_id = acting.post.post_id
+    rested, said = registry.rest(rested, night=True, medic=(), post_id=post_id)
+    acting.also.extend(said or (Rested(post_id=post_id),))  # no ruleset's word: the bare fact
+    return rested
 
 
 # -- answers when read ------------------------------------------------------------------------
@@ -234,7 +247,7 @@ def undo(state: EngineState, command: UndoCommand, acting: Acting) -> EngineStat
             content=UndoneContent(report=last.report, undone_by=acting.post.post_id),
         )
     )
-    return registry.undo(
+    state = registry.undo(
         replace(
             state,
             round=reopened,
@@ -247,6 +260,10 @@ def undo(state: EngineState, command: UndoCommand, acting: Acting) -> EngineStat
         ),
         last,
     )
+    for setup in rnd.setup:  # and a night's rest since the close, on each ruleset's state
+        if isinstance(setup, RestCommand):
+            state, _ = registry.rest(state, night=True, medic=(), post_id=acting.post.post_id)
+    return state
 
 
 def preview(state: EngineState, command: PreviewCommand, acting: Acting) -> EngineState:
@@ -305,6 +322,10 @@ def end_encounter(
         parse=acting.parse,
     )
     acting.effects.extend(more)
+    state, said = registry.rest(  # RULES A10: medical care
+        state, night=False, medic=medic, post_id=post.post_id
+    )
+    acting.also.extend(said)
     kind = state.campaign.ruleset  # the campaign's own scene follows
     return registry.fresh(replace(state, scene_kind=kind), kind, None)
 

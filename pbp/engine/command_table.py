@@ -10,7 +10,7 @@ in ``engine.commands``; a ruleset contributes the rows of the commands it owns
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pbp.engine.done import Done
@@ -29,12 +29,15 @@ C = TypeVar("C")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Acting:
     """What a command's handler may use besides the state: its post (and so its time), the
-    effects of the step so far (it may add replies), the round's dice and the post reader."""
+    effects of the step so far (it may add replies), the round's dice and the post reader.
+    ``also``: what else the command did that its acknowledgement does not say (a ruleset's
+    own records, an injury eased by a rest), said after it."""
 
     post: PostRecord
     effects: list[Effect]
     dice: DiceForRound
     parse: Callable[..., ParsedPost]  # engine.reading.Parse
+    also: list[Done] = field(default_factory=list)
 
 
 Handler = Callable[[EngineState, Any, Acting], EngineState | Problem]

@@ -66,7 +66,7 @@ COMMANDS: tuple[CommandRow, ...] = (
     row(NpcCommand, do.roster_setup, acknowledge=acknowledge.npc_joined),
     row(GroupCommand, do.roster_setup, acknowledge=acknowledge.grouped),
     row(FeatureCommand, do.roster_setup, acknowledge=acknowledge.feature_added),
-    row(RestCommand, do.roster_setup, acknowledge=acknowledge.rested),
+    row(RestCommand, do.night_rest),
     row(CampaignCommand, unchanged),  # binding a thread is the shell's business
     # corrections: at the post's place in the round's resolution (engine.rounds)
     row(BonusCommand, unchanged),
@@ -126,7 +126,7 @@ def read_commands(
                     continue
                 state = done
                 if entry.timing is CommandTiming.AT_ONCE:
-                    _record(acks, state, entry, command, post)
+                    _record(acks, state, entry, command, acting)
     problems.sort(key=lambda p: (p.line, p.column))
     if parsed.commands or problems or post.commands or post.command_problems:
         post = replace(post, commands=parsed.commands, command_problems=tuple(problems))
@@ -138,13 +138,19 @@ def _record(
     state: EngineState,
     entry: CommandRow,
     command: Command,
-    post: PostRecord,
+    acting: Acting,
 ) -> None:
-    """Keep what a GM command did, for the post's acknowledgement."""
-    if acks is not None and post.gm and entry.acknowledge is not None:
+    """Keep what a GM command did, for the post's acknowledgement: its own record, then what
+    else it did (``Acting.also``)."""
+    post, also = acting.post, tuple(acting.also)
+    acting.also.clear()
+    if acks is None or not post.gm:
+        return
+    if entry.acknowledge is not None:
         item = entry.acknowledge(state, command, post)
         if item is not None:
             acks.append(item)
+    acks.extend(also)
 
 
 def may_close(body: str, *, author: str, campaign: Campaign) -> bool:
@@ -190,7 +196,7 @@ def after_tags(
         done = entry.handler(state, command, acting)
         if isinstance(done, EngineState):
             state = done
-            _record(acks, state, entry, command, post)
+            _record(acks, state, entry, command, acting)
         else:
             problems.append(located(done, command))
     if problems and state.ack == "none":  # SPEC §3: listed in the round summary instead

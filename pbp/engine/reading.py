@@ -18,6 +18,7 @@ from pbp.engine.slots import Slots
 from pbp.engine.state import Accepted, Before, Checked, EngineState, PostRecord, Reading
 from pbp.errors import Problem
 from pbp.tags import ParsedPost, ReadContext, parse_post
+from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind
 
 
@@ -56,22 +57,32 @@ def is_command_problem(problem: Problem) -> bool:
 
 def live_before(posts: Iterable[PostRecord], *, stop: str | None) -> Before:
     """The round's live posts before ``stop`` (all of them when None): id and accepted tags."""
-    before: list[tuple[str, tuple[Accepted, ...]]] = []
+    before: list[tuple[str, tuple[Accepted, ...], tuple[Command, ...]]] = []
     for post in posts:
         if post.post_id == stop:
             break
         if post.live:
-            before.append((post.post_id, post.accepted))
+            before.append((post.post_id, post.accepted, post.commands))
     return tuple(before)
 
 
 def pending_of(before: Before) -> Pending:
-    """What these posts' accepted tags already use."""
+    """What these posts' accepted tags already use, and what their commands grant."""
     pending = Pending()
-    for post_id, accepted in before:
-        for one in accepted:
-            registry.count(pending, one, post_id)
+    for post_id, accepted, commands in before:
+        count_post(pending, post_id, accepted, commands)
     return pending
+
+
+def count_post(
+    pending: Pending, post_id: str, accepted: tuple[Accepted, ...], commands: tuple[Command, ...]
+) -> None:
+    """Count one post of the round: its accepted tags, then its commands that act in the
+    round's order (a GM's ``!bonus`` before a tag that spends it, RULES §7)."""
+    for one in accepted:
+        registry.count(pending, one, post_id)
+    for command in commands:
+        registry.count_command(pending, command)
 
 
 def checked_against(state: EngineState, *, reading: Reading, before: Before) -> Checked:

@@ -11,6 +11,7 @@ entry point (docs/rulesets.md).
 from __future__ import annotations
 
 from pbp.engine.command_table import CommandRow
+from pbp.engine.done import Done
 from pbp.engine.pending import Pending
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster, RosterKeeper
@@ -69,6 +70,12 @@ def count(pending: Pending, accepted: Accepted, post_id: str) -> None:
     owner(accepted).count(pending, accepted)
 
 
+def count_command(pending: Pending, command: Command) -> None:
+    """Note what a command of an earlier post grants the round's later tags."""
+    for ruleset in ALL:
+        ruleset.count_command(pending, command)
+
+
 def closers(state: EngineState, dice: RecordingDice) -> tuple[tuple[Ruleset, Closer], ...]:
     """Each ruleset's resolution of the open round, in report order."""
     return tuple((r, r.closer(state, dice)) for r in ALL)
@@ -116,6 +123,17 @@ def end_encounter(roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, .
     for ruleset in ALL:
         roster = ruleset.end_encounter(roster, medic=medic, rally=rally)
     return roster
+
+
+def rest(
+    state: EngineState, *, night: bool, medic: tuple[str, ...], post_id: str
+) -> tuple[EngineState, tuple[Done, ...]]:
+    """Each ruleset's part of a rest (``Ruleset.rest``), and what each says of it."""
+    said: list[Done] = []
+    for ruleset in ALL:
+        state, done = ruleset.rest(state, night=night, medic=medic, post_id=post_id)
+        said.extend(done)
+    return state, tuple(said)
 
 
 def roster_reports(*, before: Roster, after: Roster, rested: bool) -> tuple[object, ...]:

@@ -47,7 +47,7 @@ def recheck(state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post) ->
     verdicts unless something they were read against changed since (``Checked.holds``)."""
     state = replace(state, round=rnd)
     pending = Pending()
-    before: list[tuple[str, tuple[Accepted, ...]]] = []
+    before: list[tuple[str, tuple[Accepted, ...], tuple[Command, ...]]] = []
     posts: list[PostRecord] = []
     contexts = {gm: read_context(state, gm=gm) for gm in (False, True)}  # the same for every post
     for post in rnd.posts:
@@ -64,8 +64,10 @@ def recheck(state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post) ->
             post = replace(
                 post, accepted=accepted_now, problems=problems, reading=reading, checked=now
             )
+        for command in post.commands:  # what its commands grant the posts after it
+            registry.count_command(pending, command)
         posts.append(post)
-        before.append((post.post_id, post.accepted))
+        before.append((post.post_id, post.accepted, post.commands))
     return replace(rnd, posts=tuple(posts))
 
 

@@ -133,6 +133,10 @@ class Ruleset:
     def count(self, pending: Pending, accepted: Accepted) -> None:
         """Note what an accepted tag declared, for the checks of later ones."""
 
+    def count_command(self, pending: Pending, command: Command) -> None:
+        """Note what a command acting in the round's order grants the tags after it (a GM's
+        ``!bonus`` before a tag that spends it)."""
+
     def still_refused(self, scene: Roster, accepted: Accepted) -> bool:
         """Whether a tag refused when read is still refused at its turn (RULES §6)."""
         return True
@@ -182,6 +186,14 @@ class Ruleset:
     ) -> Roster:
         """The roster after ``!encounter end``: what a short rest does to what it keeps."""
         return roster
+
+    def rest(
+        self, state: EngineState, *, night: bool, medic: tuple[str, ...], post_id: str
+    ) -> tuple[EngineState, tuple[Done, ...]]:
+        """What a rest does to its own state: a night's rest (``!rest night``: ``night``) or
+        the short rest of ``!encounter end``, with medical care for ``medic``; and what it
+        says of it (records for the acknowledgement of the GM's post ``post_id``)."""
+        return state, ()
 
     def roster_report(self, *, before: Roster, after: Roster, rested: bool) -> object | None:
         """Its part of a round's report (``RoundReport.parts``) of what it keeps of the

@@ -45,9 +45,10 @@ class Reading:
     parsed: ParsedPost
 
 
-Before = tuple[tuple[str, tuple["Accepted", ...]], ...]
-"""The live posts of a round before one post, in order: each one's id and accepted tags (what
-the round's tags already use when that post is checked)."""
+Before = tuple[tuple[str, tuple["Accepted", ...], tuple[Command, ...]], ...]
+"""The live posts of a round before one post, in order: each one's id, accepted tags and
+commands (what the round's tags already use, and the GM's grants before them, when that post
+is checked)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -76,8 +77,8 @@ class Checked:
             and self.npc_scores is now.npc_scores
             and len(self.before) == len(now.before)
             and all(
-                a == b and ours is theirs
-                for (a, ours), (b, theirs) in zip(self.before, now.before, strict=True)
+                a == b and ours is theirs and said is says
+                for (a, ours, said), (b, theirs, says) in zip(self.before, now.before, strict=True)
             )
         )
 

@@ -139,3 +139,48 @@ def test_the_option_reads_back_as_written() -> None:
     [tag] = parse_post("[effect: +6 vs goblin toughness | inflict Movement]", context=context).tags
     assert isinstance(tag, EffectTag) and tag.inflict == "movement"
     assert format_tag(tag) == "[effect: +6 vs Goblin Toughness, inflict movement]"
+
+
+HURT = "[effect: +30 vs Goblin Toughness | inflict injury]"  # always gets through
+
+
+def _injury(run: Any) -> int:
+    return run.state.slot(D20State).condition("Goblin").position(Track.INJURY)
+
+
+def test_A10_a_nights_rest_eases_an_injury_one_step_and_says_so() -> None:
+    run = play([[HURT], [HURT], ["gm:!rest night"], [HURT]])
+    assert [records(run, n)[0].condition for n in (1, 2, 4)] == ["step 1", "step 2", "step 2"]
+    assert _injury(run) == 2  # 2, eased to 1 by the night, then the next wound: 2, not 3
+    said = run.posted["done-r3p0"].text
+    assert "The night's rest eases **Goblin**'s injury one step (now step 1)." in said, said
+    assert "Body" not in said  # a d20 campaign keeps no Body or Mind
+
+
+def test_A10_medical_care_at_the_end_of_an_encounter_eases_an_injury_one_step() -> None:
+    run = play([[HURT], [HURT], ["gm:!encounter end medic Goblin"], [HURT]])
+    assert _injury(run) == 2
+    said = run.posted["done-r3p0"].text
+    assert "Medical care eases **Goblin**'s injury one step (now step 1)." in said, said
+
+
+def test_A10_only_the_character_given_care_is_eased() -> None:
+    run = play([[HURT], ["gm:!encounter end medic Aria"]])
+    assert _injury(run) == 1
+    assert "injury" not in run.posted["done-r2p0"].text
+
+
+def test_A10_under_hide_npcs_the_rest_names_no_step_of_an_npc() -> None:
+    run = play([[HURT], ["gm:!rest night"]], visibility="hide-npcs")
+    said = run.posted["done-r2p0"].text
+    assert "eases **Goblin**'s injury one step." in said and "step 1" not in said, said
+
+
+def test_A10_an_undone_round_keeps_a_rest_written_since_its_close() -> None:
+    run = play([[HURT], [HURT]])
+    from engine_helpers import event_of
+
+    run.feed(event_of(("post", "rest", "gm_sam", 100, "!rest night")))
+    run.feed(event_of(("post", "undo", "gm_sam", 101, "!undo")))
+    # round 2 re-opened: its wound undone (step 1), the night since then still eases it
+    assert _injury(run) == 0

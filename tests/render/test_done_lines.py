@@ -19,13 +19,26 @@ from pbp.engine.done import (
     TaskSet,
 )
 from pbp.render.environment import make_environment
+from pbp.rulesets.d20.engine.model import InjuryEased
+from pbp.rulesets.distat.engine.model import NightRested
 
 ENV = make_environment()
 LINES: list[tuple[Done, bool, str]] = [
+    (Rested(post_id="p"), False, "A night's rest."),
     (
-        Rested(post_id="p"),
+        NightRested(post_id="p"),
         False,
         "A night's rest: every character recovers 2 Body and 2 Mind damage.",
+    ),
+    (
+        InjuryEased(post_id="p", character="Orc", step="step 1", night=True, npc=True),
+        False,
+        "The night's rest eases **Orc**'s injury one step (now step 1).",
+    ),
+    (
+        InjuryEased(post_id="p", character="Orc", step="step 1", night=False, npc=True),
+        True,
+        "Medical care eases **Orc**'s injury one step.",
     ),
     (NpcJoined(post_id="p", name="Orc", side="foes"), False, "**Orc** joins the scene (foes)."),
     (

@@ -7,12 +7,14 @@ read, is resolved at the close in post order with the round's keyed dice, and le
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
+from pbp.engine.done import Done
 from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.d20.rules.actions import ActionCost, Activity
-from pbp.rulesets.d20.rules.conditions import Conditions, Track
+from pbp.rulesets.d20.rules.conditions import Conditions, Track, step
 
 if TYPE_CHECKING:  # the checks load with the first d20 tag (engine.rulesets.d20.ruleset)
     from pbp.rulesets.d20.rules.checks import Take
@@ -234,3 +236,39 @@ class D20Report:
     """The d20 tags a round resolved (any scene rolls ``[roll:]``), in post order."""
 
     entries: tuple[D20Entry, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InjuryEased(Done):
+    """A rest or medical care eased ``character``'s injury one step, to ``step`` (RULES A10);
+    ``npc``: the GM keeps its step under hide-npcs."""
+
+    template: ClassVar[str] = "injury_eased"
+    character: str
+    step: str
+    night: bool
+    npc: bool
+
+
+def eased(
+    d20: D20State, names: Iterable[str], *, night: bool, post_id: str, npcs: frozenset[str]
+) -> tuple[D20State, tuple[InjuryEased, ...]]:
+    """``d20`` with the injury of each of ``names`` one step better (RULES A10: rest and
+    medical care), and a record of each that eased."""
+    said: list[InjuryEased] = []
+    for name in names:
+        now = d20.condition(name)
+        if now.position(Track.INJURY) == 0:
+            continue
+        better = step(now, track=Track.INJURY, by=-1)
+        d20 = d20.with_condition(name, better)
+        said.append(
+            InjuryEased(
+                post_id=post_id,
+                character=name,
+                step=better.name(Track.INJURY),
+                night=night,
+                npc=name in npcs,
+            )
+        )
+    return d20, tuple(said)

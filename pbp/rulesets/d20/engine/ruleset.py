@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
+from pbp.engine.done import Done
 from pbp.engine.pending import Pending
 from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.roster import Roster
@@ -24,6 +25,7 @@ from pbp.rulesets.d20.engine.model import (
     D20Record,
     D20Report,
     D20State,
+    eased,
     intent_verb,
 )
 from pbp.rulesets.d20.rules.conditions import Conditions
@@ -122,6 +124,18 @@ class D20Ruleset(Ruleset):
 
     def undo(self, state: EngineState, closed: ClosedRound) -> EngineState:
         return state.with_slot(closed.before.get(D20State) or D20State())
+
+    def rest(
+        self, state: EngineState, *, night: bool, medic: tuple[str, ...], post_id: str
+    ) -> tuple[EngineState, tuple[Done, ...]]:
+        # RULES A10: the injury track eases one step with a night's rest (everyone) and with
+        # medical care at the end of an encounter (those the GM names)
+        roster = state.round.base if state.round is not None else state.scene
+        names = roster.names() if night else medic
+        pcs = {c.name for c in state.campaign.characters if c.player is not None}
+        npcs = frozenset(n for n in names if n not in pcs)
+        d20, said = eased(state.slot(D20State), names, night=night, post_id=post_id, npcs=npcs)
+        return state.with_slot(d20), said
 
     def closer(self, state: EngineState, dice: RecordingDice) -> Closer:
         return _D20Closer(campaign=state.campaign, d20=state.slot(D20State), dice=dice)

@@ -5,7 +5,9 @@ groups, restraints, bonus pools), with what a short rest healed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
+from pbp.engine.done import Done
 from pbp.engine.roster import Roster
 from pbp.rulesets.distat.rules import CharacterView, CheckRecord, DistatScene
 
@@ -32,6 +34,14 @@ class DistatRound:
     """The Distat actions a round resolved, in resolution order."""
 
     actions: tuple[ActionEntry, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightRested(Done):
+    """``!rest night`` in a Distat campaign: every character recovers 2 Body and 2 Mind
+    damage (RULES D16)."""
+
+    template: ClassVar[str] = "night_rest"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbp.engine.actors import Actor
+from pbp.engine.done import Done
 from pbp.engine.pending import Pending
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster
@@ -17,15 +18,21 @@ from pbp.engine.state import Accepted, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rulesets.distat import rules as distat
-from pbp.rulesets.distat.engine.model import ActionEntry, DistatRound, RosterReport, own
+from pbp.rulesets.distat.engine.model import (
+    ActionEntry,
+    DistatRound,
+    NightRested,
+    RosterReport,
+    own,
+)
 from pbp.rulesets.distat.engine.roster import recoveries
 from pbp.rulesets.distat.engine.setup import apply_correction
-from pbp.rulesets.distat.engine.tags import check_tag, count
+from pbp.rulesets.distat.engine.tags import check_tag, count, count_command
 from pbp.rulesets.distat.rules import DistatScene
 from pbp.rulesets.distat.rules.intents import INTENTS
 from pbp.rulesets.distat.tags import ActionTag, IdentifyTag, MoveTag
 from pbp.tags.commands import Command, RestCommand
-from pbp.tags.model import PassTag
+from pbp.tags.model import PassTag, SceneKind
 from pbp.tags.registry import Tag
 
 
@@ -73,6 +80,9 @@ class DistatRuleset(Ruleset):
     def count(self, pending: Pending, accepted: Accepted) -> None:
         count(pending, accepted)
 
+    def count_command(self, pending: Pending, command: Command) -> None:
+        count_command(pending, command)
+
     def still_refused(self, scene: Roster, accepted: Accepted) -> bool:
         intent = accepted.intent
         assert isinstance(intent, INTENTS)
@@ -83,6 +93,13 @@ class DistatRuleset(Ruleset):
 
     def change_roster(self, roster: Roster, command: Command) -> Roster | Problem | None:
         return distat.night_rest(own(roster)) if isinstance(command, RestCommand) else None
+
+    def rest(
+        self, state: EngineState, *, night: bool, medic: tuple[str, ...], post_id: str
+    ) -> tuple[EngineState, tuple[Done, ...]]:
+        # the roster's night (``change_roster``) is said where the campaign plays Distat
+        distat_campaign = state.campaign.ruleset == SceneKind("distat")
+        return state, (NightRested(post_id=post_id),) if night and distat_campaign else ()
 
     def correct(
         self, roster: Roster, command: Command, *, post_id: str

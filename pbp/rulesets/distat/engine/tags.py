@@ -27,6 +27,8 @@ from pbp.rulesets.distat.rules.intents import (
     UseTalent,
 )
 from pbp.rulesets.distat.tags import ActionPart, ActionTag, IdentifyTag, Maneuver, MoveTag
+from pbp.tags import resolve_name
+from pbp.tags.commands import BonusCommand, Command
 from pbp.tags.model import PassTag
 from pbp.tags.registry import Tag
 
@@ -114,6 +116,19 @@ class Declared:
     # after one is checked as if it had been seen
     talents: list[tuple[str, str]] = field(default_factory=list)
     restraints: list[Restrain] = field(default_factory=list)  # attempted: an escape may follow
+    # the GM's `!bonus` earlier in the round's order, (name as written, points): a later tag
+    # may spend them (RULES §7)
+    granted: list[tuple[str, int]] = field(default_factory=list)
+
+    def granted_to(self, name: str, names: tuple[str, ...]) -> int:
+        """The bonus points the GM's earlier ``!bonus`` lines gave (or took from) ``name``."""
+        return sum(n for who, n in self.granted if resolve_name(who, candidates=names) == name)
+
+
+def count_command(pending: Pending, command: Command) -> None:
+    """Note a GM's ``!bonus`` for the tags after it in the round's order."""
+    if isinstance(command, BonusCommand):
+        pending.of(Declared).granted.append((command.name, command.amount))
 
 
 def count(pending: Pending, accepted: Accepted) -> None:
@@ -161,6 +176,9 @@ def check_tag(
 ) -> Accepted | Problem:
     """Accept a Distat tag for ``actor`` or say why not: its action already used this round,
     bonus points beyond what is left, or what the rules refuse as the scene stands."""
+    granted = pending.of(Declared).granted_to(actor.name, distat.names(scene))
+    if granted:  # RULES §7: a GM's `!bonus` earlier in the round's order is there at its turn
+        scene = distat.add_bonus(scene, name=actor.name, amount=granted)
     intent = intent_of(tag, actor=actor.name, scene=scene)
     assert intent is not None  # the caller routes only Distat tags here
     slots = ALL_SLOTS if isinstance(intent, Pass) else frozenset(distat.slots_used(scene, intent))
