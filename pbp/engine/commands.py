@@ -144,7 +144,7 @@ def _record(
     else it did (``Acting.also``)."""
     post, also = acting.post, tuple(acting.also)
     acting.also.clear()
-    if acks is None or not post.gm:
+    if acks is None or not (post.gm or not command.gm_only):  # a player's own (`!recover`)
         return
     if entry.acknowledge is not None:
         item = entry.acknowledge(state, command, post)

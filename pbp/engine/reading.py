@@ -78,7 +78,7 @@ def count_post(
     pending: Pending, post_id: str, accepted: tuple[Accepted, ...], commands: tuple[Command, ...]
 ) -> None:
     """Count one post of the round: its accepted tags, then its commands that act in the
-    round's order (a GM's ``!bonus`` before a tag that spends it, RULES §7)."""
+    round's order (a GM's ``!bonus`` before a tag that spends it, RULES §7.5)."""
     for one in accepted:
         registry.count(pending, one, post_id)
     for command in commands:

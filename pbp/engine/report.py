@@ -24,6 +24,8 @@ class CorrectionEntry:
     # the stat's damage or the bonus pool after it, and the state it put the character in
     after: int | None = field(default=None, metadata={"ledger": False})
     became: str | None = field(default=None, metadata={"ledger": False})
+    # how much it changed (a heal of damage that is not there changes nothing; None: as asked)
+    changed: int | None = field(default=None, metadata={"ledger": False})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

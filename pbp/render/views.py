@@ -46,6 +46,7 @@ def summary_view(
                 "amount": disclosure.number(c.character, c.amount),
                 "after": disclosure.number(c.character, c.after),
                 "became": c.became,
+                "changed": disclosure.number(c.character, c.changed),
             }
             for c in report.corrections
         ],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from pbp.tags.command_args import ArgumentError, Token, glue_signs, join, number, post_id
 from pbp.tags.commands import (
@@ -22,6 +23,7 @@ from pbp.tags.commands import (
     DifficultyCommand,
     HealCommand,
     OpposeCommand,
+    RecoverCommand,
     RestCommand,
     SheetCommand,
     VoidCommand,
@@ -157,6 +159,19 @@ def read_rest(args: Args) -> Command:
     if len(words) != 1 or not words[0].is_word("night"):
         raise ArgumentError(found=join(args.tokens), expected="night")
     return RestCommand(source=args.source)
+
+
+def read_recover(args: Args) -> Command:
+    """``!recover Aria body 2``."""
+    expected = "a name, body or mind, and the damage to recover, like Aria body 2"
+    name, tail = _name_then(args, count=2, expected=expected)
+    stats = [token for token in tail if token.is_word("body", "mind")]
+    if len(stats) != 1:
+        raise ArgumentError(found=join(tail), expected=expected)
+    numbers = [token for token in tail if token is not stats[0]]
+    amount = number(numbers, low=1, high=CORRECTION_LIMIT, expected="a number like 2")
+    stat: Literal["body", "mind"] = "body" if stats[0].is_word("body") else "mind"
+    return RecoverCommand(source=args.source, name=name, stat=stat, amount=amount)
 
 
 def read_void(args: Args) -> Command:

@@ -241,6 +241,20 @@ class RestCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RecoverCommand:
+    """``!recover Aria body 2``: a player spends bonus points after an encounter's end, 2 a
+    point of damage (RULES D16 step 3)."""
+
+    source: Source
+    name: str
+    stat: Literal["body", "mind"]
+    amount: int
+    gm_only = False
+    timing = CommandTiming.AT_ONCE
+    word = "recover"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class VoidCommand:
     """``!void POST``: strike a post of the open round (an id or a permalink)."""
 
@@ -322,6 +336,7 @@ Command = (
     | DamageCommand
     | HealCommand
     | RestCommand
+    | RecoverCommand
     | VoidCommand
     | CampaignCommand
     | HelpCommand

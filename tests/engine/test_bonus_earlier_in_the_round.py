@@ -1,4 +1,4 @@
-"""RULES §7 "A `!bonus` earlier in the round" (SPEC 2.5, §6 "the close is authoritative"):
+"""RULES §7.5 "A `!bonus` earlier in the round" (SPEC 2.5, §6 "the close is authoritative"):
 points a GM's `!bonus` grants at an earlier place in the post order can be spent by a tag at a
 later place in the same round; a `!bonus` after the tag, or one struck by `!void`, grants
 nothing to it."""

@@ -562,3 +562,18 @@ def test_a_difficulty_naming_a_character_without_a_course_there_is_refused() -> 
         dice=initiative(20, 10, 5),
     )  # fmt: skip
     assert run.causes() == ["no_such_course"]
+
+
+def test_a_heal_says_what_it_changed_not_what_was_asked() -> None:
+    # issue: `!heal NAME wp 2` when 1 was missing said 2; the summary says what changed
+    run = fight(
+        [[("gm_sam", "!damage Goblin hp 5\n!heal Bram wp 1\n!damage Aria wp 1"),
+          ("alice", "[attack: Goblin]")]],
+        dice=initiative(20, 10, 1),
+    )  # fmt: skip
+    report = next(c.report for c in run.state.closed)
+    assert [(c.character, c.amount, c.changed) for c in report.corrections] == [
+        ("Goblin", 5, 1),  # HP 1 of 1: only 1 to take
+        ("Bram", 1, 0),  # WP already full
+        ("Aria", 1, 1),
+    ]

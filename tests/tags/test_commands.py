@@ -27,6 +27,7 @@ from pbp.tags.commands import (
     NpcCommand,
     OpposeCommand,
     PreviewCommand,
+    RecoverCommand,
     RestCommand,
     SheetCommand,
     StatusCommand,
@@ -230,6 +231,9 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     ("!heal Aria body - 1", HealCommand, {"name": "Aria", "stat": "body", "amount": -1}),
     ("!rest night", RestCommand, {}),
     ("!rest Night.", RestCommand, {}),
+    # recover (a player's, RULES D16 step 3): a name, body or mind, the damage
+    ("!recover Aria body 2", RecoverCommand, {"name": "Aria", "stat": "body", "amount": 2}),
+    ("!recover Aria 1 Mind", RecoverCommand, {"name": "Aria", "stat": "mind", "amount": 1}),
     # void: an id or a permalink
     ("!void def456", VoidCommand, {"post": "def456"}),
     ("!void t1_def456", VoidCommand, {"post": "t1_def456", "reason": None}),
@@ -343,4 +347,5 @@ def test_every_command_word_has_a_reader_and_an_example_in_the_table() -> None:
         "status",
         "sheet",
         "ack",
+        "recover",
     }

@@ -128,7 +128,7 @@ class D20Ruleset(Ruleset):
     def rest(
         self, state: EngineState, *, night: bool, medic: tuple[str, ...], post_id: str
     ) -> tuple[EngineState, tuple[Done, ...]]:
-        # RULES A10: the injury track eases one step with a night's rest (everyone) and with
+        # RULES A10, §7.4: the injury track eases one step with a night's rest (everyone) and with
         # medical care at the end of an encounter (those the GM names)
         roster = state.round.base if state.round is not None else state.scene
         names = roster.names() if night else medic

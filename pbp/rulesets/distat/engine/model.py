@@ -45,6 +45,20 @@ class NightRested(Done):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Recovered(Done):
+    """``!recover``: ``character`` spent ``points`` bonus points on ``amount`` damage of
+    ``stat`` (RULES D16 step 3); ``damage_left`` and ``pool_left`` after it."""
+
+    template: ClassVar[str] = "recovered"
+    character: str
+    stat: str
+    amount: int
+    points: int
+    damage_left: int
+    pool_left: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Recovery:
     """What one character's short rest at the end of an encounter healed (RULES D16), and the
     damage left."""

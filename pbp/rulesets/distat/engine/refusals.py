@@ -11,6 +11,21 @@ from pbp.errors import Problem
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CannotRecover(Problem):
+    """``!recover`` refused (RULES D16 step 3): outside the window between an encounter's end
+    and the next round's first action (``why`` "window"), for someone else's character
+    ("not_yours"), more damage than the stat has ("damage": ``have`` is its damage) or more
+    points than the pool holds ("pool": ``have`` is the pool, ``asked`` the points)."""
+
+    code: ClassVar[str] = "cannot_recover"
+    why: str
+    actor: str
+    stat: str = ""
+    asked: int = 0
+    have: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BonusBudget(Problem):
     """The bonus points this round's tags spend exceed the pool (RULES D15)."""
 

@@ -5,7 +5,7 @@ encounter's end, in every scene."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbp.engine.actors import Actor
@@ -25,13 +25,14 @@ from pbp.rulesets.distat.engine.model import (
     RosterReport,
     own,
 )
+from pbp.rulesets.distat.engine.recovery import recovered, recovery_refused, spend_on_recovery
 from pbp.rulesets.distat.engine.roster import recoveries
 from pbp.rulesets.distat.engine.setup import apply_correction
 from pbp.rulesets.distat.engine.tags import check_tag, count, count_command
 from pbp.rulesets.distat.rules import DistatScene
 from pbp.rulesets.distat.rules.intents import INTENTS
 from pbp.rulesets.distat.tags import ActionTag, IdentifyTag, MoveTag
-from pbp.tags.commands import Command, RestCommand
+from pbp.tags.commands import Command, RecoverCommand, RestCommand
 from pbp.tags.model import PassTag, SceneKind
 from pbp.tags.registry import Tag
 
@@ -73,6 +74,7 @@ class DistatRuleset(Ruleset):
     name = "distat"
     tags = (MoveTag, ActionTag, IdentifyTag, PassTag)
     intents = INTENTS
+    commands = (RecoverCommand,)
 
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         return check_tag(scene=own(ctx.scene), tag=tag, actor=actor, pending=ctx.pending)
@@ -92,7 +94,26 @@ class DistatRuleset(Ruleset):
         return _DistatCloser()
 
     def change_roster(self, roster: Roster, command: Command) -> Roster | Problem | None:
+        if isinstance(command, RecoverCommand):  # `!undo` replays it on the re-opened round
+            return spend_on_recovery(own(roster), command)
         return distat.night_rest(own(roster)) if isinstance(command, RestCommand) else None
+
+    def setup(
+        self, state: EngineState, command: Command, post: PostRecord
+    ) -> EngineState | Problem:
+        assert isinstance(command, RecoverCommand) and state.round is not None
+        refused = recovery_refused(state, command, post)
+        if refused is not None:
+            return refused
+        rnd = state.round
+        spent = spend_on_recovery(own(rnd.base), command)
+        if isinstance(spent, Problem):
+            return spent
+        return replace(state, round=replace(rnd, base=spent, setup=(*rnd.setup, command)))
+
+    def acknowledge(self, state: EngineState, command: Command, post: PostRecord) -> Done | None:
+        assert isinstance(command, RecoverCommand) and state.round is not None
+        return recovered(own(state.round.base), command, post_id=post.post_id)
 
     def rest(
         self, state: EngineState, *, night: bool, medic: tuple[str, ...], post_id: str

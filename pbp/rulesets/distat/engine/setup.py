@@ -120,15 +120,19 @@ def _correct(
             stat = _distat_stat(command)
             healing = isinstance(command, HealCommand)
             amount = -command.amount if healing else command.amount
+            was = distat.view(scene, name)
             scene = distat.apply_damage(scene, name=name, stat=stat, amount=amount)
             now = distat.view(scene, name)
+            after = (now.body if stat == "body" else now.mind).damage
             return scene, replace(
-                entry, what="heal" if healing else "damage", stat=stat,
-                after=(now.body if stat == "body" else now.mind).damage,
+                entry, what="heal" if healing else "damage", stat=stat, after=after,
                 became=now.status if now.status != before else None,
+                changed=abs(after - (was.body if stat == "body" else was.mind).damage),
             )  # fmt: skip
+    pool = distat.view(scene, name).bonus_pool
     scene = distat.add_bonus(scene, name=name, amount=command.amount)
-    return scene, replace(entry, after=distat.view(scene, name).bonus_pool)
+    after = distat.view(scene, name).bonus_pool
+    return scene, replace(entry, after=after, changed=abs(after - pool))
 
 
 def _distat_stat(command: DamageCommand | HealCommand) -> Stat:

@@ -117,7 +117,7 @@ class Declared:
     talents: list[tuple[str, str]] = field(default_factory=list)
     restraints: list[Restrain] = field(default_factory=list)  # attempted: an escape may follow
     # the GM's `!bonus` earlier in the round's order, (name as written, points): a later tag
-    # may spend them (RULES §7)
+    # may spend them (RULES §7.5)
     granted: list[tuple[str, int]] = field(default_factory=list)
 
     def granted_to(self, name: str, names: tuple[str, ...]) -> int:
@@ -177,7 +177,7 @@ def check_tag(
     """Accept a Distat tag for ``actor`` or say why not: its action already used this round,
     bonus points beyond what is left, or what the rules refuse as the scene stands."""
     granted = pending.of(Declared).granted_to(actor.name, distat.names(scene))
-    if granted:  # RULES §7: a GM's `!bonus` earlier in the round's order is there at its turn
+    if granted:  # RULES §7.5: a GM's `!bonus` earlier in the round's order is there at its turn
         scene = distat.add_bonus(scene, name=actor.name, amount=granted)
     intent = intent_of(tag, actor=actor.name, scene=scene)
     assert intent is not None  # the caller routes only Distat tags here

@@ -115,11 +115,13 @@ def correct_pools(
         now, full = markhor.pool(name), markhor.full_pool(name)
         assert now is not None and full is not None
         delta = -command.amount if isinstance(command, DamageCommand) else command.amount
-        markhor = markhor.with_pool(name, _shifted(now, full, command.stat, delta))
+        shifted = _shifted(now, full, command.stat, delta)
+        markhor = markhor.with_pool(name, shifted)
         what = "damage" if isinstance(command, DamageCommand) else "heal"
+        changed = abs(getattr(shifted, command.stat) - getattr(now, command.stat))
         done.append(CorrectionEntry(post_id=post.post_id, command=command.source.text,
                                     character=name, what=what, stat=command.stat,
-                                    amount=command.amount))  # fmt: skip
+                                    amount=command.amount, changed=changed))  # fmt: skip
     return markhor, done, refused
 
 
