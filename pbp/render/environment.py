@@ -9,6 +9,8 @@ from typing import Any
 
 import jinja2
 
+from pbp.render.tag_edits import FILTERS
+
 _PACKAGED = Path(__file__).resolve().parent.parent / "templates"  # inside an installed wheel
 _CHECKOUT = Path(__file__).resolve().parent.parent.parent / "templates"  # source or editable
 
@@ -90,6 +92,7 @@ def make_environment(override: Path | None = None, *, reload: bool = True) -> ji
         auto_reload=reload,
     )
     env.filters["md"] = md_escape
+    env.filters.update(FILTERS)  # the writer's tag with one fix: the examples
     return env
 
 

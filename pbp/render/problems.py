@@ -36,6 +36,9 @@ class Examples:
     task: str = "Breach the gate"
     feature: str = "Door"
     talent: str = "TALENT"
+    names: tuple[str, ...] = ("Aria", "Bram", "Goblin", "Ogre")
+    npcs: tuple[str, ...] = ("Goblin", "Ogre")
+    mine: tuple[str, ...] = ("Bram",)
 
     @staticmethod
     def named(
@@ -48,6 +51,9 @@ class Examples:
         task: str,
         feature: str,
         talent: str,
+        names: tuple[str, ...] = (),
+        npcs: tuple[str, ...] = (),
+        mine: tuple[str, ...] = (),
     ) -> Examples:
         """Examples with these names, made safe for code spans."""
 
@@ -64,6 +70,9 @@ class Examples:
             task=safe(task),
             feature=safe(feature),
             talent=safe(talent),
+            names=tuple(safe(n) for n in names),
+            npcs=tuple(safe(n) for n in npcs),
+            mine=tuple(safe(n) for n in mine),
         )
 
 

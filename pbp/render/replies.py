@@ -33,6 +33,7 @@ from pbp.engine.post_contents import (
     VoidedContent,
 )
 from pbp.engine.report import Rejection
+from pbp.engine.roster import Roster
 from pbp.engine.state import EngineState
 from pbp.errors import Problem
 from pbp.render.disclosure import Disclosure, Hidden, disclosure_for
@@ -317,7 +318,7 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
         c.name for c in campaign.characters if c.player is not None and c.player.casefold() == low
     ]
     others = [n for n in names if n not in own]
-    ranked = [n for n in others if n not in pcs] + [n for n in others if n in pcs]
+    ranked = sorted(others, key=lambda n: _rank(scene, n, pcs=pcs, own=own))
     target = ranked[0] if ranked else (names[0] if names else "Goblin")
     other = next((n for n in ranked if n != target), target)
     ally = next((n for n in others if n in pcs), own[0] if own else target)
@@ -333,7 +334,20 @@ def examples_for(state: EngineState, *, author: str | None) -> Examples:
         task=task,
         feature=features[0] if features else "",
         talent=talent or "TALENT",
+        names=tuple(names),
+        npcs=tuple(n for n in names if n not in pcs),
+        mine=tuple(own),
     )
+
+
+def _rank(scene: Roster, name: str, *, pcs: set[str], own: list[str]) -> tuple[bool, bool, bool]:
+    """Where ``name`` stands among the characters an example acts on: the author's enemies
+    still in the fight first (NPCs before player characters), then the rest."""
+    try:
+        enemy = not own or scene.side(name) != scene.side(own[0])
+    except KeyError:
+        enemy = True
+    return (not enemy, scene.is_out(name), name in pcs)
 
 
 def _read_at(content: Content, state: EngineState) -> EngineState:

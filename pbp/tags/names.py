@@ -61,3 +61,13 @@ def _one_off(written: str, name: str) -> bool:
     """Whether ``written`` is one letter away from ``name`` (a typo: one wrong, missing, extra
     or swapped letter), for names written with at least NEAR_LENGTH letters."""
     return len(written) >= NEAR_LENGTH and DamerauLevenshtein.distance(written, name) <= 1
+
+
+def likely_typo(word: str, words: Iterable[str]) -> str | None:
+    """The one of ``words`` that ``word`` is likely a typo of (SPEC §2: Damerau-Levenshtein
+    distance 1, 2 for words of five letters or more, any case), the nearest first; None."""
+    folded = _fold(word)
+    limit = 2 if len(folded) >= 5 else 1
+    scored = sorted((DamerauLevenshtein.distance(folded, _fold(w)), w) for w in words)
+    best = scored[0] if scored else None
+    return best[1] if best is not None and 0 < best[0] <= limit else None

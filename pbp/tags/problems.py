@@ -80,12 +80,14 @@ class MissingTarget(Problem):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownManeuver(Problem):
-    """``[physical: …]`` whose body starts with no maneuver word."""
+    """``[physical: …]`` whose body starts with no maneuver word; ``suggestion`` is the one
+    ``word`` is likely a typo of ("" if none)."""
 
     code: ClassVar[str] = "unknown_maneuver"
     verb: str
     word: str
     maneuvers: tuple[str, ...]
+    suggestion: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

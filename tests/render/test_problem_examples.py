@@ -1,5 +1,8 @@
 """Every example a problem reply shows is written in the scene's own syntax with names of that
 scene: each one is read again, in that scene, and reads cleanly (no problem, names it knows).
+And each is the writer's own tag with the one fix applied (SPEC §2, issue 26): its words are
+the tag's but for one stretch, the fix; a tag of another scene's verb, which has no such fix,
+keeps the names of this scene it gave.
 
 A campaign with uncommon names (no Goblin, no Aria) plays many mistakes in each scene; every
 tag or command a reply offers after "For example:" is parsed as the bot would read it."""
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from difflib import SequenceMatcher
 from typing import Any
 
 import pytest
@@ -70,7 +74,15 @@ COMMON = [  # mistakes any scene may meet
     "[act]",
     "[abstract: Athletics +4 on Nowhere]",
     "[reaction | flurp]",
+    "[physical: atack Marrow Hound]",
+    "[physical: attack Marrow Hound | as Quill]",
+    "[mental: attack Zed]",
+    "[attack Marrow Hound]",
+    "[physical: attack Marrow Hound with 4; attack Quill with 3]",
+    "[p: attack hound | bonus 1]",
 ]
+OWN = ("Zed",)  # zoe's, who writes COMMON: an example never acts on the writer's own
+GM_TAGS = ["[physical: attack Zed]"]  # the GM's, without `as`
 GM_LINES = [
     "!clsoe",
     "!damage Nobody hp 1",
@@ -108,20 +120,31 @@ def play(ruleset: str) -> tuple[Any, list[str]]:
     start = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
     posts = [("gm_gil", SETUP[ruleset])] if SETUP[ruleset] else []
     posts += [("zoe", line) for line in COMMON]
-    posts += [("gm_gil", line) for line in GM_LINES]
-    replies: list[str] = []
+    posts += [("gm_gil", line) for line in GM_TAGS + GM_LINES]
+    replies: list[tuple[str, str]] = []
     for i, (author, body) in enumerate(posts):
         done = run.feed(
             PostArrived(post_id=f"p{i}", author=author, body=body, at=start + timedelta(minutes=i))
         )
-        replies += [r.text for r in done if r.key.startswith("problems-")]
+        replies += [(body, r.text) for r in done if r.key.startswith("problems-")]
     return run, replies
+
+
+TOKEN = re.compile(r"[\[\]:|,/;]|[^\s\[\]:|,/;]+")
+
+
+def changes(written: str, example: str) -> list[tuple[str, list[str], list[str]]]:
+    """The stretches where ``example`` differs from ``written``, word by word (what was
+    written there, what the example puts instead)."""
+    a, b = TOKEN.findall(written), TOKEN.findall(example)
+    ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return [(op, a[i1:i2], b[j1:j2]) for op, i1, i2, j1, j2 in ops if op != "equal"]
 
 
 @pytest.mark.parametrize("ruleset", list(SETUP))
 def test_every_example_in_a_problem_reply_reads_cleanly_in_that_scene(ruleset: str) -> None:
     run, replies = play(ruleset)
-    examples = [e for reply in replies for e in examples_in(reply)]
+    examples = [e for _, reply in replies for e in examples_in(reply)]
     assert len(examples) >= 10, replies  # the mistakes did draw examples
     for example in examples:
         for stranger in ("Goblin", "Aria", "Bram", "Ogre", "Door", "TASK", "Breach the gate"):
@@ -129,3 +152,22 @@ def test_every_example_in_a_problem_reply_reads_cleanly_in_that_scene(ruleset: s
         parsed = parse_for(run.state, body=example, gm=example.startswith("!")).parsed
         assert parsed.problems == (), (ruleset, example, parsed.problems)
         assert parsed.tags or parsed.commands, (ruleset, example)
+
+
+@pytest.mark.parametrize("ruleset", list(SETUP))
+def test_every_example_is_the_writers_tag_with_one_fix(ruleset: str) -> None:
+    run, replies = play(ruleset)
+    names = run.state.scene.names()
+    checked = 0
+    for written, reply in replies:
+        for example in examples_in(reply):
+            checked += 1
+            if "is a tag of" in reply:  # another scene's verb: its target kept, if any
+                if "(the same action in" in reply:
+                    body = re.split(r"[|,/;]", written)[0]
+                    target = [n for n in names if n in body and n not in OWN]
+                    assert all(n in example for n in target), (ruleset, written, example)
+                continue
+            found = changes(written, example)
+            assert len(found) == 1, (ruleset, written, example, found)
+    assert checked >= 20, replies

@@ -12,6 +12,7 @@ from pbp.tags.common import AS_ONLY
 from pbp.tags.cursor import Cursor, Names, Reject
 from pbp.tags.format import bracket
 from pbp.tags.model import Source
+from pbp.tags.names import likely_typo
 from pbp.tags.options import (
     AS,
     Arg,
@@ -185,7 +186,12 @@ def _read_part(
     maneuver = _MANEUVERS.get(word.lower())
     if maneuver is None:
         maneuvers = tuple(m.value for m in Maneuver)
-        raise Reject(UnknownManeuver(tag="", verb=verb, word=word, maneuvers=maneuvers))
+        near = likely_typo(word, maneuvers) if word else None
+        raise Reject(
+            UnknownManeuver(
+                tag="", verb=verb, word=word, maneuvers=maneuvers, suggestion=near or ""
+            )
+        )
     part = _PART_READERS[maneuver](cursor, verb=verb, names=names)
     found = read_options(cursor, ACTION_OPTIONS, verb=verb, names=names)
     share = found.pop("with", None)

@@ -56,12 +56,14 @@ class ModifierTooLarge(AbstractRefused):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NotOnSheet(AbstractRefused):
-    """A skill bonus left to a sheet that lacks it."""
+    """A skill bonus left to a sheet that lacks it; ``near`` is the sheet's skill the name
+    is likely a typo of ("" if none)."""
 
     cause: ClassVar[str] = "not_on_sheet"
     actor: str
     skill: str
     task: str
+    near: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

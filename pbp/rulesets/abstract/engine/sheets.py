@@ -11,6 +11,7 @@ from pbp.campaign.sheets.skills import SkillSheet
 from pbp.errors import Problem
 from pbp.rulesets.abstract.engine.refusals import NotOnSheet
 from pbp.rulesets.abstract.tags import AbstractTag
+from pbp.tags.names import likely_typo
 from pbp.tags.registry import Tag
 
 
@@ -19,9 +20,11 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
     match tag:
         case AbstractTag(modifier=None, skill=str() as skill):
             sheet = campaign.character(actor)
-            bonus = sheet.part(SkillSheet).skill(skill) if sheet is not None else None
+            skills = sheet.part(SkillSheet) if sheet is not None else SkillSheet()
+            bonus = skills.skill(skill)
             if bonus is None:
                 src = tag.source
+                near = likely_typo(skill, (name for name, _ in skills.skills))
                 return NotOnSheet(
                     tag=src.text,
                     line=src.line,
@@ -29,6 +32,7 @@ def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:
                     actor=actor,
                     skill=skill,
                     task=tag.task,
+                    near=near or "",
                 )
             return replace(tag, modifier=bonus)
     return tag
