@@ -111,8 +111,6 @@ class Dice:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClosedRound:
     number: int
-    closed_by: str
-    closed_at: datetime
     summary: str
     dice: Dice
 
@@ -153,7 +151,7 @@ class Reader:
                         campaign=state.campaign.name,
                         scene=state.scene_kind.value,
                         open_round=state.round.number if state.round is not None else None,
-                        closed=len(state.closed),
+                        closed=_last_closed(state),
                     )
                 )
         return sorted(out, key=lambda t: (t.campaign, t.key))
@@ -214,7 +212,7 @@ class Reader:
                 in_thread=in_thread,
                 characters=tuple(scene_names),
                 picture=scene_picture(_full(loaded), state),
-                closed=len(state.closed),
+                closed=_last_closed(state),
                 status=self._status(loaded) if loaded.gm else None,
                 preview=self._preview(repo, loaded, now=now) if loaded.gm else None,
             )
@@ -304,30 +302,24 @@ class Reader:
         with self.bot.store.session() as s:
             repo = Repository(s)
             loaded = self._load(repo, key, viewer)
-            closed = loaded.state.closed
-            pages = max(1, -(-len(closed) // PAGE_ROUNDS))
+            last = _last_closed(loaded.state)
+            pages = max(1, -(-last // PAGE_ROUNDS))
             if not 1 <= page <= pages:
                 raise NotFound(str(page))
-            end = len(closed) - (page - 1) * PAGE_ROUNDS
-            chosen = closed[max(0, end - PAGE_ROUNDS) : end][::-1]
-            numbers = [c.report.number for c in chosen]
+            top = last - (page - 1) * PAGE_ROUNDS
+            numbers = list(range(top, max(0, top - PAGE_ROUNDS), -1))
             texts = repo.summaries(loaded.row.id, numbers=[*numbers, *(n - 1 for n in numbers)])
             seeds = repo.seeds(loaded.row.id)
             sheet = repo.latest_reply(loaded.row.id, CHEAT_SHEET_KEY)
+            cheat_sheet = sheet.text if sheet is not None else ""
             rounds = tuple(
                 ClosedRound(
-                    number=c.report.number,
-                    closed_by=c.report.closed_by,
-                    closed_at=c.report.closed_at,
-                    summary=texts.get(c.report.number, ""),
-                    dice=_dice(
-                        c.report.number,
-                        texts,
-                        seeds.get(c.report.number),
-                        sheet.text if sheet is not None else "",
-                    ),
+                    number=n,
+                    summary=texts[n],
+                    dice=_dice(n, texts, seeds.get(n), cheat_sheet),
                 )
-                for c in chosen
+                for n in numbers
+                if n in texts
             )
             return HistoryPage(
                 key=key,
@@ -360,6 +352,13 @@ class Reader:
                 if r.to_user is not None:
                     latest[(r.to_user, r.key)] = r
             return sorted(latest.values(), key=lambda r: r.created_at, reverse=True)
+
+
+def _last_closed(state: EngineState) -> int:
+    """The number of the thread's last closed round (rounds are numbered one after another)."""
+    if state.round is not None:
+        return state.round.number - 1
+    return state.closed[-1].report.number if state.closed else 0
 
 
 def _full(loaded: Loaded) -> Replies:
