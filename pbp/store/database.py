@@ -251,6 +251,17 @@ class Store:
             yield session
 
     @contextmanager
+    def read_session(self) -> Iterator[Session]:
+        """A unit of work that only reads (the web pages'): on SQLite through the reader's
+        connections, so it never waits for, nor blocks, the writer."""
+        with (
+            self._answering(),
+            Session(self._reader, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            yield session
+
+    @contextmanager
     def transaction(self) -> Iterator[Connection]:
         """A unit of work of plain statements, no objects (the local forum's posts): a
         connection in a transaction, committed and failing as ``session()``'s, at less than

@@ -139,7 +139,7 @@ class Reader:
     def threads(self) -> list[ThreadSummary]:
         """Every thread the bot has read, by campaign."""
         out = []
-        with self.bot.store.session() as s:
+        with self.bot.store.read_session() as s:
             repo = Repository(s)
             for row in repo.threads():
                 if row.forum != self.bot.forum.kind:
@@ -175,12 +175,12 @@ class Reader:
         return Loaded(row=row, state=state, replies=replies, gm=gm)
 
     def is_gm(self, key: str, viewer: Viewer) -> bool:
-        with self.bot.store.session() as s:
+        with self.bot.store.read_session() as s:
             return self._load(Repository(s), key, viewer).gm
 
     def thread(self, key: str, viewer: Viewer, *, now: datetime) -> ThreadPage:
         """A thread's open round: who acted, the deadline, the posts and the bot's replies."""
-        with self.bot.store.session() as s:
+        with self.bot.store.read_session() as s:
             repo = Repository(s)
             loaded = self._load(repo, key, viewer)
             state, rnd = loaded.state, loaded.state.round
@@ -287,7 +287,7 @@ class Reader:
 
     def sheet(self, key: str, name: str, viewer: Viewer) -> tuple[str, str, bool]:
         """A character's sheet in its scene's terms (the GM's in full): campaign, Markdown."""
-        with self.bot.store.session() as s:
+        with self.bot.store.read_session() as s:
             loaded = self._load(Repository(s), key, viewer)
             state = loaded.state
             scene = state.round.base if state.round is not None else state.scene
@@ -299,7 +299,7 @@ class Reader:
 
     def history(self, key: str, viewer: Viewer, *, page: int) -> HistoryPage:
         """Closed rounds, newest first, ``PAGE_ROUNDS`` a page, each with its dice checked."""
-        with self.bot.store.session() as s:
+        with self.bot.store.read_session() as s:
             repo = Repository(s)
             loaded = self._load(repo, key, viewer)
             last = _last_closed(loaded.state)
@@ -331,7 +331,7 @@ class Reader:
 
     def verify_text(self, key: str, number: int) -> str:
         """What ``pbp verify`` reads of round ``number``: the seal's text and the summary."""
-        with self.bot.store.session() as s:
+        with self.bot.store.read_session() as s:
             repo = Repository(s)
             loaded = self._load(repo, key, Viewer())
             texts = repo.summaries(loaded.row.id, numbers=[number, number - 1])
@@ -342,7 +342,7 @@ class Reader:
 
     def private(self, key: str, viewer: Viewer) -> list[ReplyRecord]:
         """Every private message the bot sent about the thread (a GM's page)."""
-        with self.bot.store.session() as s:
+        with self.bot.store.read_session() as s:
             repo = Repository(s)
             loaded = self._load(repo, key, viewer)
             if not loaded.gm:
