@@ -4,8 +4,9 @@ path ``pbp post`` takes) and the sessions; every form carries a CSRF token."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -13,6 +14,7 @@ from importlib.resources import files
 from typing import Any
 from urllib.parse import quote
 
+import anyio.to_thread
 import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
@@ -43,6 +45,7 @@ STATIC = {  # the only files served: fixed names, read once from the package
     "style.css": "text/css; charset=utf-8",
     "countdown.js": "text/javascript; charset=utf-8",
 }
+PAGES_AT_ONCE = 8  # below SQLAlchemy's pool of 5 + 10 connections
 _SMALL = re.compile(r"<p>\^\((.*?)\)</p>", re.DOTALL)  # the seed line, Reddit's superscript
 
 
@@ -447,7 +450,15 @@ def create_app(site: Site) -> Starlette:
         Route("/post/{post}/edit", bound(edit_post), methods=["POST"]),
         Route("/post/{post}/delete", bound(delete_post), methods=["POST"]),
     ]
-    app = Starlette(routes=routes)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        # as many pages at once as the store's connection pool holds: the others wait their
+        # turn here, never for a connection (whose wait would time out under a crowd)
+        anyio.to_thread.current_default_thread_limiter().total_tokens = PAGES_AT_ONCE
+        yield
+
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(Headers)
     return app
 
