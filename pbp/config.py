@@ -32,12 +32,13 @@ MIN_TIMEOUT_SECONDS = 2  # libpq's shortest connect_timeout
 MAX_TIMEOUT_SECONDS = 10 * 60  # a call that may wait longer is one nobody waits for
 MAX_OUTAGE_SECONDS = 24 * 60 * 60
 
-_TOP_KEYS = ("bot", "database", "forum", "threads", "campaigns")
+_TOP_KEYS = ("bot", "database", "forum", "threads", "campaigns", "serve")
 _BOT_KEYS = ("username", "poll_seconds", "ack")
 _DATABASE_KEYS = ("url", "timeout_seconds", "outage_seconds")
 _FORUM_KEYS = ("kind", "reddit")
 _REDDIT_KEYS = ("site", "subreddits")
 _THREAD_KEYS = ("id", "campaign")
+_SERVE_KEYS = ("host", "port", "base_url", "forwarded_allow_ips")
 _ACKS: tuple[AckMode, ...] = ("errors", "all", "none")
 _FORUMS: tuple[ForumKind, ...] = ("local", "reddit")
 # Keys that belong to praw's configuration: refused anywhere, with a pointer to where they go.
@@ -86,6 +87,18 @@ class ForumSettings:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ServeSettings:
+    """``[serve]``: where ``pbp serve`` listens (127.0.0.1 unless told otherwise), the address
+    people reach it at (for the GM sign-in links, e.g. behind a reverse proxy), and the
+    proxies whose X-Forwarded-* headers it believes."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    base_url: str | None = None
+    forwarded_allow_ips: str = "127.0.0.1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ThreadBinding:
     """One ``[[threads]]`` entry: a forum thread and the campaign file it runs."""
 
@@ -103,6 +116,7 @@ class Config:
     forum: ForumSettings = field(default_factory=ForumSettings)
     threads: tuple[ThreadBinding, ...] = ()
     campaigns: tuple[Path, ...] = ()  # campaign files a GM may bind a new thread to
+    serve: ServeSettings = field(default_factory=ServeSettings)
 
     @property
     def campaign_files(self) -> tuple[Path, ...]:
@@ -159,9 +173,10 @@ def parse_config(text: str, *, path: Path, environ: Mapping[str, str] | None = N
     forum = reader.attempt(lambda: _forum(reader), ForumSettings())
     threads: tuple[ThreadBinding, ...] = reader.attempt(lambda: _threads(reader, base), ())
     campaigns: tuple[Path, ...] = reader.attempt(lambda: _campaigns(reader, base), ())
+    serve = reader.attempt(lambda: _serve(reader), ServeSettings())
     reader.finish()
     return Config(path=path, bot=bot, database=database, forum=forum,
-                  threads=threads, campaigns=campaigns)  # fmt: skip
+                  threads=threads, campaigns=campaigns, serve=serve)  # fmt: skip
 
 
 def _refuse_praw_keys(reader: Reader, table: Table, at: KeyPath) -> None:
@@ -257,6 +272,21 @@ def sqlite_url_relative_to(url: str, *, base: Path) -> str:
     if file in ("", ":memory:") or file.startswith(("/", "file:")):
         return url
     return f"{scheme}:///{(base / file).resolve()}{mark}{query}"
+
+
+def _serve(reader: Reader) -> ServeSettings:
+    at: KeyPath = ("serve",)
+    table = _section(reader, "serve", _SERVE_KEYS)
+    host = (reader.text(table, at, "host") or "127.0.0.1").strip()
+    port = reader.whole(table, at, "port", default=8080, minimum=1, maximum=65535)
+    base_url = (reader.text(table, at, "base_url") or "").strip().rstrip("/") or None
+    if base_url is not None and not re.fullmatch(r"https?://[^\s/]+(?:/\S*)?", base_url):
+        reader.fail((*at, "base_url"), f'"{shortened(base_url)}" is not a web address',
+                    '"https://pbp.example.org" (where people reach pbp serve)')  # fmt: skip
+    proxies = (reader.text(table, at, "forwarded_allow_ips") or "127.0.0.1").strip()
+    return ServeSettings(
+        host=host, port=port or 8080, base_url=base_url, forwarded_allow_ips=proxies
+    )
 
 
 def _forum(reader: Reader) -> ForumSettings:

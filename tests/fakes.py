@@ -133,6 +133,10 @@ class MemoryLocalStorage:
         ids.sort(key=self._order.__getitem__)
         return [self._posts[i] for i in ids]
 
+    def thread_posts_since(self, thread: str, since: datetime) -> list[ForumPost]:
+        """The posts of a thread made at or after ``since``, in the order they were made."""
+        return [p for p in self.thread_posts(thread) if p.created_at >= since]
+
     def find_key(self, thread: str, key: str) -> ForumPost | None:
         """The (first made) reply with ``key`` in a thread."""
         return next((p for p in self.thread_posts(thread) if p.reply_key == key), None)

@@ -53,7 +53,9 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "run",
         "Run the bot: poll every poll_seconds, close rounds at their deadlines, remind players.",
     ),
+    "serve": ("serve", "serve", "Serve the campaigns as web pages, over the bot's database."),
     "thread": ("thread", "thread", "Read the threads of the local forum."),
+    "user": ("user", "user", "Manage the accounts of the web pages (pbp serve)."),
     "verify": (
         "verify",
         "verify",

@@ -63,6 +63,10 @@ class LocalStorage(Protocol):
         """Every post of a thread, in the order they were made."""
         ...
 
+    def thread_posts_since(self, thread: str, since: datetime) -> list[ForumPost]:
+        """The posts of a thread made at or after ``since``, in the order they were made."""
+        ...
+
     def find_key(self, thread: str, key: str) -> ForumPost | None:
         """The reply carrying ``key`` in a thread."""
         ...
@@ -134,6 +138,10 @@ class LocalForum:
     def thread(self, thread: str) -> list[ForumPost]:
         """Every post of a thread, the bot's replies included, in order."""
         return self._storage.thread_posts(thread)
+
+    def thread_since(self, thread: str, since: datetime) -> list[ForumPost]:
+        """The posts of a thread made at or after ``since`` (an open round's), in order."""
+        return self._storage.thread_posts_since(thread, since)
 
     def threads(self) -> list[tuple[str, int]]:
         """Every thread of the forum with its number of posts (the bot's replies included)."""

@@ -129,6 +129,14 @@ class Replies:
         seed = self.seed_for(number)
         return seal(seed) if seed is not None else None
 
+    def disclosure(self, state: EngineState) -> Disclosure:
+        """What this renderer shows of the scene's NPCs (all of it when ``full``)."""
+        return self._disclosure(state)
+
+    def shown(self, state: EngineState) -> Shown:
+        """The scene tables' form of ``disclosure``."""
+        return self._shown(state)
+
     def _disclosure(self, state: EngineState) -> Disclosure:
         scene = state.round.base if state.round is not None else state.scene
         pcs = {c.name for c in state.campaign.characters if c.player is not None}

@@ -84,3 +84,58 @@ def _index_of(events: Sequence[Event], event: Event) -> int:
         if candidate is event:
             return i
     return events.index(event) if event in events else len(events) - 1
+
+
+DEMO_CONFIG = """# Written by `pbp demo --keep`: the Sunken Keep, played, in pbp.db beside this.
+# See it with: pbp serve --config {config}
+[bot]
+username = "pbp_bot"
+
+[database]
+url = "sqlite:///pbp.db"
+
+[[threads]]
+id = "{thread}"
+campaign = "sunken-keep.toml"
+"""
+
+
+def keep_demo(folder: Path, seed: int = 1) -> Path:
+    """The example thread played into a database of its own in ``folder`` (with a config
+    and the campaign beside it), where ``pbp serve`` and ``pbp thread show`` read it; the
+    config's path. A folder that holds a pbp.db already is refused (``FileExistsError``)."""
+    from pbp.forums.local import LocalForum
+    from pbp.services.bot import Bot, BotOptions, WatchedThread
+    from pbp.services.replay import THREAD as DEMO_THREAD
+    from pbp.services.replay import ReplayRun, _Clock
+    from pbp.services.seeds import round_seeds
+    from pbp.store.database import Store
+    from pbp.store.local_posts import SqlLocalStorage
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if (folder / "pbp.db").exists():
+        raise FileExistsError(folder / "pbp.db")
+    source = examples_dir()
+    campaign = folder / CAMPAIGN
+    campaign.write_bytes((source / CAMPAIGN).read_bytes())
+    config = folder / "config.toml"
+    config.write_text(DEMO_CONFIG.format(config=config, thread=DEMO_THREAD), encoding="utf-8")
+    store = Store(f"sqlite:///{(folder / 'pbp.db').resolve()}")
+    store.upgrade()
+    clock, storage = _Clock(), SqlLocalStorage(store)
+    forum = LocalForum(storage, bot="pbp_bot", clock=clock)
+    seeds = round_seeds(f"demo:{seed}")
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=DEMO_THREAD, campaign=campaign)],
+        options=BotOptions(username="pbp_bot", ack="errors", owner="demo"),
+        seed_maker=lambda _thread, number: seeds(number),
+    )
+    run = ReplayRun(bot=bot, forum=forum, clock=clock, storage=storage)
+    try:
+        feed_all(run, list(read_events(source / THREAD)))
+        run.settle()
+    finally:
+        store.dispose()
+    return config

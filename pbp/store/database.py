@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0006"  # the newest migration; a test checks it against Alembic's head
+SCHEMA_REVISION = "0007"  # the newest migration; a test checks it against Alembic's head
 BACKENDS = ("sqlite", "postgresql")  # the upserts and migrations speak these two
 EXAMPLES = '"sqlite:///pbp.db" or "postgresql+psycopg://USER@HOST/DATABASE"'
 
@@ -248,6 +248,17 @@ class Store:
         """A unit of work: commits when the block ends, rolls back if it raises. A database
         that does not answer raises ``StoreUnavailable``, in one line."""
         with self._answering(), self._sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read_session(self) -> Iterator[Session]:
+        """A unit of work that only reads (the web pages'): on SQLite through the reader's
+        connections, so it never waits for, nor blocks, the writer."""
+        with (
+            self._answering(),
+            Session(self._reader, expire_on_commit=False) as session,
+            session.begin(),
+        ):
             yield session
 
     @contextmanager

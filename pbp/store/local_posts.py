@@ -6,6 +6,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -181,6 +182,16 @@ class SqlLocalStorage:
         with self._reading() as conn:
             rows = conn.execute(
                 select(POSTS).where(POSTS.c.thread == thread).order_by(POSTS.c.order)
+            ).all()
+            return [_post(r) for r in rows]
+
+    def thread_posts_since(self, thread: str, since: datetime) -> list[ForumPost]:
+        """The posts of a thread made at or after ``since``, in the order they were made."""
+        with self._reading() as conn:
+            rows = conn.execute(
+                select(POSTS)
+                .where(POSTS.c.thread == thread, POSTS.c.created_at >= since)
+                .order_by(POSTS.c.order)
             ).all()
             return [_post(r) for r in rows]
 

@@ -117,3 +117,14 @@ class FailedPost:
     version: int
     detail: str | None
     handled_at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AccountRecord:
+    """An account of the web pages (the columns of ``schema.WebAccountRow``)."""
+
+    name: str
+    folded: str
+    password_hash: str
+    gm: bool
+    created_at: datetime

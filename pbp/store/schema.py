@@ -337,3 +337,26 @@ class LocalMessageRow(Base):
     body: Mapped[str] = mapped_column(Text)
     key: Mapped[str] = mapped_column(String(200))
     sent_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class WebAccountRow(Base):
+    """An account of the local forum's web pages (``pbp user add``): its name, its password's
+    argon2 hash, and whether it is a GM's (a GM sees every number under hide-npcs)."""
+
+    __tablename__ = "web_accounts"
+    name: Mapped[str] = mapped_column(String(100), primary_key=True)  # as typed
+    folded: Mapped[str] = mapped_column(String(100), unique=True)  # case-blind, like the forum
+    password_hash: Mapped[str] = mapped_column(String(300))
+    gm: Mapped[bool] = mapped_column(default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class WebKeyRow(Base):
+    """A secret of ``pbp serve``, made on first use and kept in the database so that every
+    server and ``pbp serve link`` sign with the same key; ``used_links`` remembers one-time
+    links spent (by their nonce)."""
+
+    __tablename__ = "web_keys"
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    value: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
