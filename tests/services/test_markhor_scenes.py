@@ -1,0 +1,68 @@
+"""Markhorspire skirmishes and battles played through ``pbp replay``: what the replies and the
+ledger say (RULES §4, §7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from scene_play import play
+
+from pbp.cli import app
+
+CAMPAIGN = """
+[campaign]
+name = "Markhor Keep"
+gms = ["gm_sam"]
+ruleset = "{ruleset}"
+
+[[characters]]
+name = "Aria"
+player = "alice"
+constitution = 2
+wisdom = 1
+intuition = {intuition}
+stamina = 0
+
+[[characters]]
+name = "Bram"
+player = "bob"
+constitution = 1
+wisdom = 2
+intuition = 1
+stamina = 1
+
+[[characters]]
+name = "Goblin"
+constitution = 1
+wisdom = 0
+"""
+
+
+def campaign(ruleset: str = "skirmish", *, intuition: int = 0, extra: str = "") -> str:
+    return CAMPAIGN.format(ruleset=ruleset, intuition=intuition) + extra
+
+
+def test_ratings_a_negative_intuition_loads_and_plays_in_a_battle(tmp_path: Path) -> None:
+    # RULES §7: Markhorspire ratings run from -6 to +6; Intuition adds to battle initiative (M5)
+    played = play(tmp_path, campaign("battle", intuition=-3), [
+        ("alice", "[attack: Goblin]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    aria = next(r for r in played.ledger["rounds"][0]["fight"]["initiative"] if r["name"] == "Aria")
+    assert aria["bonus"] == -3 and aria["total"] == aria["rolls"][0] - 3
+    assert f"Aria {aria['total']}" in played.summary(1)
+    assert played.actions(1)[0]["outcome"] == "success"
+
+
+def test_ratings_outside_the_range_load_with_a_check_warning(tmp_path: Path) -> None:
+    # RULES §7: a GM's boss may go past -6..+6: it loads, and `pbp check` warns
+    path = tmp_path / "keep.toml"
+    path.write_text(campaign(intuition=-8).replace("stamina = 1", "stamina = 9"), "utf-8")
+    result = CliRunner().invoke(app, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 2
+    assert "intuition = -8 is below -6, the lowest Markhorspire rating" in warnings[0]
+    assert "stamina = 9 is above +6, the highest Markhorspire rating" in warnings[1]
+    assert "(expected stamina from -6 to +6)" in warnings[1]
