@@ -194,6 +194,11 @@ class Ruleset:
         for the new scene (None: it waits, like any set-up)."""
         return None
 
+    def out_of_play(self, state: EngineState) -> frozenset[str]:
+        """The characters its state has put out of play (out of a fight, fallen): nobody
+        waits for their action, nor lists them as not having acted."""
+        return frozenset()
+
     def tasks(self, state: EngineState) -> tuple[str, ...]:
         """Names beyond the roster a tag may name (an abstract scene's tasks)."""
         return ()

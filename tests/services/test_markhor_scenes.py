@@ -66,3 +66,56 @@ def test_ratings_outside_the_range_load_with_a_check_warning(tmp_path: Path) -> 
     assert "intuition = -8 is below -6, the lowest Markhorspire rating" in warnings[0]
     assert "stamina = 9 is above +6, the highest Markhorspire rating" in warnings[1]
     assert "(expected stamina from -6 to +6)" in warnings[1]
+
+
+WOLF = '\n[[characters]]\nname = "Wolf"\nconstitution = 1\nsapient = false\n'
+WON = [  # Goblin and Wolf have 1 HP and 1 WP each: two hits put each out
+    ("alice", "[attack: Goblin]"),
+    ("bob", "[attack: Wolf]"),
+    ("gm_sam", "!close"),
+    ("alice", "[attack: Goblin]"),
+    ("bob", "[attack: Wolf]"),
+    ("gm_sam", "!close"),
+]
+
+
+def test_M8_a_won_skirmish_leaves_sapient_foes_incapacitated_and_beasts_dead(
+    tmp_path: Path,
+) -> None:
+    # RULES M8, §7: incapacitated (sapient, the default) or dead (`sapient = false`); the
+    # skirmish pools are dismissed, and neither is back in the fight
+    open_keep = campaign(extra=WOLF).replace(
+        'gms = ["gm_sam"]', 'gms = ["gm_sam"]\nvisibility = "open"'
+    )
+    played = play(tmp_path, open_keep, [
+        *WON,
+        ("alice", "[attack: Goblin]"),
+        ("gm_sam", "!status"),
+        ("gm_sam", "!sheet Wolf"),
+    ])  # fmt: skip
+    assert played.ledger["rounds"][1]["fight"]["ended"] == "party_won"
+    assert "Goblin is incapacitated, Wolf is dead" in played.summary(2)
+    assert "| Wolf | 0 | 0 | dead |" in played.summary(2)
+    characters = played.ledger["characters"]
+    assert characters["Goblin"]["status"] == "incapacitated"
+    assert characters["Wolf"]["status"] == "dead"
+    assert "skirmish" not in characters["Goblin"] and "skirmish" not in characters["Wolf"]
+    assert characters["Aria"]["status"] == "active"  # not Distat's "zeroed"
+    assert "Goblin is already out" in played.reply_to("p7")  # not back in the fight
+    status = played.reply_to("p8")
+    assert "| Goblin | foes | – | – | incapacitated |" in status
+    assert "| Wolf | foes | – | – | dead |" in status
+    assert "dead: out of the fight since a won skirmish" in played.reply_to("p9")
+
+
+def test_M8_the_fallen_roll_no_initiative_in_the_next_skirmish(tmp_path: Path) -> None:
+    # RULES M8, §7: neither is back in the fight; the campaign's next skirmish leaves them out
+    played = play(tmp_path, campaign(extra=WOLF), [
+        *WON,
+        ("alice", "[act: loot the camp]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    fight = played.ledger["rounds"][2]["fight"]
+    assert sorted(fight["order"]) == ["Aria", "Bram"]
+    assert sorted(r["name"] for r in fight["initiative"]) == ["Aria", "Bram"]
+    assert "Goblin" not in played.summary(3)

@@ -30,6 +30,7 @@ class MarkhorSheet:
     hp: int | None = None
     wp: int | None = None
     stamina: int = 0
+    sapient: bool = True  # RULES M8: a won skirmish leaves it incapacitated, not dead
 
     def scores(self) -> Mapping[str, int | None]:
         """Every number of the part: a fight reads them by key, or what ``!npc`` gave."""
@@ -53,8 +54,8 @@ class MarkhorOptions:
 
 
 class MarkhorSheetReader(SheetReader):
-    """Reads ``constitution``, ``wisdom``, ``intuition``, ``hp``, ``wp`` and ``stamina``, and
-    the options ``skirmish_minimum`` and ``skirmish_per_point``."""
+    """Reads ``constitution``, ``wisdom``, ``intuition``, ``hp``, ``wp``, ``stamina`` and
+    ``sapient``, and the options ``skirmish_minimum`` and ``skirmish_per_point``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
         "constitution": sheet_key(
@@ -68,6 +69,12 @@ class MarkhorSheetReader(SheetReader):
         "wp": sheet_key("Markhorspire battle WP (RULES M8)", BATTLE, listed=80),
         "stamina": sheet_key(
             "Markhorspire Stamina (AP = Stamina + 3)", SKIRMISH, BATTLE, listed=90
+        ),
+        "sapient": sheet_key(
+            "whether a Markhorspire foe a won skirmish leaves is incapacitated (true) or dead "
+            "(false, a simple beast or construct; RULES M8)",
+            SKIRMISH,
+            listed=95,
         ),
     }
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {
@@ -95,7 +102,8 @@ class MarkhorSheetReader(SheetReader):
             key: reader.attempt(partial(reader.whole, row, at, key, minimum=0), None)
             for key in _POOLS
         }
-        return MarkhorSheet(**scores, **pools)
+        sapient = reader.attempt(partial(reader.flag, row, at, "sapient", default=True), True)
+        return MarkhorSheet(**scores, **pools, sapient=sapient)
 
     def warn(
         self, reader: Reader, row: Table, at: KeyPath, *, ruleset: SceneKind, skip: set[str]

@@ -16,6 +16,7 @@ from pbp.render.tables import SheetLines, Shown, Table
 from pbp.rulesets.abstract.engine.model import AbstractEntry, AbstractReport, AbstractState
 from pbp.rulesets.abstract.views.scene import abstract_sheet, abstract_table
 from pbp.rulesets.abstract.views.views import abstract_view
+from pbp.tags.model import SceneKind
 
 
 def _abstract_action(entry: AbstractEntry, env: Environment) -> dict[str, Any]:
@@ -89,9 +90,10 @@ class AbstractViews(RulesetViews):
 
     def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
         banks = dict(state.slot(AbstractState).banks)
+        here = state.scene_kind is SceneKind.ABSTRACT
         for name, entry in characters.items():
-            if name in banks:
-                entry["bank"] = banks[name]  # RULES E6: the pips banked for later intervals
+            if name in banks or here:  # RULES E6: the pips banked for later intervals
+                entry["bank"] = banks.get(name, 0)
 
     def example_task(self, state: EngineState) -> str | None:
         tasks = state.slot(AbstractState).tasks

@@ -88,6 +88,10 @@ class MarkhorViews(RulesetViews):
             formula = skirmish_formula(state.campaign)
             fight = with_pools(fight, entities, state.scores, formula=formula)
         for name, entry in characters.items():
+            fate = fight.fate(name)
+            if fate is not None:  # RULES M8: a won skirmish's foe, its pools dismissed
+                entry["status"] = fate
+                continue
             pools = fight.pool(name)
             if pools is not None:  # SPEC §5: a skirmish's pools; a battle's real HP and WP
                 entry[fight.mode] = {"hp": pools.hp, "wp": pools.wp, "out": pools.out}

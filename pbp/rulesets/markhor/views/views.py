@@ -47,6 +47,7 @@ def markhor_view(report: MarkhorReport | None, disclosure: Disclosure) -> dict[s
     if report is None:
         return None
     battle = report.mode == "battle"
+    fates = dict(report.fallen)
     return {
         "mode": report.mode,
         "initiative": [_initiative(r, battle=battle, disclosure=disclosure)
@@ -55,9 +56,10 @@ def markhor_view(report: MarkhorReport | None, disclosure: Disclosure) -> dict[s
         "order": list(report.order),
         "entries": [_entry(e, disclosure) for e in report.entries],
         "pools": [
-            {"name": name, "out": p.out,
+            {"name": name, "out": p.out, "fate": fates.get(name),
              "hp": disclosure.number(name, p.hp), "wp": disclosure.number(name, p.wp)}
             for name in report.order for who, p in report.pools if who == name
         ],
         "ended": report.ended,
+        "fallen": [{"name": name, "fate": fate} for name, fate in report.fallen],
     }  # fmt: skip

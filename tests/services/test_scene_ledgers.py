@@ -1,0 +1,71 @@
+"""Each scene's own state of each character in the ledger (SPEC §5): what the d20 and abstract
+scenes keep per character, never Distat's status for a character without Distat numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scene_play import play
+
+D20_ONLY = """
+[campaign]
+name = "Keep"
+gms = ["gm_sam"]
+ruleset = "d20"
+
+[[characters]]
+name = "Aria"
+player = "alice"
+dice_pool = 2
+skills = { Stealth = 6, Fortitude = 3 }
+
+[[characters]]
+name = "Goblin"
+"""
+
+
+def test_a_d20_only_character_is_active_and_has_its_condition_tracks_and_pool(
+    tmp_path: Path,
+) -> None:
+    played = play(tmp_path, D20_ONLY, [
+        ("gm_sam", "[effect: +30 vs Aria Fortitude, inflict injury | as Goblin]"),
+        ("alice", "[check: Stealth vs 10]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    aria = played.ledger["characters"]["Aria"]
+    assert aria["status"] == "active"  # Distat's "zeroed" is not a d20 character's state
+    assert aria["d20"]["conditions"]["injury"]["step"] == 1
+    assert aria["d20"]["conditions"]["movement"] == {"step": 0, "name": "normal"}
+    assert aria["d20"]["dice_pool"] == {"full": 2, "left": 2}
+    assert played.ledger["characters"]["Goblin"]["status"] == "active"
+
+
+ABSTRACT = """
+[campaign]
+name = "Keep"
+gms = ["gm_sam"]
+ruleset = "abstract"
+
+[[characters]]
+name = "Aria"
+player = "alice"
+skills = { Athletics = 12 }
+
+[[characters]]
+name = "Bram"
+player = "bob"
+skills = { Athletics = 12 }
+"""
+
+
+def test_every_character_of_an_abstract_scene_has_its_bank(tmp_path: Path) -> None:
+    played = play(tmp_path, ABSTRACT, [
+        ("gm_sam", "!task Breach dc 20"),
+        ("alice", "[abstract: Athletics +4 on Breach]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    assert [a["actor"] for a in played.actions(1)] == ["Aria"]
+    characters = played.ledger["characters"]
+    assert characters["Bram"]["bank"] == 0  # nobody acted for Bram: nothing banked
+    assert isinstance(characters["Aria"]["bank"], int)
+    assert characters["Aria"]["status"] == characters["Bram"]["status"] == "active"
