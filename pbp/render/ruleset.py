@@ -14,6 +14,7 @@ from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
 from pbp.render.disclosure import Disclosure
 from pbp.render.tables import SheetLines, Shown, Table
+from pbp.rules.dice.seeded import RollRecord
 
 
 class RulesetViews:
@@ -51,6 +52,12 @@ class RulesetViews:
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         """Its entries of the round's ``actions`` in the ledger."""
         return []
+
+    def ledger_rolls(self, report: RoundReport) -> tuple[RollRecord, ...]:
+        """The round's rolls of its part that no action of the ledger carries (a GM's
+        opposition, initiative): the ledger lists them so that it holds every die of the
+        summary (RULES §7)."""
+        return ()
 
     def ledger_round(self, report: RoundReport) -> dict[str, Any]:
         """Its keys of a closed round in the ledger."""

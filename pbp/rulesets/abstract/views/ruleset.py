@@ -13,6 +13,7 @@ from pbp.render.disclosure import Disclosure
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.tables import SheetLines, Shown, Table
+from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.abstract.engine.model import AbstractEntry, AbstractReport, AbstractState
 from pbp.rulesets.abstract.views.scene import abstract_sheet, abstract_table
 from pbp.rulesets.abstract.views.views import abstract_view
@@ -84,6 +85,10 @@ class AbstractViews(RulesetViews):
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         part = report.parts.get(AbstractReport)
         return [_abstract_action(a, env) for a in (part.entries if part is not None else ())]
+
+    def ledger_rolls(self, report: RoundReport) -> tuple[RollRecord, ...]:
+        part = report.parts.get(AbstractReport)  # RULES E9: the GM's !oppose dice
+        return tuple(r for o in (part.opposition if part is not None else ()) for r in o.rolls)
 
     def ledger_round(self, report: RoundReport) -> dict[str, Any]:
         return {"abstract": _abstract(report.parts.get(AbstractReport))}

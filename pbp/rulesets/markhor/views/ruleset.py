@@ -13,6 +13,7 @@ from pbp.render.disclosure import Disclosure, NpcNumbers
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.tables import SheetLines, Shown, Table
+from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.markhor.engine.model import MarkhorEntry, MarkhorReport, MarkhorState
 from pbp.rulesets.markhor.views.scene import markhor_sheet, markhor_table
 from pbp.rulesets.markhor.views.views import markhor_view
@@ -74,6 +75,10 @@ class MarkhorViews(RulesetViews):
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         part = report.parts.get(MarkhorReport)
         return [_markhor_action(a) for a in (part.entries if part is not None else ())]
+
+    def ledger_rolls(self, report: RoundReport) -> tuple[RollRecord, ...]:
+        part = report.parts.get(MarkhorReport)  # RULES M4, M5: the initiative d24s
+        return part.initiative_rolls if part is not None else ()
 
     def ledger_round(self, report: RoundReport) -> dict[str, Any]:
         return {"fight": _markhor(report.parts.get(MarkhorReport))}
