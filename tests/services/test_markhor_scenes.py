@@ -4,6 +4,7 @@ ledger say (RULES §4, §7)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 from scene_play import play
@@ -119,3 +120,62 @@ def test_M8_the_fallen_roll_no_initiative_in_the_next_skirmish(tmp_path: Path) -
     assert sorted(fight["order"]) == ["Aria", "Bram"]
     assert sorted(r["name"] for r in fight["initiative"]) == ["Aria", "Bram"]
     assert "Goblin" not in played.summary(3)
+
+
+def test_M2_battle_damage_past_0_hp_removes_wp_and_0_hp_0_wp_is_out(tmp_path: Path) -> None:
+    # RULES §7 (M2 in battles): Goblin has 12 HP and 12 WP (the battle's least when not given)
+    played = play(tmp_path, campaign("battle"), [
+        ("alice", "[attack: Goblin | damage 15]"),
+        ("gm_sam", "!close"),
+        ("alice", "[attack: Goblin | damage 9]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    first, second = played.actions(1)[0], played.actions(2)[0]
+    assert first["damage"] == [
+        {"character": "Goblin", "stat": "hp", "amount": 12},
+        {"character": "Goblin", "stat": "wp", "amount": 3},
+    ]
+    assert second["damage"] == [{"character": "Goblin", "stat": "wp", "amount": 9}]
+    assert second["out"] == ["Goblin"]
+    assert "Goblin −9 WP; **Goblin is out**" in played.summary(2)
+    assert played.ledger["characters"]["Goblin"]["status"] == "out"
+    assert played.ledger["characters"]["Goblin"]["battle"] == {"hp": 0, "wp": 0, "out": True}
+
+
+# Bram (WP 2) is hit twice first: 0 HP, 1 WP left, so his next cast spends his last WP
+BRAM_AT_LAST_WP = [
+    ("gm_sam", "!damage Bram hp 1\n!damage Bram wp 1\n!damage Aria hp 1"),
+]
+
+
+def _last_wp_cast(tmp_path: Path, cast: str) -> tuple[dict[str, Any], str]:
+    played = play(tmp_path, campaign(extra=WOLF), [
+        *BRAM_AT_LAST_WP,
+        ("bob", cast),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    return played.actions(1)[0], played.summary(1)
+
+
+def test_M2_a_caster_put_out_by_paying_still_heals_someone_else(tmp_path: Path) -> None:
+    # RULES §7: only a self-heal is void; M3 forbids restoring someone out, not acting on the
+    # way out
+    action, summary = _last_wp_cast(tmp_path, "[cast: heal Aria]")
+    assert action["outcome"] == "success" and action["healed"] == 1
+    assert action["out"] == ["Bram"] and action["caster_wp"] == 0
+    assert "Aria back to full HP; Bram spends 1 WP; **Bram is out**" in summary
+
+
+def test_M2_a_caster_put_out_by_paying_still_lands_a_damaging_cast(tmp_path: Path) -> None:
+    action, summary = _last_wp_cast(tmp_path, "[cast: Goblin]")
+    assert action["outcome"] == "success"
+    assert action["damage"] == [{"character": "Goblin", "stat": "hp", "amount": 1}]
+    assert action["out"] == ["Bram"]
+    assert "Goblin −1 HP; Bram spends 1 WP; **Bram is out**" in summary
+
+
+def test_M2_a_caster_put_out_by_paying_for_its_own_heal_is_void(tmp_path: Path) -> None:
+    action, summary = _last_wp_cast(tmp_path, "[cast: heal Bram]")
+    assert action["outcome"] == "void" and action["reason"] == "put_out_by_cost"
+    assert action["caster_wp"] == 0  # the WP stays spent
+    assert "so the heal does not land" in summary
