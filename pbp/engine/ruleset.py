@@ -47,6 +47,7 @@ class TagContext:
     pending: Pending
     rulesets: Slots
     scores: Scores
+    post_id: str = ""  # the post the tag is in (a GM's call for its roll names it)
 
     def slot(self, kind: type[T]) -> T:
         """A ruleset's state (a fresh one when it has none yet)."""

@@ -179,3 +179,56 @@ def test_M2_a_caster_put_out_by_paying_for_its_own_heal_is_void(tmp_path: Path) 
     assert action["outcome"] == "void" and action["reason"] == "put_out_by_cost"
     assert action["caster_wp"] == 0  # the WP stays spent
     assert "so the heal does not land" in summary
+
+
+def test_M6_advantage_with_no_difficulty_set_is_refused_and_rolls_nothing(tmp_path: Path) -> None:
+    # RULES M6, M9: a course rolls only when the GM sets a difficulty; there is no default
+    played = play(tmp_path, campaign(), [
+        ("bob", "[cast: Goblin | adv]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    reply = played.reply_to("p1")
+    assert "none is set for this post, so this tag rolls no dice" in reply
+    assert "Write `[cast: Goblin]`" in reply and "`!difficulty p1 12`" in reply
+    assert played.actions(1) == []  # nothing acted, nothing rolled
+    assert "p1·0" not in played.summary(1)
+    assert played.ledger["rejected"][0]["code"] == "markhor_rule"
+
+
+def test_M6_advantage_acts_once_the_gm_sets_a_difficulty_before_the_close(tmp_path: Path) -> None:
+    played = play(tmp_path, campaign(), [
+        ("bob", "[cast: Goblin, dis]"),
+        ("gm_sam", "!difficulty p1 1\n!close"),
+    ])  # fmt: skip
+    (action,) = played.actions(1)
+    assert action["net_advantage"] == -1 and len(action["dice"]) == 2
+    assert action["difficulty"] == 1 and action["outcome"] == "success"
+    assert not played.ledger["rejected"]
+
+
+def test_an_out_character_is_not_listed_under_did_not_act(tmp_path: Path) -> None:
+    # the seed: an entity out of combat has its turn skipped; nobody waits for its action
+    played = play(tmp_path, campaign(), [
+        ("gm_sam", "!damage Bram hp 1\n!damage Bram wp 2"),
+        ("alice", "[attack: Goblin]"),
+        ("gm_sam", "!close"),
+        ("alice", "[attack: Goblin]"),
+        ("gm_sam", "!status"),
+    ])  # fmt: skip
+    assert played.ledger["characters"]["Bram"]["status"] == "out"
+    assert played.ledger["rounds"][0]["not_acted"] == []
+    assert "Did not act" not in played.summary(1)
+    assert "Still to act" not in played.reply_to("p5")
+
+
+def test_the_turn_column_has_every_turn_with_no_gap(tmp_path: Path) -> None:
+    played = play(tmp_path, campaign("battle"), [
+        ("bob", "[attack: Goblin]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    order = played.ledger["rounds"][0]["fight"]["order"]
+    rows = [line for line in played.summary(1).splitlines() if line.startswith("| ")]
+    turns = [row.split(" | ")[0].strip("| ") for row in rows[1 : 1 + len(order)]]
+    assert turns == [str(n) for n in range(1, len(order) + 1)]
+    idle = [row for row in rows if "| – | no course |" in row]
+    assert len(idle) == len(order) - 1  # everyone but Bram took no course

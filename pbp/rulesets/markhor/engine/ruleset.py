@@ -166,6 +166,7 @@ class MarkhorRuleset(Ruleset):
             markhor=ctx.slot(MarkhorState),
             pending=ctx.pending,
             stamina=stamina,
+            post_id=ctx.post_id,
         )
 
     def fresh(
