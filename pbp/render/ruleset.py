@@ -24,6 +24,7 @@ class RulesetViews:
     summary_table: bool = False  # its table shows in the round summary too
     section: str | None = None  # the summary's template of its part (``_<name>.md.j2``)
     shows_scene: bool = False  # its section shows the scene (no roster table under it)
+    round_word: str = "Round"  # what its scene calls a round (an interval, say), capitalised
     # the actor's numbers its problems and violations carry, by cause or code: left out of
     # what players read when the actor is an NPC under hide-npcs (``render.disclosure``)
     npc_numbers: ClassVar[Mapping[str, tuple[str, ...]]] = {}
@@ -65,6 +66,11 @@ class RulesetViews:
 
     def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
         """Add its values to each character's ledger entry, as the scene stands."""
+
+    def targets(self, state: EngineState) -> tuple[str, tuple[str, ...]] | None:
+        """What its tags aim at, as the cheat sheet and ``!help`` list them: a label and the
+        names (None: the scene's characters, as "Targets")."""
+        return None
 
     def example_task(self, state: EngineState) -> str | None:
         """A task a problem reply's example may name (None: the scene has none)."""

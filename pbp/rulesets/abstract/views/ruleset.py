@@ -64,6 +64,7 @@ def _abstract(report: AbstractReport | None) -> dict[str, Any] | None:
 class AbstractViews(RulesetViews):
     section = "_abstract.md.j2"
     shows_scene = True
+    round_word = "Interval"  # the seed: time in abstract encounters is measured in intervals
 
     def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
         part = values["abstract"]
@@ -99,6 +100,11 @@ class AbstractViews(RulesetViews):
         for name, entry in characters.items():
             if name in banks or here:  # RULES E6: the pips banked for later intervals
                 entry["bank"] = banks.get(name, 0)
+
+    def targets(self, state: EngineState) -> tuple[str, tuple[str, ...]] | None:
+        # an abstract tag aims at a task (SPEC §2.2), never at a character
+        tasks = state.slot(AbstractState).tasks
+        return "Tasks", tuple(t.name for t in tasks if t.done_by is None)
 
     def example_task(self, state: EngineState) -> str | None:
         tasks = state.slot(AbstractState).tasks
