@@ -143,7 +143,8 @@ def status_reply(state: EngineState, command: StatusCommand, acting: Acting) -> 
     key = _key(command, post)
     acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
     pcs = [c.name for c in state.campaign.characters if c.player is not None]
-    missing = tuple(n for n in pcs if n in rnd.base.names() and n not in acted)
+    gone = registry.out_of_play(state)  # out of a fight: nobody waits for them
+    missing = tuple(n for n in pcs if n in rnd.base.names() and n not in acted and n not in gone)
     status = StatusContent(not_acted=missing, deadline=rnd.deadline, as_of=state)
     acting.effects.append(Reply(key=key, to=post.post_id, content=status))
     if post.gm and hides_npcs(state.campaign):  # the GM's own view, privately

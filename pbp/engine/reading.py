@@ -125,6 +125,7 @@ def check_tags(
         pending=pending,
         rulesets=rulesets or Slots(),
         scores=scores or (lambda _name: {}),
+        post_id=post_id,
     )
     for tag in parsed.tags:
         ruleset = ruleset_for(tag, kind)

@@ -118,6 +118,11 @@ def correct(
     return roster, None
 
 
+def out_of_play(state: EngineState) -> frozenset[str]:
+    """The characters some ruleset's state has put out of play (a fight's out, say)."""
+    return frozenset().union(*(ruleset.out_of_play(state) for ruleset in ALL))
+
+
 def end_encounter(roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, ...]) -> Roster:
     """The roster after ``!encounter end``: each ruleset's short rest."""
     for ruleset in ALL:

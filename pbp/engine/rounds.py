@@ -227,11 +227,15 @@ def _with_roster(parts: Slots, *, before: Roster, after: Roster, rested: bool) -
     return parts
 
 
-def _not_acted(state: EngineState, rnd: OpenRound) -> tuple[str, ...]:
+def _not_acted(state: EngineState, rnd: OpenRound, gone: frozenset[str]) -> tuple[str, ...]:
+    """The player characters without an action, not counting those out (``gone``: put out
+    of play by a ruleset, at the start of the round or by its close)."""
     acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
     pcs = [c.name for c in state.campaign.characters if c.player is not None]
     return tuple(
-        n for n in pcs if n in rnd.start.names() and n not in acted and not rnd.start.is_out(n)
+        n
+        for n in pcs
+        if n in rnd.start.names() and n not in acted and not rnd.start.is_out(n) and n not in gone
     )
 
 
@@ -289,6 +293,7 @@ def close_round(
     pcs = {c.name for c in state.campaign.characters if c.player is not None}
     before = state.rulesets
     state = replace(state, scene=scene, rulesets=done.rulesets)
+    not_acted = _not_acted(state, rnd, registry.out_of_play(state))
     state, notes = after_close(state, done.parts, notes)
     nxt = open_round(state, number=rnd.number + 1, at=opens_at or at)
     report = RoundReport(
@@ -300,7 +305,7 @@ def close_round(
         corrections=done.corrections,
         rejected=rejected,
         npcs=frozenset(n for n in scene.names() if n not in pcs),
-        not_acted=_not_acted(state, rnd),
+        not_acted=not_acted,
         late_edits=state.late_edits,
         next_deadline=nxt.deadline,
         next_round=nxt.number,

@@ -47,6 +47,7 @@ class TagContext:
     pending: Pending
     rulesets: Slots
     scores: Scores
+    post_id: str = ""  # the post the tag is in (a GM's call for its roll names it)
 
     def slot(self, kind: type[T]) -> T:
         """A ruleset's state (a fresh one when it has none yet)."""
@@ -205,6 +206,11 @@ class Ruleset:
         """A command it owns written below ``!encounter`` in the same post: why it cannot wait
         for the new scene (None: it waits, like any set-up)."""
         return None
+
+    def out_of_play(self, state: EngineState) -> frozenset[str]:
+        """The characters its state has put out of play (out of a fight, fallen): nobody
+        waits for their action, nor lists them as not having acted."""
+        return frozenset()
 
     def tasks(self, state: EngineState) -> tuple[str, ...]:
         """Names beyond the roster a tag may name (an abstract scene's tasks)."""

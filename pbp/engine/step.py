@@ -115,6 +115,7 @@ def _due(
 def _missing(state: EngineState, rnd: OpenRound) -> list[tuple[str, str]]:
     """(player, character) pairs of the player characters without an action this round."""
     acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
+    gone = registry.out_of_play(state)
     return [
         (c.player, c.name)
         for c in state.campaign.characters
@@ -122,6 +123,7 @@ def _missing(state: EngineState, rnd: OpenRound) -> list[tuple[str, str]]:
         and c.name in rnd.base.names()
         and c.name not in acted
         and not rnd.base.is_out(c.name)
+        and c.name not in gone
     ]
 
 

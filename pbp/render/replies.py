@@ -166,6 +166,7 @@ class Replies:
                 )
                 # a d20 scene shows its own table; a fight and an interval their sections
                 own = VIEWS[SceneKind(report.scene)]
+                view["round_word"] = own.round_word
                 view["scene_table"] = self._scene_table(state) if own.summary_table else None
                 view["refusals"] = self._refusals(report.rejected, state)
                 view["done"], view["hide"] = report.done, disclosure.hide
@@ -185,6 +186,7 @@ class Replies:
                     **self._orientation(state, None),
                     "seal": self._seal(content.round_number),
                     "round_number": content.round_number,
+                    "round_word": VIEWS[state.scene_kind].round_word,
                     "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
                 }
             case HelpContent():
@@ -256,7 +258,12 @@ class Replies:
         targets = scene.names()
         pcs = {c.name for c in campaign.characters if c.player is not None}
         own = players.get(author, []) if author is not None else []
+        views = VIEWS[state.scene_kind]
+        label, aimed = views.targets(state) or ("Targets", targets)
         return {
+            "targets_label": label,
+            "aimed": aimed,
+            "example_task": views.example_task(state) or "Breach the gate",
             "campaign": campaign.name,
             "author": author or "",
             "characters": own,

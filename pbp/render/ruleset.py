@@ -14,6 +14,7 @@ from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
 from pbp.render.disclosure import Disclosure
 from pbp.render.tables import SheetLines, Shown, Table
+from pbp.rules.dice.seeded import RollRecord
 
 
 class RulesetViews:
@@ -23,6 +24,7 @@ class RulesetViews:
     summary_table: bool = False  # its table shows in the round summary too
     section: str | None = None  # the summary's template of its part (``_<name>.md.j2``)
     shows_scene: bool = False  # its section shows the scene (no roster table under it)
+    round_word: str = "Round"  # what its scene calls a round (an interval, say), capitalised
     # the actor's numbers its problems and violations carry, by cause or code: left out of
     # what players read when the actor is an NPC under hide-npcs (``render.disclosure``)
     npc_numbers: ClassVar[Mapping[str, tuple[str, ...]]] = {}
@@ -52,12 +54,23 @@ class RulesetViews:
         """Its entries of the round's ``actions`` in the ledger."""
         return []
 
+    def ledger_rolls(self, report: RoundReport) -> tuple[RollRecord, ...]:
+        """The round's rolls of its part that no action of the ledger carries (a GM's
+        opposition, initiative): the ledger lists them so that it holds every die of the
+        summary (RULES §7)."""
+        return ()
+
     def ledger_round(self, report: RoundReport) -> dict[str, Any]:
         """Its keys of a closed round in the ledger."""
         return {}
 
     def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
         """Add its values to each character's ledger entry, as the scene stands."""
+
+    def targets(self, state: EngineState) -> tuple[str, tuple[str, ...]] | None:
+        """What its tags aim at, as the cheat sheet and ``!help`` list them: a label and the
+        names (None: the scene's characters, as "Targets")."""
+        return None
 
     def example_task(self, state: EngineState) -> str | None:
         """A task a problem reply's example may name (None: the scene has none)."""

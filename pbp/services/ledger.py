@@ -58,6 +58,8 @@ class LedgerBuilder:
             "actions": [
                 a for views in ALL for a in views.ledger_actions(report, self._replies.env)
             ],
+            # RULES §7: every die of the summary is in the ledger, those of no action here
+            "rolls": [plain(r) for views in ALL for r in views.ledger_rolls(report)],
             "corrections": plain(report.corrections),
             **{k: v for views in ALL for k, v in views.ledger_round(report).items()},
             "not_acted": list(report.not_acted),

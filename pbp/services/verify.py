@@ -336,7 +336,8 @@ def verify_ledger(ledger: Mapping[str, Any]) -> Verification:
             problems.append("a round of the ledger is not an object")
             continue
         number = rnd.get("number")
-        extra, bad = _ledger_rolls(rnd.get("actions"))
+        # the actions' rolls and the round's own (RULES §7: every die of the summary)
+        extra, bad = _ledger_rolls([*_listed(rnd.get("actions")), {"rolls": rnd.get("rolls")}])
         problems.extend(f"round {number}: {b}" for b in bad)
         summary_text = rnd.get("summary")
         if rnd.get("closed_by") is None or not isinstance(summary_text, str):
@@ -361,6 +362,10 @@ def verify_ledger(ledger: Mapping[str, Any]) -> Verification:
         )
         checks.append(check_round(own[0], seals, extra))
     return Verification(rounds=tuple(checks), problems=tuple(problems))
+
+
+def _listed(actions: object) -> list[object]:
+    return actions if isinstance(actions, list) else []
 
 
 def _ledger_rolls(actions: object) -> tuple[list[ListedRoll], list[str]]:

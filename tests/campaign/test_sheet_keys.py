@@ -140,5 +140,5 @@ def test_a_markhorspire_score_above_its_rating_range_is_a_warning() -> None:
     assert warnings_of(text) == [
         'k.toml: characters[0] "Aria" .constitution (line 9): constitution = 14 is above +6, '
         "the highest Markhorspire rating (a rating, not a D&D-style score): the scene reads it "
-        "as written (expected constitution from 0 to 6)"
+        "as written (expected constitution from -6 to +6)"
     ]

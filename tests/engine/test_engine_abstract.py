@@ -409,7 +409,9 @@ def test_meeting_the_dc_marks_the_task_done_and_later_tags_are_refused() -> None
     summary = run.summaries[1]
     assert "vs DC 12: **done**" in summary
     assert "**Tasks:** Breach the gate (DC 12, done by Aria) · Find the key (DC 30)" in summary
-    assert "Chance to finish" not in summary  # nothing left open that anyone worked on
+    # the task done has no odds; the one nobody worked on has them (RULES §7, issue 26)
+    assert "on Breach the gate (bank" not in summary
+    assert "- Aria on Find the key (bank 0):" in summary
     assert run.codes() == [("abstract_rule", "task_done")]
     (problem,) = run.problems[0].problems
     assert (getattr(problem, "task", None), getattr(problem, "by", None)) == (

@@ -260,14 +260,19 @@ def test_free_course_succeeds_without_a_roll() -> None:
 def test_advantage_and_disadvantage_cancel_and_clamp() -> None:
     # RULES M6: adv, adv, adv, dis → net +2: three d24, keep the highest
     dice = {**initiative(5, 4, 3), ("r1p0", 0): [4, 19, 11]}
-    run = fight([[("alice", "[act: leap the chasm, adv, adv, adv, dis]")]], dice=dice)
+    # a course rolls only when the GM sets a difficulty (RULES M9): advantage needs one
+    leap = [
+        ("alice", "[act: leap the chasm, adv, adv, adv, dis]"),
+        ("gm_sam", "!difficulty r1p0 1"),
+    ]
+    run = fight([leap], dice=dice)
     record = run.entries()[0].record
     assert (record.net_advantage, record.dice, record.kept) == (2, (4, 19, 11), 19)
 
 
 def test_disadvantage_keeps_the_lowest() -> None:
     dice = {**initiative(5, 4, 3), ("r1p0", 0): [4, 19]}
-    run = fight([[("alice", "[attack: Goblin, dis]")]], dice=dice)
+    run = fight([[("alice", "[attack: Goblin, dis]"), ("gm_sam", "!difficulty r1p0 1")]], dice=dice)
     record = run.entries()[0].record
     assert (record.net_advantage, record.kept) == (-1, 4)
 

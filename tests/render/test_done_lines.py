@@ -98,7 +98,7 @@ LINES: list[tuple[Done, bool, str]] = [
     (
         EncounterBegun(post_id="p", scene="abstract", hours=24),
         False,
-        "A new scene: an abstract encounter, each interval 24 hours.",
+        "A new scene: an abstract encounter, one interval every day.",
     ),
     (EncounterEnded(post_id="p"), False, "The encounter is over: everyone takes a short rest."),
 ]

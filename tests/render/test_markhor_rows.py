@@ -54,7 +54,7 @@ def test_dice_show_what_they_rolled() -> None:
     summary = replies(
         [
             ("alice", "[attack: Chief | damage 2d6 | adv]"),
-            ("gm", "!close"),
+            ("gm", "!difficulty p1 1\n!close"),  # advantage needs a roll the GM calls for
         ]
     )["summary-1"]
     (hit,) = (r for r in rows(summary) if "attacks" in r)

@@ -101,7 +101,7 @@ def test_a_new_scene_and_its_tasks_are_announced(table: Table) -> None:
     table.poll(1)
     lines = [line for line in _one_reply(table, gm).splitlines() if line.startswith("- ")]
     assert lines == [
-        "- A new scene: an abstract encounter, each interval 24 hours.",
+        "- A new scene: an abstract encounter, one interval every day.",
         "- Task **Gate**: DC 60.",
         "- Task **Vault**: its DC is kept secret.",
     ]

@@ -524,9 +524,14 @@ def _line(texts: Iterable[str], *words: str) -> str:
 
 def test_the_hidden_numbers_read_as_words_players_understand(hidden: Played) -> None:
     public = hidden.public
-    assert "vs a hidden Defense | failure" in _line(public, "| Aria |", "attack roll")
-    assert "vs Defense 15 |" in _line(public, "| Ogre (GM) |", "attack roll")
-    assert "+ ? = **?** vs Defense 15" in _line(public, "| Ogre (GM) |", "attack roll")
+    # a d20 attack row names whom it attacks
+    assert "vs a hidden Defense | failure" in _line(
+        public, "| Aria |", "| attacks Ogre |", "Defense"
+    )
+    assert "vs Defense 15 |" in _line(public, "| Ogre (GM) |", "| attacks Aria |", "Defense")
+    assert "+ ? = **?** vs Defense 15" in _line(
+        public, "| Ogre (GM) |", "| attacks Aria |", "Defense"
+    )
     assert "vs a hidden DC" in _line(public, "| Bram |", "effect roll vs Ogre Fortitude")
     assert "+ ? = **?**" in _line(public, "| Aria |", "check Stealth vs Ogre Perception")
     assert "vs the GM's difficulty" in _line(public, "| Ogre (GM) |", "attacks Bram (d24")

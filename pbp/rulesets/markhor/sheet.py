@@ -15,7 +15,7 @@ from pbp.rulesets.markhor.rules.pools import MIN_BATTLE_POOL
 from pbp.tags.model import SceneKind
 
 SKIRMISH, BATTLE = SceneKind.SKIRMISH, SceneKind.BATTLE
-MAX_RATING = 6  # RULES §4.1: Markhorspire aspects run 0..+6
+MAX_RATING = 6  # RULES §7: Markhorspire ratings run from -6 to +6
 _SCORES = ("constitution", "wisdom", "intuition", "stamina")
 _POOLS = ("hp", "wp")
 
@@ -30,6 +30,7 @@ class MarkhorSheet:
     hp: int | None = None
     wp: int | None = None
     stamina: int = 0
+    sapient: bool = True  # RULES M8: a won skirmish leaves it incapacitated, not dead
 
     def scores(self) -> Mapping[str, int | None]:
         """Every number of the part: a fight reads them by key, or what ``!npc`` gave."""
@@ -53,8 +54,8 @@ class MarkhorOptions:
 
 
 class MarkhorSheetReader(SheetReader):
-    """Reads ``constitution``, ``wisdom``, ``intuition``, ``hp``, ``wp`` and ``stamina``, and
-    the options ``skirmish_minimum`` and ``skirmish_per_point``."""
+    """Reads ``constitution``, ``wisdom``, ``intuition``, ``hp``, ``wp``, ``stamina`` and
+    ``sapient``, and the options ``skirmish_minimum`` and ``skirmish_per_point``."""
 
     keys: ClassVar[Mapping[str, SheetKey]] = {
         "constitution": sheet_key(
@@ -68,6 +69,12 @@ class MarkhorSheetReader(SheetReader):
         "wp": sheet_key("Markhorspire battle WP (RULES M8)", BATTLE, listed=80),
         "stamina": sheet_key(
             "Markhorspire Stamina (AP = Stamina + 3)", SKIRMISH, BATTLE, listed=90
+        ),
+        "sapient": sheet_key(
+            "whether a Markhorspire foe a won skirmish leaves is incapacitated (true) or dead "
+            "(false, a simple beast or construct; RULES M8)",
+            SKIRMISH,
+            listed=95,
         ),
     }
     misplaced: ClassVar[Mapping[str, tuple[str, str]]] = {
@@ -86,16 +93,17 @@ class MarkhorSheetReader(SheetReader):
         )
 
     def read(self, reader: Reader, row: Table, at: KeyPath) -> MarkhorSheet:
+        # RULES §7: a rating may be negative; one outside -6..+6 loads with a warning
         scores: dict[str, Any] = {
-            key: reader.attempt(partial(reader.whole, row, at, key, default=0, minimum=0), None)
-            or 0
+            key: reader.attempt(partial(reader.whole, row, at, key, default=0), None) or 0
             for key in _SCORES
         }
         pools: dict[str, Any] = {
             key: reader.attempt(partial(reader.whole, row, at, key, minimum=0), None)
             for key in _POOLS
         }
-        return MarkhorSheet(**scores, **pools)
+        sapient = reader.attempt(partial(reader.flag, row, at, "sapient", default=True), True)
+        return MarkhorSheet(**scores, **pools, sapient=sapient)
 
     def warn(
         self, reader: Reader, row: Table, at: KeyPath, *, ruleset: SceneKind, skip: set[str]
@@ -109,15 +117,19 @@ class MarkhorSheetReader(SheetReader):
                     f"{MIN_BATTLE_POOL}: the battle starts this character at {MIN_BATTLE_POOL}",
                     f"{key} = {MIN_BATTLE_POOL} or more",
                 )
-        for key in ("constitution", "wisdom", "intuition"):
+        for key in _SCORES:  # RULES §7: a boss's rating past the range loads, with a warning
             value = row.get(key)
-            if key not in skip and isinstance(value, int) and value > MAX_RATING:
-                reader.warn(
-                    (*at, key),
-                    f"{key} = {value} is above +{MAX_RATING}, the highest Markhorspire rating "
-                    "(a rating, not a D&D-style score): the scene reads it as written",
-                    f"{key} from 0 to {MAX_RATING}",
-                )
+            if key in skip or not isinstance(value, int) or -MAX_RATING <= value <= MAX_RATING:
+                continue
+            past = f"above +{MAX_RATING}, the highest"
+            if value < 0:
+                past = f"below -{MAX_RATING}, the lowest"
+            reader.warn(
+                (*at, key),
+                f"{key} = {value} is {past} Markhorspire rating "
+                "(a rating, not a D&D-style score): the scene reads it as written",
+                f"{key} from -{MAX_RATING} to +{MAX_RATING}",
+            )
 
     def also_runs(self, ruleset: SceneKind) -> frozenset[SceneKind]:
         # RULES M8: a skirmish the party loses goes on as a battle

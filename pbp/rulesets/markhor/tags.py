@@ -160,13 +160,16 @@ def _advantage_words(advantage: int) -> list[str]:
 
 def _attack(tag: SkirmishAttackTag) -> str:
     react = ["react"] if tag.react else []
-    return bracket("attack", tag.target, _advantage_words(tag.advantage) + react, tag.as_name)
+    amount = [f"damage {tag.amount}"] if tag.amount else []
+    options = _advantage_words(tag.advantage) + react + amount
+    return bracket("attack", tag.target, options, tag.as_name)
 
 
 def _cast(tag: CastTag) -> str:
     body = f"heal {tag.target}" if tag.heal else tag.target
     react = ["react"] if tag.react else []
-    return bracket("cast", body, _advantage_words(tag.advantage) + react, tag.as_name)
+    amount = [f"{'amount' if tag.heal else 'damage'} {tag.amount}"] if tag.amount else []
+    return bracket("cast", body, _advantage_words(tag.advantage) + react + amount, tag.as_name)
 
 
 # the canonical text of each tag kind (pbp.tags.format), and what it means (SPEC §2)

@@ -200,13 +200,16 @@ class _Interval:
 
 
 def _outlook(abstract: AbstractState, records: Sequence[AbstractRecord]) -> tuple[Outlook, ...]:
-    """Each character's odds on the public task they worked on, if it is still open."""
+    """Each character's odds on the public task they worked on, if it is still open; and on
+    each open public task nobody worked on this interval, with the same roll."""
+    rolled = [r for r in records if r.verb == "abstract" and r.outcome != "void" and r.source]
+    pairs = [(r, abstract.task(r.task or "")) for r in rolled]
+    worked = {r.task for r in rolled}
+    untouched = [t for t in abstract.tasks if t.name not in worked]
+    pairs += [(r, t) for r in dict((r.actor, r) for r in rolled).values() for t in untouched]
     out: list[Outlook] = []
-    for r in records:
-        task = abstract.task(r.task or "")
-        if r.verb != "abstract" or r.outcome == "void" or task is None:
-            continue
-        if task.secret or task.done_by is not None or r.source is None:
+    for r, task in pairs:
+        if task is None or task.secret or task.done_by is not None or r.source is None:
             continue
         bank = abstract.bank(r.actor)
         odds = completion_odds(

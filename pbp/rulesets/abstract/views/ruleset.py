@@ -13,9 +13,11 @@ from pbp.render.disclosure import Disclosure
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.tables import SheetLines, Shown, Table
+from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.abstract.engine.model import AbstractEntry, AbstractReport, AbstractState
 from pbp.rulesets.abstract.views.scene import abstract_sheet, abstract_table
 from pbp.rulesets.abstract.views.views import abstract_view
+from pbp.tags.model import SceneKind
 
 
 def _abstract_action(entry: AbstractEntry, env: Environment) -> dict[str, Any]:
@@ -62,6 +64,7 @@ def _abstract(report: AbstractReport | None) -> dict[str, Any] | None:
 class AbstractViews(RulesetViews):
     section = "_abstract.md.j2"
     shows_scene = True
+    round_word = "Interval"  # the seed: time in abstract encounters is measured in intervals
 
     def rolls(self, values: dict[str, Any]) -> list[dict[str, Any]]:
         part = values["abstract"]
@@ -84,14 +87,24 @@ class AbstractViews(RulesetViews):
         part = report.parts.get(AbstractReport)
         return [_abstract_action(a, env) for a in (part.entries if part is not None else ())]
 
+    def ledger_rolls(self, report: RoundReport) -> tuple[RollRecord, ...]:
+        part = report.parts.get(AbstractReport)  # RULES E9: the GM's !oppose dice
+        return tuple(r for o in (part.opposition if part is not None else ()) for r in o.rolls)
+
     def ledger_round(self, report: RoundReport) -> dict[str, Any]:
         return {"abstract": _abstract(report.parts.get(AbstractReport))}
 
     def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
         banks = dict(state.slot(AbstractState).banks)
+        here = state.scene_kind is SceneKind.ABSTRACT
         for name, entry in characters.items():
-            if name in banks:
-                entry["bank"] = banks[name]  # RULES E6: the pips banked for later intervals
+            if name in banks or here:  # RULES E6: the pips banked for later intervals
+                entry["bank"] = banks.get(name, 0)
+
+    def targets(self, state: EngineState) -> tuple[str, tuple[str, ...]] | None:
+        # an abstract tag aims at a task (SPEC §2.2), never at a character
+        tasks = state.slot(AbstractState).tasks
+        return "Tasks", tuple(t.name for t in tasks if t.done_by is None)
 
     def example_task(self, state: EngineState) -> str | None:
         tasks = state.slot(AbstractState).tasks

@@ -43,6 +43,7 @@ class D20Attack:
     actor: str
     modifier: int
     defense: int
+    target: str | None = None  # the attacked character, when the tag names one
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -138,6 +138,7 @@ def _attack(intent: D20Attack, roller: Roller) -> D20Record:
     return D20Record(
         actor=intent.actor,
         verb="attack",
+        target=intent.target,
         roll=result.roll,
         modifier=result.modifier,
         modifiers=_named(result.modifiers),

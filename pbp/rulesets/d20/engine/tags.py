@@ -81,7 +81,10 @@ def intent_of(tag: Tag, *, actor: str) -> D20Intent | None:
             )
         case AttackRollTag():
             return D20Attack(
-                actor=actor, modifier=_given(tag.modifier), defense=_given(tag.defense)
+                actor=actor,
+                modifier=_given(tag.modifier),
+                defense=_given(tag.defense),
+                target=tag.target,
             )
         case AidTag():
             return D20Aid(

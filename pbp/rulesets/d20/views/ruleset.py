@@ -13,9 +13,12 @@ from pbp.render.disclosure import Disclosure, NpcNumbers
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.tables import SheetLines, Shown, Table
-from pbp.rulesets.d20.engine.model import D20Entry, D20Report
+from pbp.rulesets.d20.engine.model import D20Entry, D20Report, D20State
+from pbp.rulesets.d20.rules.conditions import Track
+from pbp.rulesets.d20.sheet import D20Sheet
 from pbp.rulesets.d20.views.scene import d20_sheet, d20_table
 from pbp.rulesets.d20.views.views import d20_view
+from pbp.tags.model import SceneKind
 
 
 def _entries(report: RoundReport) -> list[D20Entry]:
@@ -45,6 +48,20 @@ def _d20_action(entry: D20Entry) -> dict[str, Any]:
     }
 
 
+def _d20_character(state: EngineState, d20: D20State, name: str) -> dict[str, Any]:
+    from pbp.rulesets.d20.engine.tags import pool_size
+
+    sheet = state.campaign.character(name)
+    full = sheet.part(D20Sheet).dice_pool if sheet is not None else 0
+    now = d20.condition(name)
+    return {
+        "conditions": {
+            track.value: {"step": now.position(track), "name": now.name(track)} for track in Track
+        },
+        "dice_pool": {"full": full, "left": pool_size(state.campaign, d20, name)},
+    }
+
+
 class D20Views(RulesetViews):
     summary_table = True
     section = "_d20.md.j2"
@@ -64,6 +81,16 @@ class D20Views(RulesetViews):
 
     def ledger_actions(self, report: RoundReport, env: Environment) -> list[dict[str, Any]]:
         return [_d20_action(a) for a in _entries(report)]
+
+    def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
+        """In a d20 scene (or where its condition tracks moved), each character's condition
+        tracks (RULES A10) and dice pool (A8)."""
+        d20 = state.slot(D20State)
+        touched = {who for who, _ in d20.conditions}
+        for name, entry in characters.items():
+            if state.scene_kind is not SceneKind.D20 and name not in touched:
+                continue
+            entry["d20"] = _d20_character(state, d20, name)
 
 
 D20_VIEWS = D20Views()

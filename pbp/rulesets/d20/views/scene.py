@@ -4,6 +4,7 @@ of them for an NPC)."""
 
 from __future__ import annotations
 
+from pbp.campaign.sheets.skills import SkillSheet
 from pbp.engine.state import EngineState
 from pbp.render.environment import md_escape as md
 from pbp.render.tables import SheetLines, Shown, Table, scene_names, side_of
@@ -62,8 +63,14 @@ def d20_sheet(state: EngineState, name: str, shown: Shown) -> SheetLines:
     """A character's sheet in a d20 scene."""
     if name in shown.hidden:
         return SheetLines(lines=None)
+    sheet = state.campaign.character(name)
+    own = sheet.part(D20Sheet) if sheet is not None else D20Sheet()
+    skills = sheet.part(SkillSheet).skills if sheet is not None else ()
     return SheetLines(
         lines=(
+            ("Attack", "–" if own.attack is None else f"{own.attack:+d}"),
+            ("Defense", "–" if own.defense is None else str(own.defense)),
+            ("Skills", ", ".join(f"{md(skill)} {bonus:+d}" for skill, bonus in skills) or "–"),
             ("Dice pool", _d20_pool(state, name)),
             ("Aid waiting", _d20_aid(state, name)),
             ("Conditions", _conditions(state, name)),

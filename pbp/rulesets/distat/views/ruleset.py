@@ -30,6 +30,7 @@ from pbp.rulesets.distat.views.views import (
     group_labels,
     restraint_lasts,
 )
+from pbp.tags.model import SceneKind
 
 
 def _roster_part(report: RoundReport) -> RosterReport:
@@ -38,6 +39,10 @@ def _roster_part(report: RoundReport) -> RosterReport:
 
 def _actions(report: RoundReport) -> DistatRound:
     return report.parts.get(DistatRound) or DistatRound()
+
+
+def _has_points(entry: dict[str, Any]) -> bool:
+    return bool(entry["body"]["full"] or entry["mind"]["full"])
 
 
 class DistatViews(RulesetViews):
@@ -65,7 +70,12 @@ class DistatViews(RulesetViews):
     def ledger_characters(self, state: EngineState, characters: dict[str, Any]) -> None:
         scene = own(state.round.base if state.round is not None else state.scene)
         for name in distat.names(scene):
-            characters[name] = ledger_character(distat.view(scene, name))
+            entry = ledger_character(distat.view(scene, name))
+            # a character of another scene's rules only (no Body, no Mind) is not "zeroed":
+            # Distat's status is not its state; that scene's own views say it
+            if state.scene_kind is not SceneKind.DISTAT and not _has_points(entry):
+                entry["status"] = "active"
+            characters[name] = entry
 
 
 class DistatRosterViews(RosterViews):

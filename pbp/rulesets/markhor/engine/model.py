@@ -16,6 +16,7 @@ from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.markhor.rules.actions import TurnBudget
 from pbp.rulesets.markhor.rules.initiative import InitiativeRoll
 from pbp.rulesets.markhor.rules.pools import Pools
+from pbp.rulesets.markhor.rules.skirmish import Fate
 from pbp.tags.model import SceneKind
 
 Mode = Literal["skirmish", "battle"]
@@ -65,7 +66,9 @@ class MarkhorState:
 
     ``order``: the initiative rolls in turn order (empty until the first close);
     ``pools``/``full``: each entity's current and full HP and WP (skirmish pools in a skirmish,
-    the sheet's in a battle); ``ambush``: the side that caught the other unaware (RULES M4).
+    the sheet's in a battle); ``ambush``: the side that caught the other unaware (RULES M4);
+    ``fallen``: the foes a won skirmish left incapacitated or dead, out of every later fight
+    of the thread (RULES M8, §7).
     """
 
     mode: Mode = "skirmish"
@@ -77,6 +80,7 @@ class MarkhorState:
     # RULES M9: the courses the GM called a roll for (post, the character or None for every
     # course of the post), with the difficulty; they roll at this round's close
     calls: tuple[tuple[str, str | None, int], ...] = ()
+    fallen: tuple[tuple[str, Fate], ...] = ()
 
     def call(self, post_id: str, actor: str) -> int | None:
         """The difficulty the GM set for ``actor``'s course in a post (a call naming the
@@ -87,11 +91,18 @@ class MarkhorState:
         return next((dc for post, who, dc in self.calls if post == post_id and who is None), None)
 
     @staticmethod
-    def fresh(kind: SceneKind, *, ambush: str | None = None) -> MarkhorState:
-        """A new fight for a scene of ``kind``: initiative and pools come at its first close."""
+    def fresh(
+        kind: SceneKind, *, ambush: str | None = None, fallen: tuple[tuple[str, Fate], ...] = ()
+    ) -> MarkhorState:
+        """A new fight for a scene of ``kind``: initiative and pools come at its first close;
+        the foes fallen in an earlier one stay fallen (RULES §7)."""
         if kind is SceneKind.BATTLE:
-            return MarkhorState(mode="battle")
-        return MarkhorState(mode="skirmish", ambush=ambush)
+            return MarkhorState(mode="battle", fallen=fallen)
+        return MarkhorState(mode="skirmish", ambush=ambush, fallen=fallen)
+
+    def fate(self, name: str) -> Fate | None:
+        """How a won skirmish left ``name`` (RULES M8): incapacitated, dead, or None."""
+        return next((fate for who, fate in self.fallen if who == name), None)
 
     def budget(self, name: str) -> TurnBudget:
         """``name``'s action points as they stand (none before its first battle turn)."""
@@ -116,9 +127,14 @@ class MarkhorState:
         return replace(self, pools=(*rest, (name, pools)))
 
     def is_out(self, name: str) -> bool:
-        """Whether ``name`` is out of the encounter (HP and WP both 0, RULES M2)."""
+        """Whether ``name`` is out of the encounter (HP and WP both 0, RULES M2), or fell in
+        a skirmish the party won (RULES M8)."""
         pools = self.pool(name)
-        return pools is not None and pools.out
+        return (pools is not None and pools.out) or self.fate(name) is not None
+
+    def out_names(self) -> frozenset[str]:
+        """Everyone out of this fight or fallen in an earlier one."""
+        return frozenset(who for who, p in self.pools if p.out) | {who for who, _ in self.fallen}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -175,3 +191,4 @@ class MarkhorReport:
     entries: tuple[MarkhorEntry, ...] = ()
     pools: tuple[tuple[str, Pools], ...] = ()
     ended: Literal["party_failed", "party_won"] | None = None
+    fallen: tuple[tuple[str, Fate], ...] = ()  # RULES M8: how a won skirmish left each foe

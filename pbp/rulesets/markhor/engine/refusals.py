@@ -60,6 +60,19 @@ class AmountInSkirmish(MarkhorRefused):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AdvantageWithoutRoll(MarkhorRefused):
+    """RULES M6, M9: advantage changes a roll, and a course rolls only when the GM calls for
+    one (``!difficulty``): no dice for a course that succeeds unrolled. ``fixed``: the tag
+    without its ``adv`` or ``dis``."""
+
+    cause: ClassVar[str] = "advantage_without_roll"
+    actor: str
+    post: str
+    fixed: str
+    advantage: int  # adv minus dis, as written
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ReactionInSkirmish(MarkhorRefused):
     """RULES M7: reactions belong to battles."""
 

@@ -84,9 +84,10 @@ def with_pools(
     *,
     formula: SkirmishFormula,
 ) -> MarkhorState:
-    """Every entity of the scene given its pools, at full, if it has none yet."""
+    """Every entity of the scene given its pools, at full, if it has none yet; a foe fallen
+    in a won skirmish has none (RULES M8: it is not back in the fight)."""
     for name, _side in entities:
-        if markhor.pool(name) is None:
+        if markhor.pool(name) is None and markhor.fate(name) is None:
             full = _pools_for(markhor.mode, scores(name), formula)
             markhor = replace(markhor.with_pool(name, full), full=(*markhor.full, (name, full)))
     return markhor

@@ -23,6 +23,8 @@ from pbp.engine.state import Accepted, ClosedRound, EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
 from pbp.rulesets.markhor.engine.model import MARKHOR_INTENTS, MarkhorReport, MarkhorState
+from pbp.rulesets.markhor.rules.skirmish import Fate, fate_of_foes
+from pbp.rulesets.markhor.sheet import MarkhorSheet
 from pbp.rulesets.markhor.tags import ActTag, CastTag, SkirmishAttackTag
 from pbp.tags import resolve_name
 from pbp.tags.commands import (
@@ -117,7 +119,8 @@ class _MarkhorCloser(Closer):
             with_pools,
         )
 
-        entities = [(n, scene.side(n)) for n in scene.names()]
+        # RULES M8: a foe a won skirmish left incapacitated or dead takes no part
+        entities = [(n, scene.side(n)) for n in scene.names() if self.markhor.fate(n) is None]
         formula = skirmish_formula(state.campaign)
         markhor = with_pools(self.markhor, entities, state.scores, formula=formula)
         markhor, fixed, refused = correct_pools(markhor, self.fixes)
@@ -125,8 +128,23 @@ class _MarkhorCloser(Closer):
             self.items, markhor=markhor, entities=entities, scores=state.scores,
             dice=self.dice, round_number=number, formula=formula,
         )  # fmt: skip
+        if report.ended == "party_won":
+            report = replace(report, fallen=_fates(state, scene, report))
         rejected = tuple(Rejection(post_id=p, tag=pr.tag, problem=pr) for p, pr in refused)
         return Closed(state=markhor, part=report, corrections=tuple(fixed), rejected=rejected)
+
+
+def _fates(state: EngineState, scene: Roster, part: MarkhorReport) -> tuple[tuple[str, Fate], ...]:
+    """How the foes of a skirmish the party won end it (RULES M8): incapacitated when
+    sapient (a sheet's ``sapient``, true by default), dead otherwise."""
+    fates: list[tuple[str, Fate]] = []
+    for name, pools in part.pools:
+        if scene.side(name) == "party" or not pools.out:
+            continue
+        sheet = state.campaign.character(name)
+        sapient = sheet.part(MarkhorSheet).sapient if sheet is not None else True
+        fates.append((name, fate_of_foes(sapient=sapient)))
+    return tuple(fates)
 
 
 class MarkhorRuleset(Ruleset):
@@ -148,13 +166,15 @@ class MarkhorRuleset(Ruleset):
             markhor=ctx.slot(MarkhorState),
             pending=ctx.pending,
             stamina=stamina,
+            post_id=ctx.post_id,
         )
 
     def fresh(
         self, state: EngineState, kind: SceneKind, command: EncounterCommand | None
     ) -> EngineState:
         ambush = command.ambush if command is not None else None
-        return state.with_slot(MarkhorState.fresh(kind, ambush=ambush))  # RULES M8: pools go
+        fallen = state.slot(MarkhorState).fallen  # RULES M8: the fallen stay fallen
+        return state.with_slot(MarkhorState.fresh(kind, ambush=ambush, fallen=fallen))
 
     def undo(self, state: EngineState, closed: ClosedRound) -> EngineState:
         return state.with_slot(closed.before.get(MarkhorState) or MarkhorState())
@@ -170,17 +190,23 @@ class MarkhorRuleset(Ruleset):
         part = parts.get(MarkhorReport)
         if part is None or part.ended is None:
             return state, notes
+        fallen = state.slot(MarkhorState).fallen
         if part.ended == "party_failed":
-            battle = MarkhorState.fresh(SceneKind.BATTLE)
+            battle = MarkhorState.fresh(SceneKind.BATTLE, fallen=fallen)
             return replace(state, scene_kind=SceneKind.BATTLE).with_slot(battle), (
                 *notes,
                 "skirmish_lost",
             )
+        # RULES M8, §7: every foe ends incapacitated (sapient, the default) or dead; the
+        # skirmish pools are dismissed
+        fallen = (*fallen, *part.fallen)
         ruleset = state.campaign.ruleset
-        return replace(state, scene_kind=ruleset).with_slot(MarkhorState.fresh(ruleset)), (
-            *notes,
-            "skirmish_won",
-        )
+        after = MarkhorState.fresh(ruleset, fallen=fallen)
+        return replace(state, scene_kind=ruleset).with_slot(after), (*notes, "skirmish_won")
+
+    def out_of_play(self, state: EngineState) -> frozenset[str]:
+        # the seed: an entity out of combat has its turn skipped; RULES M8: the fallen too
+        return state.slot(MarkhorState).out_names()
 
     def setup(
         self, state: EngineState, command: Command, post: PostRecord

@@ -21,6 +21,7 @@ from pbp.rulesets.markhor.engine.model import (
 )
 from pbp.rulesets.markhor.engine.refusals import (
     ActorOut,
+    AdvantageWithoutRoll,
     AmountInSkirmish,
     ApShort,
     MarkhorRefused,
@@ -32,7 +33,7 @@ from pbp.rulesets.markhor.engine.refusals import (
     TargetOut,
 )
 from pbp.rulesets.markhor.rules.actions import action_points
-from pbp.rulesets.markhor.tags import ActTag, CastTag, SkirmishAttackTag
+from pbp.rulesets.markhor.tags import FORMATS, ActTag, CastTag, SkirmishAttackTag
 from pbp.tags.registry import Tag
 
 MAX_TURN_AP = 6  # the Actions page: AP on one's own turn cap out at 6
@@ -90,12 +91,24 @@ def _slot(course: Course, markhor: MarkhorState, pending: Pending) -> MarkhorSlo
 
 
 def check_markhor_tag(
-    *, tag: Tag, actor: Actor, markhor: MarkhorState, pending: Pending, stamina: int
+    *,
+    tag: Tag,
+    actor: Actor,
+    markhor: MarkhorState,
+    pending: Pending,
+    stamina: int,
+    post_id: str = "",
 ) -> Accepted | Problem:
     """Accept a skirmish or battle tag for ``actor`` or say why the rules refuse it."""
     course = intent_of(tag, actor=actor.name)
     assert course is not None  # the caller routes only Markhorspire tags here
     problem = _course_problem(course, markhor)
+    if problem is None and course.advantage and markhor.call(post_id, actor.name) is None:
+        # RULES M6, M9: no difficulty, no roll: advantage would roll dice for nothing
+        fixed = FORMATS[type(tag)](replace(tag, advantage=0))
+        problem = AdvantageWithoutRoll(
+            tag="", actor=actor.name, post=post_id, fixed=fixed, advantage=course.advantage
+        )
     if problem is not None:
         return _at(problem, tag)
     if course.react and markhor.mode != "battle":

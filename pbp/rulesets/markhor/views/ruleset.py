@@ -13,6 +13,7 @@ from pbp.render.disclosure import Disclosure, NpcNumbers
 from pbp.render.plain import plain
 from pbp.render.ruleset import RulesetViews
 from pbp.render.tables import SheetLines, Shown, Table
+from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.markhor.engine.model import MarkhorEntry, MarkhorReport, MarkhorState
 from pbp.rulesets.markhor.views.scene import markhor_sheet, markhor_table
 from pbp.rulesets.markhor.views.views import markhor_view
@@ -75,6 +76,10 @@ class MarkhorViews(RulesetViews):
         part = report.parts.get(MarkhorReport)
         return [_markhor_action(a) for a in (part.entries if part is not None else ())]
 
+    def ledger_rolls(self, report: RoundReport) -> tuple[RollRecord, ...]:
+        part = report.parts.get(MarkhorReport)  # RULES M4, M5: the initiative d24s
+        return part.initiative_rolls if part is not None else ()
+
     def ledger_round(self, report: RoundReport) -> dict[str, Any]:
         return {"fight": _markhor(report.parts.get(MarkhorReport))}
 
@@ -88,6 +93,10 @@ class MarkhorViews(RulesetViews):
             formula = skirmish_formula(state.campaign)
             fight = with_pools(fight, entities, state.scores, formula=formula)
         for name, entry in characters.items():
+            fate = fight.fate(name)
+            if fate is not None:  # RULES M8: a won skirmish's foe, its pools dismissed
+                entry["status"] = fate
+                continue
             pools = fight.pool(name)
             if pools is not None:  # SPEC §5: a skirmish's pools; a battle's real HP and WP
                 entry[fight.mode] = {"hp": pools.hp, "wp": pools.wp, "out": pools.out}

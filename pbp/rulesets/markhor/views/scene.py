@@ -38,13 +38,18 @@ def markhor_table(state: EngineState, shown: Shown) -> Table:
     battle = state.slot(MarkhorState).mode == "battle"
     order, pools = _fight(state)
     rows = []
+    fight = state.slot(MarkhorState)
     for name in order:
+        fate = fight.fate(name)
         hp, wp, out = pools.get(name, (0, 0, False))
-        row = [md(name), md(side_of(state, name)), shown.value(name, hp), shown.value(name, wp)]
+        row = [md(name), md(side_of(state, name))]
+        # RULES M8: a foe a won skirmish left has no pools, and is not back in the fight
+        row += ["–", "–"] if fate else [shown.value(name, hp), shown.value(name, wp)]
         if battle:
             stamina = state.scores(name).get("stamina") or 0
-            row.append(shown.value(name, min(action_points(stamina=stamina), TURN_AP_CAP)))
-        row.append("out" if out else "in the fight")
+            ap = min(action_points(stamina=stamina), TURN_AP_CAP)
+            row.append("–" if fate else shown.value(name, ap))
+        row.append(fate or ("out" if out else "in the fight"))
         rows.append(tuple(row))
     label = "" if battle else "Skirmish "
     columns = (
@@ -69,6 +74,9 @@ def markhor_sheet(state: EngineState, name: str, shown: Shown) -> SheetLines:
     if name in shown.hidden:
         return SheetLines(lines=None)
     scores = state.scores(name)
+    fate = state.slot(MarkhorState).fate(name)
+    if fate is not None:  # RULES M8: the skirmish pools are dismissed
+        return SheetLines(lines=(("State", f"{fate}: out of the fight since a won skirmish"),))
     _order, pools = _fight(state)
     hp, wp, out = pools.get(name, (0, 0, False))
     battle = state.slot(MarkhorState).mode == "battle"

@@ -42,11 +42,27 @@ def _initiative(r: InitiativeRoll, *, battle: bool, disclosure: Disclosure) -> d
     }
 
 
+def _turns(report: MarkhorReport, disclosure: Disclosure) -> list[dict[str, Any]]:
+    """The round's rows, a turn after another with no gap: each turn's courses, or one row
+    saying its entity took none (or was out)."""
+    out = {name for name, pools in report.pools if pools.out}
+    rows: list[dict[str, Any]] = []
+    for turn, name in enumerate(report.order, start=1):
+        own = [
+            {**_entry(e, disclosure), "idle": False}
+            for e in report.entries
+            if e.record.turn == turn
+        ]
+        rows += own or [{"turn": turn, "actor": name, "idle": True, "out": name in out}]
+    return rows
+
+
 def markhor_view(report: MarkhorReport | None, disclosure: Disclosure) -> dict[str, Any] | None:
     """The Markhorspire part of a summary, or None when the round had none."""
     if report is None:
         return None
     battle = report.mode == "battle"
+    fates = dict(report.fallen)
     return {
         "mode": report.mode,
         "initiative": [_initiative(r, battle=battle, disclosure=disclosure)
@@ -54,10 +70,12 @@ def markhor_view(report: MarkhorReport | None, disclosure: Disclosure) -> dict[s
         "initiative_rolls": [roll_view(r) for r in report.initiative_rolls],
         "order": list(report.order),
         "entries": [_entry(e, disclosure) for e in report.entries],
+        "turns": _turns(report, disclosure),
         "pools": [
-            {"name": name, "out": p.out,
+            {"name": name, "out": p.out, "fate": fates.get(name),
              "hp": disclosure.number(name, p.hp), "wp": disclosure.number(name, p.wp)}
             for name in report.order for who, p in report.pools if who == name
         ],
         "ended": report.ended,
+        "fallen": [{"name": name, "fate": fate} for name, fate in report.fallen],
     }  # fmt: skip
