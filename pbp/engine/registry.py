@@ -14,9 +14,9 @@ from pbp.engine.command_table import CommandRow
 from pbp.engine.done import Done
 from pbp.engine.pending import Pending
 from pbp.engine.report import CorrectionEntry
-from pbp.engine.roster import Roster, RosterKeeper
+from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closer, Ruleset
-from pbp.engine.scene_roster import SCENE_ROSTER
+from pbp.engine.scene_roster import CastKeeper, RosterKeeper
 from pbp.engine.state import Accepted, ClosedRound, EngineState
 from pbp.errors import Problem
 from pbp.rules.dice.seeded import RecordingDice
@@ -33,11 +33,9 @@ RULESETS: dict[SceneKind, Ruleset] = {
     for plugin, ruleset in zip(_PLUGINS, ALL, strict=True)
     for kind in plugin.kinds
 }
-# the scene every ruleset runs in is the one a plugin keeps (its characters, groups, features),
-# or the scene roster when none keeps one
-ROSTER: RosterKeeper = next(
-    (plugin.part(plugin.roster, RosterKeeper) for plugin in _PLUGINS if plugin.roster),
-    SCENE_ROSTER,
+# the roster every scene shares, each plugin's part of the cast following its changes
+ROSTER = RosterKeeper(
+    casts=tuple(plugin.part(plugin.cast, CastKeeper) for plugin in _PLUGINS if plugin.cast)
 )
 # SPEC §2: every scene rolls [roll:], read by the ruleset that says it reads the common tags
 COMMON = next(r for plugin, r in zip(_PLUGINS, ALL, strict=True) if plugin.common_tags)

@@ -1,7 +1,7 @@
 """A campaign file changed: new characters join, sheet changes apply, state stays (SPEC §3);
 and a new thread of the campaign, which keeps what belongs to the characters. The roster's
-keeper (``engine.registry.ROSTER``) says what that is for the roster, each ruleset for its own
-state."""
+keeper (``engine.registry.ROSTER``) says what that is for the roster and each ruleset's part of
+it, each ruleset for its own state."""
 
 from __future__ import annotations
 

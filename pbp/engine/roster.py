@@ -1,23 +1,19 @@
 """The roster every scene shares, as the engine sees it: who is in the scene, the features they
-stand at, their sides, who is out; and the one keeper that changes it.
+stand at, their sides, who is out; and what a ruleset keeps of that cast beyond it.
 
 Every ruleset runs in a scene with the same cast: the campaign's characters, the GM's NPCs
 and features, their groups. The engine reads that cast only through ``Roster`` and changes it
-only through ``RosterKeeper`` (a new thread, a round's start and end, the GM's set-up of
-names, groups and features, a campaign file reloaded). What a ruleset keeps of each character
-beyond that (Distat's Body and Mind, damage and bonus pools) it changes itself through the
-``Ruleset`` interface: the GM's corrections, the rests, its part of the report. Which plugin
-keeps the concrete roster is the registry's choice (``engine.registry.ROSTER``); nothing else
-in the engine names it.
+only through the keeper of ``engine.scene_roster`` (a new thread, a round's start and end,
+the GM's set-up of names, groups and features, a campaign file reloaded). What a ruleset keeps
+of each character beyond it (Distat's Body and Mind, damage and bonus pools) is its own part
+of the roster (``SceneRoster.parts``): its ``CastKeeper`` (``engine.scene_roster``) follows
+each change of the roster, and the ruleset changes that part itself through the ``Ruleset``
+interface (the GM's corrections, the rests, its part of the report).
 """
 
 from __future__ import annotations
 
 from typing import Protocol
-
-from pbp.campaign.model import Campaign
-from pbp.errors import Problem
-from pbp.tags.commands import Command
 
 
 class Roster(Protocol):
@@ -42,34 +38,3 @@ class Roster(Protocol):
     def is_out(self, name: str) -> bool:
         """Whether the character called ``name`` is out (no longer expected to act)."""
         ...
-
-
-class RosterKeeper:
-    """What changes the roster, whatever the scene's ruleset. The defaults keep it as it is;
-    the keeper of the concrete roster (``engine.registry.ROSTER``) states each."""
-
-    def start(self, campaign: Campaign) -> Roster:
-        """The roster of a thread of ``campaign`` before its first post."""
-        raise NotImplementedError
-
-    def begin_round(self, roster: Roster) -> Roster:
-        """The roster as a new round opens."""
-        return roster
-
-    def end_round(self, roster: Roster) -> Roster:
-        """The roster after a round's every action."""
-        return roster
-
-    def setup(self, roster: Roster, command: Command) -> Roster | Problem | None:
-        """A GM set-up command that changes the roster at once (``!npc``, ``!group``,
-        ``!feature``); None when ``command`` is not one of those."""
-        return None
-
-    def reload(self, roster: Roster, campaign: Campaign) -> Roster:
-        """The roster under a changed campaign file: new characters join, sheets apply."""
-        return roster
-
-    def carry_over(self, roster: Roster) -> Roster:
-        """The roster a new thread of the campaign starts from (what belongs to the
-        characters kept; the old scene's placement gone)."""
-        return roster

@@ -3,10 +3,10 @@ the engine calls through it (reading, the close, ``!undo``, a new scene, set-up 
 
 A ruleset keeps its own state in ``EngineState.rulesets`` and its part of a round's report in
 ``RoundReport.parts``, each under its own type; the core names none of them. Every scene
-shares one roster (``engine.roster``): who is there, their sides and features. A ruleset reads
-it through ``Roster``; the ruleset that keeps the concrete roster (``engine.registry.ROSTER``)
-is the one whose actions change it, and it changes what it keeps of every character (Body and
-Mind, say) through ``change_roster``, ``correct``, ``end_encounter`` and ``roster_report``.
+shares one roster (``engine.scene_roster``): who is there, their sides, groups and features.
+A ruleset reads it through ``Roster``; one that keeps a part of the cast (Distat's Body and
+Mind) follows the roster's changes with its ``CastKeeper`` and changes its part through
+``change_roster``, ``correct``, ``end_encounter`` and ``roster_report``.
 """
 
 from __future__ import annotations

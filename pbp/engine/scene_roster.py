@@ -1,16 +1,21 @@
-"""The roster of a scene that no ruleset keeps more of (``engine.roster``): names, sides,
-groups, features and who is out, and its keeper. It is the roster when no installed ruleset
-keeps one of its own (``engine.registry.ROSTER``), so a ruleset without Body and Mind plays
-with a cast without them."""
+"""The roster every scene shares (``engine.roster``): names, sides, groups, features and who is
+out, each ruleset's own part of the cast beside them (``parts``), and its one keeper.
+
+The keeper makes every change of names, sides, groups and features (a new thread, the GM's
+``!npc``, ``!group`` and ``!feature``, a campaign file reloaded, a new thread of the
+campaign); each installed ruleset's ``CastKeeper`` then follows it for its own part (Distat's
+Body and Mind). Without a ruleset that keeps a part, a scene plays with the cast alone.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from pbp.campaign.model import Campaign
-from pbp.engine.roster import Roster, RosterKeeper
+from pbp.engine.roster import Roster
 from pbp.engine.setup import new_name_problem, resolve_in
+from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.tags.commands import Command, FeatureCommand, GroupCommand, NpcCommand
 
@@ -26,13 +31,16 @@ class Member:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SceneRoster:
     """Who is in the scene, in roster order; the features; the group of every character (and
-    of a feature once grouped); who is out."""
+    of a feature once grouped, RULES D11); who is out; the talent names tags may name; and each
+    ruleset's own part of the cast, by its type (``parts``)."""
 
     members: tuple[Member, ...] = ()
     features: tuple[str, ...] = ()
     groups: Mapping[str, str] = field(default_factory=dict)
     next_group: int = 1
     out: frozenset[str] = frozenset()
+    talents: tuple[str, ...] = ()
+    parts: Slots = field(default_factory=Slots)
 
     def names(self) -> tuple[str, ...]:
         """The characters' names in roster order."""
@@ -43,8 +51,8 @@ class SceneRoster:
         return self.features
 
     def talent_names(self) -> tuple[str, ...]:
-        """No sheet of this roster has talents."""
-        return ()
+        """Every talent name on a sheet in the scene, once each (a ruleset's part sets them)."""
+        return self.talents
 
     def side(self, name: str) -> str:
         """The side of the character called ``name``; KeyError if there is none."""
@@ -58,7 +66,46 @@ class SceneRoster:
         return name in self.out
 
 
-def _grouped(roster: SceneRoster, names: Iterable[str]) -> SceneRoster:
+class CastKeeper:
+    """A ruleset's part of the roster, following each change the roster's keeper made: ``after``
+    is the roster as the keeper left it (names, sides, groups, features), ``before`` as it was.
+    The defaults keep the part as it is."""
+
+    def start(self, roster: SceneRoster, campaign: Campaign) -> SceneRoster:
+        """A new thread's roster of ``campaign``, with its part."""
+        return roster
+
+    def begin_round(self, roster: SceneRoster) -> SceneRoster:
+        """The roster as a new round opens."""
+        return roster
+
+    def end_round(self, roster: SceneRoster) -> SceneRoster:
+        """The roster after a round's every action."""
+        return roster
+
+    def setup(
+        self, before: SceneRoster, after: SceneRoster, command: Command
+    ) -> SceneRoster | Problem:
+        """A GM's ``!npc``, ``!group`` or ``!feature`` (what its part takes of the command: an
+        NPC's numbers, a feature's target number)."""
+        return after
+
+    def reload(self, before: SceneRoster, after: SceneRoster, campaign: Campaign) -> SceneRoster:
+        """A changed campaign file: new characters joined, sheets to apply."""
+        return after
+
+    def carry_over(self, before: SceneRoster, after: SceneRoster) -> SceneRoster:
+        """A new thread of the campaign: what belongs to the characters kept."""
+        return after
+
+
+def scene_roster(roster: Roster) -> SceneRoster:
+    """The roster as the scene roster it is (the only one the engine holds)."""
+    assert isinstance(roster, SceneRoster), "the roster is the scene roster"
+    return roster
+
+
+def _new_group(roster: SceneRoster, names: Iterable[str]) -> SceneRoster:
     """``roster`` with ``names`` together in a new group."""
     gid = f"g{roster.next_group}"
     groups = {**roster.groups, **dict.fromkeys(names, gid)}
@@ -68,8 +115,25 @@ def _grouped(roster: SceneRoster, names: Iterable[str]) -> SceneRoster:
 def _joined(roster: SceneRoster, members: Iterable[Member]) -> SceneRoster:
     """``roster`` with ``members`` added, each alone in a group of its own."""
     for member in members:
-        roster = _grouped(replace(roster, members=(*roster.members, member)), [member.name])
+        roster = _new_group(replace(roster, members=(*roster.members, member)), [member.name])
     return roster
+
+
+def _in_group(roster: SceneRoster, gid: str) -> tuple[str, ...]:
+    """Characters and features in group ``gid``: characters in roster order, then features."""
+    chars = tuple(m.name for m in roster.members if roster.groups.get(m.name) == gid)
+    return chars + tuple(f for f in roster.features if roster.groups.get(f) == gid)
+
+
+def set_group(roster: SceneRoster, names: Sequence[str]) -> SceneRoster:
+    """These characters and features in one group (a GM's placement, RULES D11): the group of
+    the first keeps its id when it only grows, else a new group."""
+    if not names:
+        return roster
+    first = roster.groups.get(names[0])
+    if first is not None and set(_in_group(roster, first)) <= set(names):
+        return replace(roster, groups={**roster.groups, **dict.fromkeys(names, first)})
+    return _new_group(roster, names)
 
 
 def _npc(roster: SceneRoster, command: NpcCommand) -> SceneRoster | Problem:
@@ -85,7 +149,7 @@ def _npc(roster: SceneRoster, command: NpcCommand) -> SceneRoster | Problem:
     gid = roster.groups.get(found)
     joined = replace(roster, members=(*roster.members, npc))
     if gid is None:  # a feature not yet in a group: the two make one
-        return _grouped(joined, [found, npc.name])
+        return _new_group(joined, [found, npc.name])
     return replace(joined, groups={**roster.groups, npc.name: gid})
 
 
@@ -96,7 +160,7 @@ def _group(roster: SceneRoster, command: GroupCommand) -> SceneRoster | Problem:
         if not isinstance(found, str):
             return found
         names.append(found)
-    return _grouped(roster, names)
+    return set_group(roster, names)
 
 
 def _feature(roster: SceneRoster, command: FeatureCommand) -> SceneRoster | Problem:
@@ -110,38 +174,72 @@ def _members(campaign: Campaign) -> tuple[Member, ...]:
     return tuple(Member(name=c.name, side=c.side) for c in campaign.characters)
 
 
-def _own(roster: Roster) -> SceneRoster:
-    assert isinstance(roster, SceneRoster), "the roster is the scene roster"
-    return roster
+class RosterKeeper:
+    """The keeper of the roster: every change of its names, sides, groups and features, each
+    followed by every ruleset's part (``casts``, in the rulesets' order)."""
 
-
-class SceneRosterKeeper(RosterKeeper):
-    """The keeper of the scene roster: the GM's ``!npc``, ``!group`` and ``!feature``, the
-    characters a changed campaign file adds, a new thread's cast."""
+    def __init__(self, casts: tuple[CastKeeper, ...] = ()) -> None:
+        self.casts = casts
 
     def start(self, campaign: Campaign) -> Roster:
-        return _joined(SceneRoster(), _members(campaign))
+        """The roster of a thread of ``campaign`` before its first post."""
+        roster = _joined(SceneRoster(), _members(campaign))
+        for cast in self.casts:
+            roster = cast.start(roster, campaign)
+        return roster
+
+    def begin_round(self, roster: Roster) -> Roster:
+        """The roster as a new round opens."""
+        now = scene_roster(roster)
+        for cast in self.casts:
+            now = cast.begin_round(now)
+        return now
+
+    def end_round(self, roster: Roster) -> Roster:
+        """The roster after a round's every action."""
+        now = scene_roster(roster)
+        for cast in self.casts:
+            now = cast.end_round(now)
+        return now
 
     def setup(self, roster: Roster, command: Command) -> Roster | Problem | None:
+        """A GM set-up command that changes the roster at once (``!npc``, ``!group``,
+        ``!feature``); None when ``command`` is not one of those."""
+        before = scene_roster(roster)
         match command:
             case NpcCommand():
-                return _npc(_own(roster), command)
+                changed = _npc(before, command)
             case GroupCommand():
-                return _group(_own(roster), command)
+                changed = _group(before, command)
             case FeatureCommand():
-                return _feature(_own(roster), command)
-        return None
+                changed = _feature(before, command)
+            case _:
+                return None
+        for cast in self.casts:
+            if isinstance(changed, Problem):
+                break
+            changed = cast.setup(before, changed, command)
+        return changed
 
     def reload(self, roster: Roster, campaign: Campaign) -> Roster:
-        # a character dropped from the file stays in the scene (the GM removes it in play)
-        old = _own(roster)
-        known = set(old.names())
-        return _joined(old, (m for m in _members(campaign) if m.name not in known))
+        """The roster under a changed campaign file: new characters join (a character dropped
+        from the file stays in the scene: the GM removes it in play), sheets apply."""
+        before = scene_roster(roster)
+        known = set(before.names())
+        after = _joined(before, (m for m in _members(campaign) if m.name not in known))
+        for cast in self.casts:
+            after = cast.reload(before, after, campaign)
+        return after
 
     def carry_over(self, roster: Roster) -> Roster:
-        # who is out stays; groups and features belonged to the old scene
-        old = _own(roster)
-        return replace(_joined(SceneRoster(), old.members), out=old.out)
+        """The roster a new thread of the campaign starts from: who is out stays; groups and
+        features belonged to the old scene."""
+        before = scene_roster(roster)
+        after = replace(_joined(SceneRoster(), before.members), out=before.out)
+        for cast in self.casts:
+            after = cast.carry_over(before, after)
+        return after
 
 
-SCENE_ROSTER = SceneRosterKeeper()
+SCENE_ROSTER = RosterKeeper()
+"""The keeper of a roster no ruleset keeps a part of (a scene with the cast alone)."""

@@ -13,7 +13,7 @@ from pbp.rulesets import plugins
 from pbp.tags.model import SceneKind
 
 _PLUGINS = plugins()
-# the views of the roster a plugin keeps (engine.registry.ROSTER): its characters, Body and Mind
+# the views of a plugin's part of the roster (engine.scene_roster): its characters' Body and Mind
 ROSTER: RosterViews = next(
     (plugin.part(plugin.roster_views, RosterViews) for plugin in _PLUGINS if plugin.roster_views),
     RosterViews(),  # the scene roster's (engine.scene_roster): no rows of their own

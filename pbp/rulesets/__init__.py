@@ -39,8 +39,8 @@ class RulesetPlugin:
     views: str  # its render.ruleset.RulesetViews
     sheets: tuple[str, ...] = ()  # its campaign.sheets.base.SheetReader parts, in reading order
     templates: str = "templates"  # its folder of templates, inside its package
-    roster: str | None = None  # the engine.roster.RosterKeeper, if it keeps the shared roster
-    roster_views: str | None = None  # the render.roster.RosterViews of that roster
+    cast: str | None = None  # its engine.scene_roster.CastKeeper, if it keeps a part of the roster
+    roster_views: str | None = None  # its render.roster.RosterViews of that part
     common_tags: bool = False  # it reads the tags every scene shares ([roll], SPEC §2)
     # the options of `!encounter KIND` for each kind it runs, and how a wrong one is explained
     encounter_options: tuple[tuple[str, frozenset[str], str], ...] = ()

@@ -10,6 +10,7 @@ from typing import Any
 from engine_helpers import thread
 
 from pbp.rulesets.distat import rules as distat
+from pbp.rulesets.distat.engine.model import own
 
 # Aria: Body 5, bonus pool 2 on the sheet; the GM adds 2 and deals her 3 Body damage
 HURT = ("post", "g0", "gm_sam", 0, "!group Aria, Goblin\n!damage Aria body 3\n!bonus Aria +2")
@@ -17,7 +18,7 @@ END = ("post", "g1", "gm_sam", 1, "!encounter end")
 
 
 def _aria(run: Any) -> Any:
-    return distat.view(run.state.round.base, "Aria")
+    return distat.view(own(run.state.round.base), "Aria")
 
 
 def _said(run: Any, post_id: str) -> str:

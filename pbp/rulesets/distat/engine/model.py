@@ -4,18 +4,77 @@ groups, restraints, bonus pools), with what a short rest healed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbp.engine.done import Done
 from pbp.engine.roster import Roster
-from pbp.rulesets.distat.rules import CharacterView, CheckRecord, DistatScene
+from pbp.engine.scene_roster import Member, SceneRoster, scene_roster
+from pbp.rulesets.distat.rules import CharacterView, CheckRecord, DistatScene, Fighter
+from pbp.rulesets.distat.rules.fighter import RulesOptions, status
+from pbp.rulesets.distat.rules.scene import Feature, Knowledge, Sighting
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DistatCast:
+    """Distat's part of the roster (``SceneRoster.parts``): each character's sheet numbers and
+    what happened to it (Body, Mind, damage, bonus pool, talents, restraint), in roster order;
+    the features' target numbers; what each observer has seen and identified of the others'
+    talents; the round's flags; the table's options. Names, sides, groups and who is out are
+    the roster's own."""
+
+    fighters: tuple[Fighter, ...] = ()
+    features: tuple[Feature, ...] = ()
+    sightings: Mapping[Knowledge, Sighting] = field(default_factory=dict)
+    identified: frozenset[Knowledge] = frozenset()
+    uses: int = 0
+    restrained_this_round: frozenset[str] = frozenset()
+    mental_this_round: frozenset[str] = frozenset()
+    options: RulesOptions = field(default_factory=RulesOptions)
 
 
 def own(roster: Roster) -> DistatScene:
-    """The roster as the Distat scene it is (the registry makes Distat its keeper)."""
-    assert isinstance(roster, DistatScene), "the roster is the Distat scene"
-    return roster
+    """The Distat scene of the roster: its groups with Distat's part of the cast."""
+    shared = scene_roster(roster)
+    cast = shared.parts.get(DistatCast) or DistatCast()
+    return DistatScene(
+        fighters=cast.fighters,
+        features=cast.features,
+        groups=shared.groups,
+        next_group=shared.next_group,
+        sightings=cast.sightings,
+        identified=cast.identified,
+        uses=cast.uses,
+        restrained_this_round=cast.restrained_this_round,
+        mental_this_round=cast.mental_this_round,
+        options=cast.options,
+    )
+
+
+def adopt(roster: Roster, scene: DistatScene) -> SceneRoster:
+    """``roster`` as ``scene`` left it: the cast's names, sides and groups, who is out (RULES
+    D6), the talents tags may name, and Distat's part."""
+    shared = scene_roster(roster)
+    cast = DistatCast(
+        fighters=scene.fighters,
+        features=scene.features,
+        sightings=scene.sightings,
+        identified=scene.identified,
+        uses=scene.uses,
+        restrained_this_round=scene.restrained_this_round,
+        mental_this_round=scene.mental_this_round,
+        options=scene.options,
+    )
+    return SceneRoster(
+        members=tuple(Member(name=f.name, side=f.side) for f in scene.fighters),
+        features=tuple(f.name for f in scene.features),
+        groups=scene.groups,
+        next_group=scene.next_group,
+        out=frozenset(f.name for f in scene.fighters if status(f) == "out"),
+        talents=scene.talent_names(),
+        parts=shared.parts.put(cast),
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,7 +1,8 @@
-"""The Distat scene as the roster every scene shares (``engine.roster``): Distat keeps who is
-in the scene, their groups and features, whichever ruleset the scene runs. Here is what
-changes it outside a Distat action: a thread's start, a round's start and end, the GM's
-set-up, a campaign file reloaded, a new thread; and what a rest heals (``recoveries``). The
+"""Distat's part of the roster every scene shares (``engine.roster``): each character's Body,
+Mind, damage, bonus pool, talents and restraint, the features' target numbers, what each
+observer knows, whichever ruleset the scene runs. Here it follows each change of the roster
+outside a Distat action (a thread's start, a round's start and end, the GM's set-up, a
+campaign file reloaded, a new thread), and says what a rest healed (``recoveries``). The
 GM's corrections of Body, Mind and bonus pools and the rests are Distat's as a ruleset
 (``engine.ruleset``)."""
 
@@ -10,24 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbp.campaign.model import Campaign
-from pbp.engine.roster import Roster, RosterKeeper
+from pbp.engine.scene_roster import CastKeeper, SceneRoster
 from pbp.errors import Problem
 from pbp.rulesets.distat import rules as distat
-from pbp.rulesets.distat.engine.model import Recovery, own
-from pbp.rulesets.distat.engine.setup import apply_setup, fighter_from_sheet
-from pbp.rulesets.distat.rules import DistatScene
+from pbp.rulesets.distat.engine.model import Recovery, adopt, own
+from pbp.rulesets.distat.engine.setup import fighter_from_sheet, npc_fighter
+from pbp.rulesets.distat.rules import DistatScene, Feature
 from pbp.rulesets.distat.sheet import DistatOptions
-from pbp.tags.commands import Command
-
-
-def _apply(scene: DistatScene, campaign: Campaign) -> DistatScene:
-    for sheet in campaign.characters:
-        fighter = fighter_from_sheet(sheet)
-        if sheet.name in distat.names(scene):
-            scene = distat.replace_sheet(scene, fighter)  # damage, pool, group and restraint stay
-        else:
-            scene = distat.add_fighter(scene, fighter)
-    return scene
+from pbp.tags.commands import Command, FeatureCommand, NpcCommand
 
 
 def recoveries(before: DistatScene, after: DistatScene) -> tuple[Recovery, ...]:
@@ -51,40 +42,62 @@ def recoveries(before: DistatScene, after: DistatScene) -> tuple[Recovery, ...]:
     return tuple(out)
 
 
-class DistatRoster(RosterKeeper):
-    """The keeper of the Distat scene."""
+class DistatCastKeeper(CastKeeper):
+    """Distat's part of the roster, following each change of it."""
 
-    def start(self, campaign: Campaign) -> Roster:
+    def start(self, roster: SceneRoster, campaign: Campaign) -> SceneRoster:
         own_options = campaign.options.part(DistatOptions)
         options = distat.RulesOptions(
             identify_bonus_requires_owning=own_options.identify_bonus_requires_owning
         )
-        fighters = (fighter_from_sheet(c) for c in campaign.characters)
-        return distat.new_scene(fighters, options=options)
+        fighters = tuple(fighter_from_sheet(c) for c in campaign.characters)
+        return adopt(roster, replace(own(roster), fighters=fighters, options=options))
 
-    def begin_round(self, roster: Roster) -> Roster:
-        return distat.begin_round(own(roster))
+    def begin_round(self, roster: SceneRoster) -> SceneRoster:
+        return adopt(roster, distat.begin_round(own(roster)))
 
-    def end_round(self, roster: Roster) -> Roster:
-        return distat.end_round(own(roster))
+    def end_round(self, roster: SceneRoster) -> SceneRoster:
+        return adopt(roster, distat.end_round(own(roster)))
 
-    def setup(self, roster: Roster, command: Command) -> Roster | Problem | None:
-        return apply_setup(own(roster), command)
+    def setup(
+        self, before: SceneRoster, after: SceneRoster, command: Command
+    ) -> SceneRoster | Problem:
+        scene = own(after)
+        match command:
+            case NpcCommand():
+                npc = npc_fighter(command)
+                return adopt(after, replace(scene, fighters=(*scene.fighters, npc)))
+            case FeatureCommand():
+                feature = Feature(name=command.name, tn=command.tn, constraint=command.constraint)
+                return adopt(after, replace(scene, features=(*scene.features, feature)))
+        return after
 
-    def reload(self, roster: Roster, campaign: Campaign) -> Roster:
-        # a character dropped from the file stays in the scene (the GM removes it in play)
-        return _apply(own(roster), campaign)
+    def reload(self, before: SceneRoster, after: SceneRoster, campaign: Campaign) -> SceneRoster:
+        # the new characters have joined the roster: their sheets join them, and every known
+        # character takes its sheet's new numbers (damage, pool, group and restraint stay)
+        scene = own(after)
+        for sheet in campaign.characters:
+            fighter = fighter_from_sheet(sheet)
+            if sheet.name in distat.names(scene):
+                scene = distat.replace_sheet(scene, fighter)
+            else:
+                scene = replace(scene, fighters=(*scene.fighters, fighter))
+        return adopt(after, scene)
 
-    def carry_over(self, roster: Roster) -> Roster:
-        # damage, pools and what the party has identified stay; groups, features and
-        # restraints belonged to the old scene
-        old = own(roster)
-        fighters = [replace(f, restraint=None) for f in old.fighters]
-        return replace(
-            distat.new_scene(fighters, options=old.options),
+    def carry_over(self, before: SceneRoster, after: SceneRoster) -> SceneRoster:
+        # damage, pools and what the party has identified stay; features, restraints and the
+        # round's flags belonged to the old scene
+        old = own(before)
+        fighters = tuple(replace(f, restraint=None) for f in old.fighters)
+        fresh = replace(
+            own(after),
+            fighters=fighters,
+            features=(),
             sightings=old.sightings,
             identified=old.identified,
+            options=old.options,
         )
+        return adopt(after, fresh)
 
 
-DISTAT_ROSTER = DistatRoster()
+DISTAT_CAST = DistatCastKeeper()

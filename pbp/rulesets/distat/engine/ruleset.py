@@ -1,7 +1,7 @@
 """The Distat ruleset behind the engine's interface (SPEC §2.1, RULES §1): its actions change
-the Distat scene, which is the roster every scene shares (``roster``: groups, restraints), and
-so do the GM's corrections of Body, Mind and bonus pools, ``!rest`` and the short rest at an
-encounter's end, in every scene."""
+the roster every scene shares (groups a move changes, who is out) and Distat's part of it
+(``DistatCast``: Body, Mind, damage, restraints), and so do the GM's corrections of Body, Mind
+and bonus pools, ``!rest`` and the short rest at an encounter's end, in every scene."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from pbp.rulesets.distat.engine.model import (
     DistatRound,
     NightRested,
     RosterReport,
+    adopt,
     own,
 )
 from pbp.rulesets.distat.engine.recovery import recovered, recovery_refused, spend_on_recovery
@@ -62,7 +63,7 @@ class _DistatCloser(Closer):
                         record=r, on_behalf=accepted.on_behalf)
             for r in records
         ]  # fmt: skip
-        return after
+        return adopt(scene, after)
 
     def finish(self, state: EngineState, scene: Roster, number: int) -> Closed:
         return Closed(part=DistatRound(actions=tuple(self.actions)) if self.actions else None)
@@ -94,9 +95,13 @@ class DistatRuleset(Ruleset):
         return _DistatCloser()
 
     def change_roster(self, roster: Roster, command: Command) -> Roster | Problem | None:
-        if isinstance(command, RecoverCommand):  # `!undo` replays it on the re-opened round
-            return spend_on_recovery(own(roster), command)
-        return distat.night_rest(own(roster)) if isinstance(command, RestCommand) else None
+        match command:
+            case RecoverCommand():  # `!undo` replays it on the re-opened round
+                spent = spend_on_recovery(own(roster), command)
+                return spent if isinstance(spent, Problem) else adopt(roster, spent)
+            case RestCommand():
+                return adopt(roster, distat.night_rest(own(roster)))
+        return None
 
     def setup(
         self, state: EngineState, command: Command, post: PostRecord
@@ -109,7 +114,8 @@ class DistatRuleset(Ruleset):
         spent = spend_on_recovery(own(rnd.base), command)
         if isinstance(spent, Problem):
             return spent
-        return replace(state, round=replace(rnd, base=spent, setup=(*rnd.setup, command)))
+        base = adopt(rnd.base, spent)
+        return replace(state, round=replace(rnd, base=base, setup=(*rnd.setup, command)))
 
     def acknowledge(self, state: EngineState, command: Command, post: PostRecord) -> Done | None:
         assert isinstance(command, RecoverCommand) and state.round is not None
@@ -125,12 +131,13 @@ class DistatRuleset(Ruleset):
     def correct(
         self, roster: Roster, command: Command, *, post_id: str
     ) -> tuple[Roster, CorrectionEntry | Problem | None]:
-        return apply_correction(own(roster), command, post_id=post_id)
+        scene, done = apply_correction(own(roster), command, post_id=post_id)
+        return (adopt(roster, scene) if done is not None else roster), done
 
     def end_encounter(
         self, roster: Roster, *, medic: tuple[str, ...], rally: tuple[str, ...]
     ) -> Roster:
-        return distat.end_encounter(own(roster), medic=medic, rally=rally)
+        return adopt(roster, distat.end_encounter(own(roster), medic=medic, rally=rally))
 
     def roster_report(self, *, before: Roster, after: Roster, rested: bool) -> object | None:
         scene = own(after)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from pbp.campaign.model import CharacterSheet
 from pbp.engine.report import CorrectionEntry
-from pbp.engine.setup import new_name_problem, resolve_in
+from pbp.engine.setup import resolve_in
 from pbp.errors import Problem
 from pbp.rulesets.distat import rules as distat
 from pbp.rulesets.distat.rules import DistatScene, Fighter
@@ -18,8 +18,6 @@ from pbp.tags.commands import (
     BonusCommand,
     Command,
     DamageCommand,
-    FeatureCommand,
-    GroupCommand,
     HealCommand,
     NpcCommand,
 )
@@ -38,56 +36,15 @@ def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:
     )
 
 
-def _npc(scene: DistatScene, command: NpcCommand) -> DistatScene | Problem:
-    bad = new_name_problem(command.name, scene, command)
-    if bad is not None:
-        return bad
-    group_with = None
-    if command.group is not None:
-        found = resolve_in(scene, command.group, command=command, features=True)
-        if not isinstance(found, str):
-            return found
-        group_with = found
-    scores = dict(command.scores)
-    npc = Fighter(
+def npc_fighter(command: NpcCommand) -> Fighter:
+    """The Distat state of an NPC the GM's ``!npc`` adds."""
+    return Fighter(
         name=command.name,
         side=command.side or "foes",
         body=command.body,
         mind=command.mind,
-        bonus_pool=scores.get("bonus_pool", 0),
+        bonus_pool=dict(command.scores).get("bonus_pool", 0),
     )
-    return distat.add_fighter(scene, npc, group_with=group_with)
-
-
-def _group(scene: DistatScene, command: GroupCommand) -> DistatScene | Problem:
-    names: list[str] = []
-    for text in command.names:
-        found = resolve_in(scene, text, command=command, features=True)
-        if not isinstance(found, str):
-            return found
-        names.append(found)
-    return distat.set_group(scene, names)
-
-
-def _feature(scene: DistatScene, command: FeatureCommand) -> DistatScene | Problem:
-    bad = new_name_problem(command.name, scene, command)
-    if bad is not None:
-        return bad
-    return distat.add_feature(
-        scene, name=command.name, tn=command.tn, constraint=command.constraint
-    )
-
-
-def apply_setup(scene: DistatScene, command: Command) -> DistatScene | Problem | None:
-    """A set-up command that changes the scene at once; None when it is not one of those."""
-    match command:
-        case NpcCommand():
-            return _npc(scene, command)
-        case GroupCommand():
-            return _group(scene, command)
-        case FeatureCommand():
-            return _feature(scene, command)
-    return None
 
 
 def apply_correction(
