@@ -51,7 +51,9 @@ class Played:
 
     def to(self, post_id: str) -> list[str]:
         """The replies to post ``post_id``, in posting order."""
-        return [text for key, text in self.replies.items() if self.where[key] == f"reply to {post_id}"]
+        return [
+            text for key, text in self.replies.items() if self.where[key] == f"reply to {post_id}"
+        ]
 
 
 def replay(
