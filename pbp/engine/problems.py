@@ -82,14 +82,17 @@ class BadName(Problem):
     code: ClassVar[str] = "bad_name"
     name: str
     why: str  # "reserved" | "taken" | "characters" | "empty"
+    command: str = "npc"  # the word of the command that would create it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NoSuchPost(Problem):
-    """``!void`` names a post that is not in the open round."""
+    """``!void`` (or ``command``, the word of another command naming a post: ``difficulty``)
+    names a post that is not in the open round."""
 
     code: ClassVar[str] = "no_such_post"
     post: str
+    command: str = "void"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
