@@ -10,7 +10,6 @@ from pbp.engine.command_table import Acting
 from pbp.engine.effects import (
     AckModeContent,
     EditReply,
-    HelpContent,
     PreviewContent,
     PrivateReply,
     Reply,
@@ -38,7 +37,6 @@ from pbp.tags.commands import (
     EncounterEndCommand,
     FeatureCommand,
     GroupCommand,
-    HelpCommand,
     NpcCommand,
     PreviewCommand,
     RestCommand,
@@ -111,15 +109,6 @@ def roster_setup(
 
 def _key(command: Command, post: PostRecord) -> str:
     return f"{post.post_id}-{command.source.line}"
-
-
-def help_reply(state: EngineState, command: HelpCommand, acting: Acting) -> EngineState:
-    """``!help``."""
-    post = acting.post
-    acting.effects.append(
-        Reply(key=_key(command, post), to=post.post_id, content=HelpContent(author=post.author))
-    )
-    return state
 
 
 def status_reply(state: EngineState, command: StatusCommand, acting: Acting) -> EngineState:
