@@ -16,7 +16,15 @@ from pbp.engine import post_reply, registry
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.done import Done
-from pbp.engine.effects import AllActedContent, CheatSheetContent, Effect, ReminderContent, Reply
+from pbp.engine.effects import (
+    AllActedContent,
+    CheatSheetContent,
+    Effect,
+    PrivateReply,
+    ReminderContent,
+    Reply,
+    StatusContent,
+)
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.post_contents import DeletedContent
@@ -207,6 +215,7 @@ def _arrive(
     state = replace(
         state, round=replace(rnd, posts=(*rnd.posts, post)), posts_seen=state.posts_seen + 1
     )
+    effects[:] = [_counting_own_tags(effect, post) for effect in effects]
     state = _tell_all_acted(state, post, effects)
     refused: list[Problem] = []
     state = after_tags(
@@ -220,6 +229,17 @@ def _arrive(
         refused=refused,
     )
     return acknowledge(state, post.post_id, done, tuple(refused), effects)
+
+
+def _counting_own_tags(effect: Effect, post: PostRecord) -> Effect:
+    """A ``!status`` answer of ``post`` counts the post's own accepted tags: its commands are
+    read before its tags (set-up acts at once), but its author has acted."""
+    content = effect.content
+    if not isinstance(effect, Reply | PrivateReply) or not isinstance(content, StatusContent):
+        return effect
+    own = {a.actor for a in post.accepted}
+    left = tuple(name for name in content.not_acted if name not in own)
+    return replace(effect, content=replace(content, not_acted=left))
 
 
 def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState:
