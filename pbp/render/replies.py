@@ -202,6 +202,7 @@ class Replies:
                 return "fixed", {
                     "actions": content.actions,
                     "listed": content.listed,
+                    "brackets": content.brackets,
                     "closed": content.closed,
                 }
             case ActedContent():
