@@ -70,7 +70,7 @@ def replay(
     where: dict[str, str] = {}
     if not as_json:
         heads = list(_HEADER.finditer(result.stdout))
-        for head, after in zip(heads, [*heads[1:], None], strict=True):
+        for head, after in zip(heads, [*heads[1:], None][: len(heads)], strict=True):
             end = after.start() if after is not None else len(result.stdout)
             replies[head["key"]] = result.stdout[head.end() : end].strip()
             where[head["key"]] = head["where"]
