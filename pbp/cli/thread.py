@@ -14,6 +14,7 @@ from pbp.cli.printable import for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.forums.base import ForumPost, PrivateMessage
+from pbp.services.watched import bound_threads
 
 
 @click.group("thread")
@@ -110,7 +111,9 @@ def list_threads(config_path: Path) -> None:
     """List the threads of the local forum, with their number of posts."""
     config = load(config_path, command="thread list")
     try:
-        threads = local_forum(config, open_store(config)).threads()
+        store = open_store(config)
+        threads = local_forum(config, store).threads()
+        bound = bound_threads(store)
     except PbpError as exc:
         fail("thread list", str(exc))
     if not threads:
@@ -118,5 +121,14 @@ def list_threads(config_path: Path) -> None:
         return
     watched = {t.id for t in config.threads}
     for name, count in threads:
-        mark = "  (run by the bot)" if name in watched else ""
+        by = bound.get(name)
+        mark = (
+            "  (run by the bot)"
+            if name in watched
+            else f"  (run by the bot: bound by {by} with !campaign)"
+            if by is not None
+            else "  (run by the bot)"
+            if name in bound
+            else ""
+        )
         click.echo(for_terminal(f"{name}: {count} post{'s' if count != 1 else ''}{mark}"))
