@@ -119,3 +119,12 @@ def failure_text(error: Exception) -> str:
     """What failed, in one line, for the GM and the ledger (never a traceback)."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommandInEdit(Problem):
+    """A command line an edit added (or changed): commands act once, from the version of
+    their post first read (SPEC §2.5), so it did nothing; ``word`` is its command."""
+
+    code: ClassVar[str] = "command_in_edit"
+    word: str

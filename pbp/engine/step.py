@@ -29,6 +29,7 @@ from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.post_contents import DeletedContent
 from pbp.engine.private import gm_copies
+from pbp.engine.problems import CommandInEdit
 from pbp.engine.reading import (
     Parse,
     checked_against,
@@ -41,6 +42,7 @@ from pbp.engine.rounds import close_round, open_round
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.tags import parse_post
+from pbp.tags.commands import Command
 
 Step = tuple[EngineState, tuple[Effect, ...]]
 
@@ -288,6 +290,7 @@ def _edit(
         edited=True,
         accepted=accepted,
         problems=problems,
+        command_problems=_edited_commands(post, reading.parsed.commands),
         reading=reading,
         checked=checked_against(state, reading=reading, before=before),
     )
@@ -296,6 +299,20 @@ def _edit(
         effects += [said] if said is not None else []
     state = replace(state, round=post_reply.replaced(rnd, new))
     return _tell_all_acted(state, new, effects)
+
+
+def _edited_commands(post: PostRecord, commands: tuple[Command, ...]) -> tuple[Problem, ...]:
+    """The post's command problems after an edit: those of its first version (they stand:
+    commands are read once), and a note on each command line the edit wrote, which did
+    nothing (SPEC §2.5)."""
+    first = tuple(p for p in post.command_problems if not isinstance(p, CommandInEdit))
+    read = {c.source.text for c in post.commands}
+    written = tuple(
+        CommandInEdit(tag=c.source.text, line=c.source.line, column=c.source.column, word=c.word)
+        for c in commands
+        if c.source.text not in read
+    )
+    return tuple(sorted((*first, *written), key=lambda p: (p.line, p.column)))
 
 
 def _delete(state: EngineState, event: PostDeleted, effects: list[Effect]) -> EngineState:
