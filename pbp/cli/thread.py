@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
 import textwrap
 from collections import defaultdict
 from datetime import datetime
@@ -10,10 +12,12 @@ from pathlib import Path
 import click
 
 from pbp.bootstrap import local_forum, open_store
+from pbp.cli.markdown_view import Formatter, plain_body, terminal_body
 from pbp.cli.printable import for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.forums.base import ForumPost, PrivateMessage
+from pbp.services.watched import bound_threads
 
 
 @click.group("thread")
@@ -25,20 +29,20 @@ def _when(at: datetime) -> str:
     return at.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _block(post: ForumPost, *, indent: str) -> list[str]:
+def _block(post: ForumPost, *, indent: str, body: Formatter) -> list[str]:
     head = f"{post.id}  {post.author} · {_when(post.created_at)}"
     if post.reply_to:
         head += f" · reply to {post.reply_to}"
     if post.deleted_at is not None:
-        return [f"{indent}{head} · deleted {_when(post.deleted_at)}", ""]
+        return [for_terminal(f"{indent}{head} · deleted {_when(post.deleted_at)}"), ""]
     if post.edited_at is not None:
         head += f" · edited {_when(post.edited_at)}"
-    body = textwrap.indent(post.body.rstrip(), indent + "    ", lambda _line: True)
-    return [f"{indent}{head}", body, ""]
+    return [for_terminal(f"{indent}{head}"), body(post.body.rstrip(), len(indent) + 4), ""]
 
 
-def render_thread(posts: list[ForumPost]) -> str:
-    """A thread as text: each post, with the bot's replies to it right under it."""
+def render_thread(posts: list[ForumPost], *, body: Formatter = plain_body) -> str:
+    """A thread as text: each post, with the bot's replies to it right under it; ``body``
+    shows a post's Markdown (plain text by default), printable."""
     answers: dict[str, list[ForumPost]] = defaultdict(list)
     top: list[ForumPost] = []
     for post in posts:
@@ -48,12 +52,12 @@ def render_thread(posts: list[ForumPost]) -> str:
             top.append(post)
     lines: list[str] = []
     for post in top:
-        lines += _block(post, indent="")
+        lines += _block(post, indent="", body=body)
         for answer in answers.pop(post.id, []):
-            lines += _block(answer, indent="    ")
+            lines += _block(answer, indent="    ", body=body)
     for orphans in answers.values():  # replies to posts of another thread (should not happen)
         for answer in orphans:
-            lines += _block(answer, indent="    ")
+            lines += _block(answer, indent="    ", body=body)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -99,7 +103,11 @@ def show(config_path: Path, name: str, user: str | None) -> None:
     click.echo(
         for_terminal(f"Thread {name}: {len(posts) - replies} posts, {replies} replies by the bot\n")
     )
-    click.echo(for_terminal(render_thread(posts)))
+    stdout = sys.stdout
+    shown: Formatter = (
+        terminal_body(shutil.get_terminal_size().columns) if stdout.isatty() else plain_body
+    )  # a terminal sees the Markdown rendered; a pipe plain text
+    click.echo(render_thread(posts, body=shown))
     if user is not None:
         click.echo(for_terminal(render_inbox(user, inbox)), nl=False)
 
@@ -110,7 +118,9 @@ def list_threads(config_path: Path) -> None:
     """List the threads of the local forum, with their number of posts."""
     config = load(config_path, command="thread list")
     try:
-        threads = local_forum(config, open_store(config)).threads()
+        store = open_store(config)
+        threads = local_forum(config, store).threads()
+        bound = bound_threads(store)
     except PbpError as exc:
         fail("thread list", str(exc))
     if not threads:
@@ -118,5 +128,14 @@ def list_threads(config_path: Path) -> None:
         return
     watched = {t.id for t in config.threads}
     for name, count in threads:
-        mark = "  (run by the bot)" if name in watched else ""
+        by = bound.get(name)
+        mark = (
+            "  (run by the bot)"
+            if name in watched
+            else f"  (run by the bot: bound by {by} with !campaign)"
+            if by is not None
+            else "  (run by the bot)"
+            if name in bound
+            else ""
+        )
         click.echo(for_terminal(f"{name}: {count} post{'s' if count != 1 else ''}{mark}"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -70,23 +71,25 @@ def _read(source: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+MAKE_ONE = "a ledger is what `pbp export --json` or `pbp replay CAMPAIGN EVENTS --json` writes"
+
+
 def _ledger(path: Path) -> Verification:
+    """The ledger's verification; a file that is no ledger is one message, and exit 2."""
     try:
         data = json.loads(_read(path))
     except json.JSONDecodeError as exc:
-        fail("verify", f"{path} is not a JSON ledger: {exc}", status=NOTHING)
+        _no_ledger(path, f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
     except RecursionError:  # brackets nested past anything a ledger holds
-        fail("verify", f"{path} is not a JSON ledger: it nests too deep", status=NOTHING)
+        _no_ledger(path, "its JSON nests too deep")
     except ValueError:  # a number past Python's limit for reading one (4,300 digits)
-        fail(
-            "verify",
-            f"{path} is not a JSON ledger: it holds a number thousands of digits long",
-            status=NOTHING,
-        )
+        _no_ledger(path, "it holds a number thousands of digits long")
     if not isinstance(data, dict):
-        fail(
-            "verify",
-            f"{path} is not a JSON ledger (expected an object with 'rounds')",
-            status=NOTHING,
-        )
+        _no_ledger(path, f'its JSON is {type(data).__name__}, not an object with "rounds"')
+    if not isinstance(data.get("rounds"), list):
+        _no_ledger(path, 'its JSON object has no list of "rounds"')
     return verify_ledger(data)
+
+
+def _no_ledger(path: Path, why: str) -> NoReturn:
+    fail("verify", f"{path} is not a pbp ledger: {why}; {MAKE_ONE}", status=NOTHING)

@@ -10,10 +10,11 @@ from pbp.engine import post_reply
 from pbp.engine.done import (
     DeadlineSet,
     Done,
+    EncounterEnded,
     PostVoided,
 )
-from pbp.engine.effects import CheatSheetContent, EditReply, Effect, Reply
-from pbp.engine.post_contents import VoidedContent
+from pbp.engine.effects import CheatSheetContent, EditReply, Effect, Reply, SummaryContent
+from pbp.engine.post_contents import DoneContent, VoidedContent
 from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 
@@ -43,6 +44,13 @@ def acknowledge(
     them (SPEC §3)."""
     if not done and not refused:
         return state
+    if state.ack != "none" and _into_summary(post_id, done, effects):
+        # a post that got the summary: its Done lines are said there, and a Done reply of
+        # this same step (its set-up, said before the close) is not posted
+        state = _unsaid(state, post_id, effects)
+        if not refused:
+            return state
+        done = []
     if _sheet_shows_deadline(state, done, effects):  # the cheat-sheet keeps the deadline true
         effects.append(EditReply(key="cheatsheet", content=CheatSheetContent(round_number=1)))
     post = post_reply.find(state, post_id)
@@ -73,3 +81,36 @@ def _said(
     if said is not None:
         effects.append(said)
     return post_reply.put(state, post)
+
+
+def _into_summary(post_id: str, done: list[Done], effects: list[Effect]) -> bool:
+    """Whether ``post_id``'s closing command got the round's summary as its reply in this
+    step; if so what its commands did goes into that summary ("The GM's commands";
+    ``!encounter end`` is its short-rest line already)."""
+    for number, effect in enumerate(effects):
+        content = effect.content
+        if (
+            isinstance(effect, Reply)
+            and effect.to == post_id
+            and isinstance(content, SummaryContent)
+        ):
+            kept = tuple(d for d in done if not isinstance(d, EncounterEnded))
+            report = replace(content.report, done=(*content.report.done, *kept))
+            effects[number] = replace(effect, content=replace(content, report=report))
+            return True
+    return False
+
+
+def _unsaid(state: EngineState, post_id: str, effects: list[Effect]) -> EngineState:
+    """``state`` without the Done-only reply this step was to post to ``post_id``."""
+    post = post_reply.find(state, post_id)
+    reply = post.reply if post is not None else None
+    if post is None or reply is None or not isinstance(reply.content, DoneContent):
+        return state
+    if reply.content.then is not None or reply.content.refused:
+        return state  # it says more than the Done lines: it stays
+    posted = [e for e in effects if isinstance(e, Reply) and e.key == reply.key]
+    if not posted:
+        return state  # posted in an earlier step: it stays as it is
+    effects[:] = [e for e in effects if not (isinstance(e, Reply) and e.key == reply.key)]
+    return post_reply.put(state, replace(post, reply=None))

@@ -11,7 +11,6 @@ from pbp.engine.done import Rested
 from pbp.engine.effects import (
     AckModeContent,
     EditReply,
-    HelpContent,
     PreviewContent,
     PrivateReply,
     Reply,
@@ -39,7 +38,6 @@ from pbp.tags.commands import (
     EncounterEndCommand,
     FeatureCommand,
     GroupCommand,
-    HelpCommand,
     NpcCommand,
     PreviewCommand,
     RestCommand,
@@ -124,15 +122,6 @@ def night_rest(state: EngineState, command: RestCommand, acting: Acting) -> Engi
 
 def _key(command: Command, post: PostRecord) -> str:
     return f"{post.post_id}-{command.source.line}"
-
-
-def help_reply(state: EngineState, command: HelpCommand, acting: Acting) -> EngineState:
-    """``!help``."""
-    post = acting.post
-    acting.effects.append(
-        Reply(key=_key(command, post), to=post.post_id, content=HelpContent(author=post.author))
-    )
-    return state
 
 
 def status_reply(state: EngineState, command: StatusCommand, acting: Acting) -> EngineState:

@@ -19,7 +19,7 @@ from pbp.engine.command_table import Acting, CommandRow, by_type, row, unchanged
 from pbp.engine.done import (
     Done,
 )
-from pbp.engine.effects import Effect, Reply
+from pbp.engine.effects import Effect, HelpContent, Reply
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.reading import Parse, is_command_problem
@@ -53,6 +53,18 @@ from pbp.tags.commands import (
 )
 from pbp.tags.model import Source
 
+
+def help_reply(state: EngineState, command: HelpCommand, acting: Acting) -> EngineState:
+    """``!help``: the tag language for its author; a GM's lists the GM commands of the table
+    too (``COMMANDS``, below)."""
+    post = acting.post
+    words = tuple(dict.fromkeys(r.word for r in COMMANDS if r.command.gm_only))
+    content = HelpContent(author=post.author, gm_commands=words if post.gm else ())
+    key = f"{post.post_id}-{command.source.line}"
+    acting.effects.append(Reply(key=key, to=post.post_id, content=content))
+    return state
+
+
 COMMANDS: tuple[CommandRow, ...] = (
     # after the tags of the post
     row(CloseCommand, do.close),
@@ -73,7 +85,7 @@ COMMANDS: tuple[CommandRow, ...] = (
     row(DamageCommand, unchanged),
     row(HealCommand, unchanged),
     # answers, when read
-    row(HelpCommand, do.help_reply),
+    row(HelpCommand, help_reply),
     row(StatusCommand, do.status_reply),
     row(SheetCommand, do.sheet_reply),
     row(AckCommand, do.ack_mode, waits=False),  # the player's setting, even below `!close`

@@ -62,9 +62,11 @@ class UndoneContent:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HelpContent:
-    """``!help`` for one author."""
+    """``!help`` for one author; ``gm_commands``: the words of the GM commands, in the order
+    of the table of commands (a GM's ``!help`` lists them)."""
 
     author: str
+    gm_commands: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -39,6 +39,7 @@ class FixedContent:
     post_id: str
     actions: tuple[str, ...] = ()
     listed: bool = False
+    brackets: bool = False  # no tag left, but brackets read as prose (a tag without a colon)
     closed: bool = field(default=False, compare=False)
 
 

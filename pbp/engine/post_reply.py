@@ -70,7 +70,14 @@ def tags_part(
     listed = state.confirms(post.author)
     match prior:
         case ProblemsContent() | FixedContent() | ActedContent():
-            return FixedContent(post_id=post.post_id, actions=actions, listed=listed, closed=closed)
+            brackets = not actions and "[" in post.body
+            return FixedContent(
+                post_id=post.post_id,
+                actions=actions,
+                listed=listed,
+                brackets=brackets,
+                closed=closed,
+            )
         case AckContent():
             return AckContent(post_id=post.post_id, actions=actions, closed=closed)
     if actions and listed:  # SPEC §3: ack = all, or the author's own `!ack on`

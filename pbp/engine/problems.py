@@ -82,14 +82,17 @@ class BadName(Problem):
     code: ClassVar[str] = "bad_name"
     name: str
     why: str  # "reserved" | "taken" | "characters" | "empty"
+    command: str = "npc"  # the word of the command that would create it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NoSuchPost(Problem):
-    """``!void`` names a post that is not in the open round."""
+    """``!void`` (or ``command``, the word of another command naming a post: ``difficulty``)
+    names a post that is not in the open round."""
 
     code: ClassVar[str] = "no_such_post"
     post: str
+    command: str = "void"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,3 +119,12 @@ def failure_text(error: Exception) -> str:
     """What failed, in one line, for the GM and the ledger (never a traceback)."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommandInEdit(Problem):
+    """A command line an edit added (or changed): commands act once, from the version of
+    their post first read (SPEC §2.5), so it did nothing; ``word`` is its command."""
+
+    code: ClassVar[str] = "command_in_edit"
+    word: str

@@ -42,9 +42,14 @@ def new_name_problem(name: str, roster: Roster, command: Command) -> Problem | N
         if name.casefold() in taken
         else None
     )
-    return None if why is None else located(BadName(tag="", name=name, why=why), command)
+    return (
+        None
+        if why is None
+        else located(BadName(tag="", name=name, why=why, command=command.word), command)
+    )
 
 
 def no_such_post(command: Command, post: str) -> Problem:
-    """``!void`` of a post that is not in the open round."""
-    return located(NoSuchPost(tag="", post=post), command)
+    """``command`` (``!void``, ``!difficulty``) names ``post``, which is not in the open
+    round."""
+    return located(NoSuchPost(tag="", post=post, command=command.word), command)

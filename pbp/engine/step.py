@@ -16,11 +16,20 @@ from pbp.engine import post_reply, registry
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.done import Done
-from pbp.engine.effects import AllActedContent, CheatSheetContent, Effect, ReminderContent, Reply
+from pbp.engine.effects import (
+    AllActedContent,
+    CheatSheetContent,
+    Effect,
+    PrivateReply,
+    ReminderContent,
+    Reply,
+    StatusContent,
+)
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.post_contents import DeletedContent
 from pbp.engine.private import gm_copies
+from pbp.engine.problems import CommandInEdit
 from pbp.engine.reading import (
     Parse,
     checked_against,
@@ -33,6 +42,7 @@ from pbp.engine.rounds import close_round, open_round
 from pbp.engine.state import EngineState, OpenRound, PostRecord
 from pbp.errors import Problem
 from pbp.tags import parse_post
+from pbp.tags.commands import Command
 
 Step = tuple[EngineState, tuple[Effect, ...]]
 
@@ -209,6 +219,7 @@ def _arrive(
     state = replace(
         state, round=replace(rnd, posts=(*rnd.posts, post)), posts_seen=state.posts_seen + 1
     )
+    effects[:] = [_counting_own_tags(effect, post) for effect in effects]
     state = _tell_all_acted(state, post, effects)
     refused: list[Problem] = []
     state = after_tags(
@@ -222,6 +233,17 @@ def _arrive(
         refused=refused,
     )
     return acknowledge(state, post.post_id, done, tuple(refused), effects)
+
+
+def _counting_own_tags(effect: Effect, post: PostRecord) -> Effect:
+    """A ``!status`` answer of ``post`` counts the post's own accepted tags: its commands are
+    read before its tags (set-up acts at once), but its author has acted."""
+    content = effect.content
+    if not isinstance(effect, Reply | PrivateReply) or not isinstance(content, StatusContent):
+        return effect
+    own = {a.actor for a in post.accepted}
+    left = tuple(name for name in content.not_acted if name not in own)
+    return replace(effect, content=replace(content, not_acted=left))
 
 
 def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect]) -> EngineState:
@@ -270,6 +292,7 @@ def _edit(
         edited=True,
         accepted=accepted,
         problems=problems,
+        command_problems=_edited_commands(post, reading.parsed.commands),
         reading=reading,
         checked=checked_against(state, reading=reading, before=before),
     )
@@ -278,6 +301,20 @@ def _edit(
         effects += [said] if said is not None else []
     state = replace(state, round=post_reply.replaced(rnd, new))
     return _tell_all_acted(state, new, effects)
+
+
+def _edited_commands(post: PostRecord, commands: tuple[Command, ...]) -> tuple[Problem, ...]:
+    """The post's command problems after an edit: those of its first version (they stand:
+    commands are read once), and a note on each command line the edit wrote, which did
+    nothing (SPEC §2.5)."""
+    first = tuple(p for p in post.command_problems if not isinstance(p, CommandInEdit))
+    read = {c.source.text for c in post.commands}
+    written = tuple(
+        CommandInEdit(tag=c.source.text, line=c.source.line, column=c.source.column, word=c.word)
+        for c in commands
+        if c.source.text not in read
+    )
+    return tuple(sorted((*first, *written), key=lambda p: (p.line, p.column)))
 
 
 def _delete(state: EngineState, event: PostDeleted, effects: list[Effect]) -> EngineState:

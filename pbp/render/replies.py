@@ -190,7 +190,11 @@ class Replies:
                     "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
                 }
             case HelpContent():
-                return "help", self._orientation(state, content.author)
+                return "help", {
+                    **self._orientation(state, content.author),
+                    "gm_commands": content.gm_commands,
+                    "ex": examples_for(state, author=content.author),
+                }
             case StatusContent():
                 return "status", self._status(state, content)
             case SheetContent():
@@ -209,6 +213,7 @@ class Replies:
                 return "fixed", {
                     "actions": content.actions,
                     "listed": content.listed,
+                    "brackets": content.brackets,
                     "closed": content.closed,
                 }
             case ActedContent():

@@ -186,7 +186,7 @@ class Bot:
             raise  # the database's trouble, not the thread's: the next threads would fail too
         except (ConfigError, ForumError) as exc:
             report.errors.append(f"thread {work.key}: {exc}")
-            log.error("thread %s: %s", work.key, exc)
+            log.info("thread %s: %s", work.key, exc)  # the poll's report says it (once)
         except Exception as exc:  # one broken thread never stops the others
             report.errors.append(f"thread {work.key}: {type(exc).__name__}: {exc}")
             log.exception("thread %s failed", work.key)

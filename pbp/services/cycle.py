@@ -20,7 +20,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.events import Tick
 from pbp.engine.reload import reload_campaign
-from pbp.engine.step import step
+from pbp.engine.step import LATE_DEADLINE, step
 from pbp.errors import ConfigError
 from pbp.forums.base import ForumPost
 from pbp.render.replies import split_reply
@@ -129,6 +129,8 @@ class ThreadCycle:
         for item in planned:
             if self.context.stopping():  # stop after the post in hand; the rest comes next start
                 break
+            if self._missed_before(item):
+                self._tick()  # the missed deadline's close, seen now, before the posts after it
             self._handle(item, report)
         else:
             self._tick()
@@ -275,6 +277,16 @@ class ThreadCycle:
         self.state = state
         for effect, text in rendered:
             self._effect(effect, text)
+
+    def _missed_before(self, item: Planned) -> bool:
+        """Whether ``item`` was written after a deadline the bot missed (it was down): the
+        round closes at the deadline with the posts before it, and the next one opens now,
+        when its summary is posted, so its deadline counts from now (RULES §7); the posts
+        written after the deadline belong to that next round."""
+        rnd = self.state.round
+        if item.event is None or rnd is None or rnd.deadline is None or not rnd.has_actions:
+            return False
+        return item.event.at >= rnd.deadline and self.now - rnd.deadline > LATE_DEADLINE
 
     def _tick(self) -> None:
         state, effects = step(self.state, Tick(at=self.now), dice=self.dice, now=self.now)

@@ -86,8 +86,9 @@ def write_ledger(bot: Bot, thread: str, write: Callable[[str], object]) -> None:
     write_streamed(_streamed_ledger(stored, stored.closed), write)
 
 
-def _post_lines(posts: list[dict[str, Any]]) -> list[str]:
+def _post_lines(posts: list[dict[str, Any]], *, closed_by: str | None) -> list[str]:
     out: list[str] = []
+    undone = any(_command_is(c, "undo") for p in posts for c in p.get("commands", ()))
     for post in posts:
         when = datetime.fromisoformat(post["at"]).strftime("%Y-%m-%d %H:%M UTC")
         if post["deleted"]:
@@ -97,7 +98,34 @@ def _post_lines(posts: list[dict[str, Any]]) -> list[str]:
         out += [f"**{post['post']}**, {post['author']}, {when}{edited}:", ""]
         out += [f"> {line}" if line else ">" for line in post["body"].rstrip().splitlines()]
         out.append("")
+        out += _command_notes(post, closed_by=closed_by, undone=undone)
     return out
+
+
+def _command_is(line: str, word: str) -> bool:
+    head = line.lstrip("!").split(maxsplit=1)
+    return bool(head) and head[0].casefold() == word
+
+
+def _command_notes(post: dict[str, Any], *, closed_by: str | None, undone: bool) -> list[str]:
+    """What a reader of the transcript would misread in a post's commands: command lines an
+    edit wrote (commands act from the first version of a post: they did nothing), and a
+    ``!close`` that ``!undo`` took back."""
+    if "commands" not in post:  # a round stored by an older pbp
+        return []
+    read = post["commands"]
+    lines = [ln.strip() for ln in post["body"].splitlines() if ln.lstrip().startswith("!")]
+    notes = []
+    written = [ln for ln in lines if ln not in read]
+    if post["edited"] and written:
+        shown = ", ".join(f"`{ln.replace('`', chr(39))}`" for ln in written)
+        notes.append(
+            f"*Written by an edit, so it did nothing (commands act from the first version of "
+            f"a post): {shown}.*"
+        )
+    if undone and post["post"] != closed_by and any(_command_is(c, "close") for c in read):
+        notes.append("*Its `!close` was undone (`!undo`): the round was re-opened.*")
+    return [*notes, ""] if notes else []
 
 
 def _one_line(error: str) -> str:
@@ -131,7 +159,7 @@ def thread_markdown(bot: Bot, thread: str) -> str:
                 "",
             ]
         out += ["### Posts", ""]
-        out += _post_lines(posts.get(rnd["number"], [])) or ["*No posts.*", ""]
+        out += _post_lines(posts.get(rnd["number"], []), closed_by=closed) or ["*No posts.*", ""]
         out += ["### Results", ""]
         if rnd.get("summary"):  # the summary as posted, its headings under this one
             out += [

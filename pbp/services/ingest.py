@@ -96,7 +96,7 @@ class Ingest:
             return self.forum.listing(cursor=cursor)
         except ForumError as exc:
             self.report.errors.append(f"the forum's listing failed: {exc}")
-            log.warning("the forum's listing failed: %s", exc)
+            log.info("the forum's listing failed: %s", exc)  # the poll's report says it (once)
             return None
 
     def _survey(self, threads: Mapping[str, int]) -> dict[str, ThreadSurvey]:
@@ -110,7 +110,9 @@ class Ingest:
             self.report.errors.append(
                 f"the forum could not say what {len(threads)} new thread(s) hold: {exc}"
             )
-            log.warning("survey of %d threads failed: %s", len(threads), exc)
+            log.info(
+                "survey of %d threads failed: %s", len(threads), exc
+            )  # the poll's report says it (once)
             return {}
         for key in threads:
             if key not in surveys:
@@ -163,7 +165,9 @@ class Ingest:
         except ForumError as exc:  # read again next poll (a close's cycle reads its own)
             count = sum(len(ids) for ids in wanted.values())
             self.report.errors.append(f"the forum could not read {count} posts again: {exc}")
-            log.warning("re-reading %d posts failed: %s", count, exc)
+            log.info(
+                "re-reading %d posts failed: %s", count, exc
+            )  # the poll's report says it (once)
             return {}, {}
         ids = {row.key: row.id for row in rows}
         return {ids[key]: posts for key, posts in read.items() if key in ids}, batch.moved

@@ -39,6 +39,7 @@ def post_entry(post: PostRecord) -> dict[str, Any]:
         "edited": post.edited,
         "deleted": post.deleted,
         "body": post.body,
+        "commands": [c.source.text for c in post.commands],  # as read: the first version
     }
 
 

@@ -45,7 +45,7 @@ class ThreadDirectory:
                 ready[key] = self._campaigns.load(configured[key])
             except ConfigError as exc:  # this thread waits until its campaign file loads
                 report.errors.append(f"thread {key}: {exc}")
-                log.error("thread %s: %s", key, exc)
+                log.info("thread %s: %s", key, exc)  # the poll's report says it (once)
         if not ready:
             return
         with self._store.session() as s:  # every new thread in one transaction

@@ -121,8 +121,10 @@ def _read_inside(
     verb = VERB_ALIASES.get(lowered, lowered)
     reader = SCENE_READERS[scene].get(verb)
     if reader is None:
-        # without a colon, a verb of another scene or a typo of one is a tag when a name follows
-        # (`[attack Goblin Brute]` in a Distat scene): its author meant it (issue 15)
+        if not colon and body.strip() and verb not in ALL_VERBS:
+            return _colonless_typo(word, body, scene=scene, names=names, source=source)
+        # without a colon, a verb of another scene is a tag when a name follows (`[attack
+        # Goblin Brute]` in a Distat scene): its author meant it (issue 15)
         meant = colon or _names_someone(body, names=names)
         return _not_a_verb(word, verb, colon=meant, alone=not body.strip(), scene=scene)
     try:
@@ -132,6 +134,22 @@ def _read_inside(
         # it is a name that could be several names, or a typo of one (`[p attack gob]` with
         # two goblins): then the candidates are worth a reply
         return rejected.problem if colon or _near_name(rejected.problem) else None
+
+
+def _colonless_typo(
+    word: str, body: str, *, scene: SceneKind, names: Names, source: Source
+) -> Problem | None:
+    """A bracket without a colon whose first word is a likely typo of a verb: the typo, with
+    the corrected tag, when the rest reads as a valid tag of that verb (`[phsyical attack
+    Goblin]`); prose otherwise (`[phsyical attack the air]`) (RULES §7)."""
+    suggestion = typo_of(word, scene=scene)
+    if suggestion is None:
+        return None
+    try:
+        SCENE_READERS[scene][suggestion](body.lstrip(" ,|/"), source=source, names=names)
+    except Reject:
+        return None
+    return VerbTypo(tag="", word=word, suggestion=suggestion, scene=scene.value)
 
 
 NEAR_NAME_LENGTH = 3  # a shorter name written is too little to say the tag was meant

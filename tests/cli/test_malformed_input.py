@@ -600,14 +600,14 @@ CASES += [
     Case(
         "verify: ledger not JSON",
         ["verify", "--ledger", "l.json"],
-        "l.json is not a JSON ledger: Expecting value",
+        "l.json is not a pbp ledger: not JSON (Expecting value",
         2,
         {"l.json": "rounds"},
     ),
     Case(
         "verify: ledger nested 100,000 deep",
         ["verify", "--ledger", "l.json"],
-        "l.json is not a JSON ledger: it nests too deep",
+        "l.json is not a pbp ledger: its JSON nests too deep",
         2,
         {"l.json": "[" * 100_000},
     ),
@@ -621,7 +621,7 @@ CASES += [
     Case(
         "verify: ledger a list",
         ["verify", "--ledger", "l.json"],
-        "l.json is not a JSON ledger (expected an object",
+        "l.json is not a pbp ledger: its JSON is list, not an object",
         2,
         {"l.json": "[]"},
     ),

@@ -162,4 +162,4 @@ def test_verify_a_ledger_that_is_not_json_exits_2(folder: Path, pbp: Pbp) -> Non
     result = pbp(folder, "verify", "--ledger", "broken.json")
 
     assert result.returncode == 2
-    assert "is not a JSON ledger" in result.stderr
+    assert "is not a pbp ledger: not JSON" in result.stderr

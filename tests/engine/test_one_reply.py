@@ -107,12 +107,13 @@ def test_under_ack_errors_a_fix_says_what_is_true_of_the_post_now() -> None:
     assert "Did you mean **physical**?" in one(run, "p2")
     feed(run, ("edit", "p2", None, 3, "[physical: attack Goblin]"))
     assert one(run, "p2") == (
-        "Fixed: the edited post reads well now, and its tags will act when the round closes.\n"
+        "Fixed: the edited post now holds `[physical: attack Goblin]`, and it will act when the "
+        "round closes.\n"
     )
     feed(run, ("edit", "p2", None, 4, "On second thought, Aria waits."))
     # its tags will not act: there are none
     assert one(run, "p2") == (
-        "Fixed: the edited post holds no tag now, so nothing in it acts when the round closes.\n"
+        "The edited post holds no tag now, so nothing in it acts when the round closes.\n"
     )
     feed(run, ("edit", "p2", None, 5, "[phisical: attack Goblin]"))
     assert "Did you mean **physical**?" in one(run, "p2")
@@ -235,8 +236,8 @@ def test_an_error_the_closes_re_check_clears_is_edited_into_the_fix() -> None:
     assert "already used the physical action" in one(run, "p3")
     feed(run, ("post", "p4", "gm_sam", 5, "!close"))
     assert one(run, "p3") == (
-        "Fixed: the post as it stood at the close read well, and its tags went into the close: "
-        "the round's summary says what they did.\n"
+        "Fixed: the post as it stood at the close held `[physical: attack Goblin]`, and it went "
+        "into the close: the round's summary says what it did.\n"
     )
     assert [a.post_id for a in actions_of(run.reports[1])] == ["p3"]
 
@@ -273,7 +274,8 @@ def test_ack_off_mid_round_keeps_a_confirmation_true_in_the_tables_words() -> No
     assert "Did you mean **physical**?" in one(run, "p3")
     feed(run, ("edit", "p3", None, 6, "[physical: attack Goblin]"))
     assert one(run, "p3") == (
-        "Fixed: the edited post reads well now, and its tags will act when the round closes.\n"
+        "Fixed: the edited post now holds `[physical: attack Goblin]`, and it will act when the "
+        "round closes.\n"
     )
 
 
@@ -291,7 +293,8 @@ def test_a_gm_posts_done_lines_and_its_tags_problems_share_one_reply() -> None:
     feed(run, ("edit", "p2", None, 3, "!npc Orc body 2 mind 1\n[mental: attack Aria | as Orc]"))
     assert one(run, "p2") == (
         "Done:\n\n- **Orc** joins the scene (foes).\n\n-----\n\n"
-        "Fixed: the edited post reads well now, and its tags will act when the round closes.\n"
+        "Fixed: the edited post now holds `[mental: attack Aria | as Orc]`, and it will act "
+        "when the round closes.\n"
     )
 
 

@@ -98,7 +98,9 @@ def test_a_registered_fifth_ruleset_plays_a_round_through_replay(tmp_path: Path)
     assert "Aria called heads: the coin shows" in out
     assert "Bram called tails: the coin shows" in out
     assert "Aria called heads: the coin shows tails, a loss." in out  # seed 1
-    assert "Fixed: the edited post reads well now" in out  # its reader refused `sideways`
+    assert (
+        "Fixed: the edited post now holds `[flip: tails]`" in out
+    )  # its reader refused `sideways`
 
 
 def test_a_ruleset_registered_before_the_rulesets_are_read_is_in_the_registries() -> None:

@@ -60,8 +60,8 @@ def test_one_reply_follows_a_post_through_edits_a_restart_a_delete_and_the_close
         said(table, post)
         == {
             "all": "Fixed: read `[physical: attack Goblin]`. They act when the round closes.\n",
-            "errors": "Fixed: the edited post reads well now, and its tags will act when the round "
-            "closes.\n",
+            "errors": "Fixed: the edited post now holds `[physical: attack Goblin]`, and it will "
+            "act when the round closes.\n",
         }[ack]
     )
 
@@ -118,7 +118,9 @@ def test_a_gm_post_gets_one_reply_for_its_commands_and_its_tags(tmp_path: Path) 
     table.edit(gm, f"{SETUP}\n!npc Orc body 2 mind 1\n[mental: attack Aria | as Orc]", 2)
     table.poll(3)
     done_now, fixed = said(table, gm).split("\n\n-----\n\n")
-    assert done_now == done and fixed.startswith("Fixed: the edited post reads well now")
+    assert done_now == done and fixed.startswith(
+        "Fixed: the edited post now holds `[mental: attack Aria | as Orc]`"
+    )
 
 
 @pytest.mark.parametrize("ack", ["all", "errors"])

@@ -113,43 +113,54 @@ def _check_bonus_pool(reader: Reader, at: KeyPath, points: dict[str, Any]) -> No
 
 
 def _talent(reader: Reader, row: Table, at: KeyPath, points: dict[str, Any]) -> Talent:
-    reader.check_keys(row, at, allowed=_TALENT_KEYS)
+    """One talent, every mistake of it kept (``pbp check`` reports them all in one run); a
+    talent with any mistake raises the last one, so it is left out."""
+    before = len(reader.mistakes)
+    reader.attempt(lambda: reader.check_keys(row, at, allowed=_TALENT_KEYS), None)
     for key, example in (
         ("name", '"Aggressive"'),
         ("stat", '"body" or "mind"'),
         ("level", "1 or more"),
         ("kind", '"active" or "passive"'),
     ):
-        reader.required(row, at, key, expected=example)
-    stat = reader.choice(row, at, "stat", choices=_STATS, default="body") or "body"
-    level = reader.whole(row, at, "level", minimum=1) or 1
+        reader.attempt(partial(reader.required, row, at, key, expected=example), None)
+    stat = reader.attempt(
+        partial(reader.choice, row, at, "stat", choices=_STATS, default="body"), None
+    )
+    kind = reader.attempt(
+        partial(reader.choice, row, at, "kind", choices=_KINDS, default="passive"), None
+    )
+    effect = reader.attempt(
+        partial(reader.choice, row, at, "effect", choices=_EFFECTS, default=None), None
+    )
+    level = reader.attempt(partial(reader.whole, row, at, "level", minimum=1), None)
+    name = reader.attempt(partial(_name, reader, row, at), None)
+    eav = reader.attempt(partial(reader.whole, row, at, "eav"), None)
+    epv = reader.attempt(partial(reader.whole, row, at, "epv"), None)
     # RULES §1.2: max talent level in a stat = floor(invested / 2)
-    if points[stat] is not None and level > points[stat] // 2:
-        reader.fail(
+    invested = points[stat] if stat is not None else None
+    most = invested // 2 if invested is not None else None
+    if level is not None and most is not None and level > most:
+        reader.report(
             (*at, "level"),
-            f"level {level} needs {2 * level} points in {stat}, the sheet has {points[stat]}",
-            f"level at most {points[stat] // 2}: RULES §1.2 allows half the points "
-            f"invested in {stat}, rounded down",
+            f"level {level} needs {2 * level} points in {stat}, the sheet has {invested}",
+            f"level at most {most}: RULES §1.2 allows half the points invested in {stat}, "
+            "rounded down",
         )
-    kind = reader.choice(row, at, "kind", choices=_KINDS, default="passive") or "passive"
-    effect = reader.choice(row, at, "effect", choices=_EFFECTS, default=None)
     if kind == "passive" and effect not in (None, "none"):
-        reader.fail(
+        reader.report(
             (*at, "effect"),
             f'a passive talent cannot have effect = "{effect}"',
             'kind = "active", or no effect (passive talents are never used)',
         )
-    return Talent(
-        name=check_name(
-            reader, reader.text(row, at, "name") or "", (*at, "name"), what="talent name"
-        ),
-        stat=stat,
-        level=level,
-        kind=kind,
-        eav=reader.whole(row, at, "eav"),
-        epv=reader.whole(row, at, "epv"),
-        effect=effect,
-    )
+    if len(reader.mistakes) > before:
+        raise reader.mistakes[-1]  # kept already: the talent is left out
+    assert stat is not None and kind is not None and level is not None and name is not None
+    return Talent(name=name, stat=stat, level=level, kind=kind, eav=eav, epv=epv, effect=effect)
+
+
+def _name(reader: Reader, row: Table, at: KeyPath) -> str:
+    return check_name(reader, reader.text(row, at, "name") or "", (*at, "name"), what="talent name")
 
 
 DISTAT_SHEET = DistatSheetReader()

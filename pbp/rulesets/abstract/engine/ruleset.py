@@ -57,7 +57,9 @@ def _task(state: EngineState, command: TaskCommand) -> EngineState | Problem:
     if state.scene_kind is not SceneKind.ABSTRACT:
         return _not_abstract(command, state)
     if command.name.casefold() in {n.casefold() for n in state.scene.names()}:
-        return _located(BadName(tag="", name=command.name, why="taken"), command)
+        return _located(
+            BadName(tag="", name=command.name, why="taken", command=command.word), command
+        )
     abstract = state.slot(AbstractState)
     old = abstract.task(command.name)
     task = Task(
