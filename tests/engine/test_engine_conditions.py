@@ -160,14 +160,14 @@ def test_A10_a_nights_rest_eases_an_injury_one_step_and_says_so() -> None:
 def test_A10_medical_care_at_the_end_of_an_encounter_eases_an_injury_one_step() -> None:
     run = play([[HURT], [HURT], ["gm:!encounter end medic Goblin"], [HURT]])
     assert _injury(run) == 2
-    said = run.posted["done-r3p0"].text
+    said = run.posted["summary-3"].text  # the closing GM post's one reply
     assert "Medical care eases **Goblin**'s injury one step (now step 1)." in said, said
 
 
 def test_A10_only_the_character_given_care_is_eased() -> None:
     run = play([[HURT], ["gm:!encounter end medic Aria"]])
     assert _injury(run) == 1
-    assert "injury" not in run.posted["done-r2p0"].text
+    assert "eases" not in run.posted["summary-2"].text
 
 
 def test_A10_under_hide_npcs_the_rest_names_no_step_of_an_npc() -> None:

@@ -36,7 +36,7 @@ def test_a_new_scene_that_closes_the_round_is_said_in_its_summary(tmp_path: Path
     (summary,) = played.to("g1")
     commands = summary.split("**The GM's commands**")[1]
     assert "- **Rat** joins the scene (foes)." in commands
-    assert "- A new scene: an abstract encounter, each interval 24 hours." in commands
+    assert "- A new scene: an abstract encounter, one interval every day." in commands
 
 
 def test_a_gm_post_that_closes_nothing_keeps_its_done_reply(tmp_path: Path) -> None:
