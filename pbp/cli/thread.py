@@ -17,7 +17,7 @@ from pbp.cli.printable import for_terminal
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
 from pbp.forums.base import ForumPost, PrivateMessage
-from pbp.services.watched import bound_threads
+from pbp.services.watched import bound_threads, moved_threads
 
 
 @click.group("thread")
@@ -121,6 +121,7 @@ def list_threads(config_path: Path) -> None:
         store = open_store(config)
         threads = local_forum(config, store).threads()
         bound = bound_threads(store)
+        moved = moved_threads(store)
     except PbpError as exc:
         fail("thread list", str(exc))
     if not threads:
@@ -130,7 +131,9 @@ def list_threads(config_path: Path) -> None:
     for name, count in threads:
         by = bound.get(name)
         mark = (
-            "  (run by the bot)"
+            f"  (no longer read: its campaign moved to {moved[name]})"
+            if name in moved
+            else "  (run by the bot)"
             if name in watched
             else f"  (run by the bot: bound by {by} with !campaign)"
             if by is not None

@@ -4,6 +4,7 @@ the state it left: the table of commands names one of these per row (``engine.co
 from __future__ import annotations
 
 from pbp.engine.done import (
+    CampaignBound,
     DeadlineSet,
     DifficultySet,
     EncounterBegun,
@@ -17,6 +18,7 @@ from pbp.engine.done import (
 from pbp.engine.state import EngineState, PostRecord
 from pbp.tags import resolve_name
 from pbp.tags.commands import (
+    CampaignCommand,
     DeadlineCommand,
     DifficultyCommand,
     EncounterCommand,
@@ -27,6 +29,16 @@ from pbp.tags.commands import (
     TaskCommand,
     VoidCommand,
 )
+
+
+def campaign_bound(state: EngineState, command: CampaignCommand, post: PostRecord) -> CampaignBound:
+    """The campaign the thread runs, and the thread its characters came from."""
+    return CampaignBound(
+        post_id=post.post_id,
+        asked=command.name,
+        runs=state.campaign.name,
+        came_from=state.came_from,
+    )
 
 
 def npc_joined(state: EngineState, command: NpcCommand, post: PostRecord) -> NpcJoined:

@@ -79,7 +79,7 @@ COMMANDS: tuple[CommandRow, ...] = (
     row(GroupCommand, do.roster_setup, acknowledge=acknowledge.grouped),
     row(FeatureCommand, do.roster_setup, acknowledge=acknowledge.feature_added),
     row(RestCommand, do.night_rest),
-    row(CampaignCommand, unchanged),  # binding a thread is the shell's business
+    row(CampaignCommand, unchanged, acknowledge=acknowledge.campaign_bound),  # the shell binds
     # corrections: at the post's place in the round's resolution (engine.rounds)
     row(BonusCommand, unchanged),
     row(DamageCommand, unchanged),

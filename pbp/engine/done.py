@@ -27,6 +27,17 @@ class Rested(Done):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CampaignBound(Done):
+    """``!campaign NAME``: the thread runs ``runs`` (``asked``: the name as written); its
+    characters came from thread ``came_from``, which is read no more (None: none before)."""
+
+    template: ClassVar[str] = "campaign"
+    asked: str
+    runs: str
+    came_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NpcJoined(Done):
     """``!npc``: ``name`` joins the scene on ``side``, standing with ``group`` if given."""
 

@@ -113,6 +113,15 @@ class AllActedContent:
     gms: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MovedContent:
+    """The campaign moved to thread ``to``; ``unresolved``: the open round that had actions
+    and will not be resolved here (None: none)."""
+
+    to: str
+    unresolved: int | None = None
+
+
 Content = (
     ProblemsContent
     | FixedContent
@@ -131,6 +140,7 @@ Content = (
     | SheetContent
     | ReminderContent
     | AllActedContent
+    | MovedContent
 )
 
 

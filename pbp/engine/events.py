@@ -40,4 +40,13 @@ class Tick:
     at: datetime
 
 
-Event = PostArrived | PostEdited | PostDeleted | Tick
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CampaignMoved:
+    """The campaign moved to thread ``to``: its GM bound that thread with ``!campaign`` (a
+    campaign runs in one thread at a time, SPEC §1); this thread is read no more."""
+
+    at: datetime
+    to: str
+
+
+Event = PostArrived | PostEdited | PostDeleted | Tick | CampaignMoved

@@ -26,7 +26,9 @@ def reload_campaign(state: EngineState, campaign: Campaign) -> EngineState:
     return state
 
 
-def carry_over(previous: EngineState, *, campaign: Campaign, bot: str, ack: str) -> EngineState:
+def carry_over(
+    previous: EngineState, *, campaign: Campaign, bot: str, ack: str, came_from: str | None = None
+) -> EngineState:
     """A new thread of a campaign that ran in ``previous`` (SPEC §1: character state belongs
     to the campaign): everyone keeps damage, pools and what the party has identified, in a
     fresh scene (no groups, features or restraints) under the campaign file as it is now.
@@ -34,13 +36,14 @@ def carry_over(previous: EngineState, *, campaign: Campaign, bot: str, ack: str)
     The characters stand as they do now in the old thread: its open round's set-up (a night's
     rest, an ``!npc``) counts, its actions still waiting for the close do not come along. So do
     the d20 pools spent, the abstract banks and the numbers ``!npc`` gave (they last from one
-    encounter to the next as well)."""
+    encounter to the next as well). ``came_from``: the old thread's key (its ``!campaign``
+    says where the characters came from)."""
     old = previous.round.base if previous.round is not None else previous.scene
     kept = EngineState(
         campaign=campaign, scene_kind=campaign.ruleset,
         scene=registry.ROSTER.carry_over(old), bot=bot, ack=ack,
         mentions_per_post=previous.mentions_per_post,
-        rulesets=previous.rulesets, npc_scores=previous.npc_scores,
+        rulesets=previous.rulesets, npc_scores=previous.npc_scores, came_from=came_from,
     )  # fmt: skip
     # each ruleset's state as a new scene of the campaign's own kind finds it (engine.registry):
     # the d20 pools stay spent, the abstract banks stay, a fight's pools are dismissed

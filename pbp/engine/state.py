@@ -193,6 +193,10 @@ class EngineState:
     npc_scores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     # the players who asked `!ack on`: their accepted tags are confirmed (casefolded names)
     acks: frozenset[str] = frozenset()
+    # a campaign runs in one thread at a time (SPEC §1): the thread its characters came from,
+    # and the one it moved to (this thread is then read no more)
+    came_from: str | None = None
+    moved_to: str | None = None
 
     def confirms(self, author: str) -> bool:
         """Whether a good post of ``author`` gets a confirmation (SPEC §3: ack = all, or the

@@ -20,12 +20,13 @@ from pbp.engine.effects import (
     AllActedContent,
     CheatSheetContent,
     Effect,
+    MovedContent,
     PrivateReply,
     ReminderContent,
     Reply,
     StatusContent,
 )
-from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.events import CampaignMoved, Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.post_contents import DeletedContent
 from pbp.engine.private import gm_copies
@@ -75,7 +76,11 @@ def step(
     post's text; each version is parsed once, when it arrives (SPEC §4.3's check at the
     close reuses it)."""
     del now  # the events carry their own times
+    if state.moved_to is not None:  # the campaign runs in another thread now
+        return state, ()
     effects: list[Effect] = []
+    if isinstance(event, CampaignMoved):
+        return _moved(state, event)
     state = _due(state, event.at, effects, dice, parse)
     match event:
         case PostArrived():
@@ -87,6 +92,15 @@ def step(
         case Tick():
             pass
     return state, gm_copies(state.campaign, effects)
+
+
+def _moved(state: EngineState, event: CampaignMoved) -> Step:
+    """The campaign moved to another thread: this one says so, once, and is read no more (an
+    open round with actions is left as it stands: its characters went on as they stood)."""
+    rnd = state.round
+    unresolved = rnd.number if rnd is not None and rnd.has_actions else None
+    notice = Reply(key="moved", to=None, content=MovedContent(to=event.to, unresolved=unresolved))
+    return replace(state, moved_to=event.to), (notice,)
 
 
 LATE_DEADLINE = timedelta(minutes=15)  # a deadline noticed later than this was missed

@@ -15,6 +15,7 @@ from pbp.engine.effects import (
     CheatSheetContent,
     Content,
     HelpContent,
+    MovedContent,
     PreviewContent,
     PrivateReply,
     ReminderContent,
@@ -209,6 +210,13 @@ class Replies:
                 }
             case AllActedContent():
                 return "all_acted", {"number": _round_number(state), "gms": content.gms}
+            case MovedContent():
+                return "moved", {
+                    "campaign": state.campaign.name,
+                    "to": content.to,
+                    "unresolved": content.unresolved,
+                    "round_word": VIEWS[state.scene_kind].round_word,
+                }
             case FixedContent():
                 return "fixed", {
                     "actions": content.actions,

@@ -18,7 +18,7 @@ from pbp.engine.effects import (
     SummaryContent,
     UndoneContent,
 )
-from pbp.engine.events import Tick
+from pbp.engine.events import CampaignMoved, Tick
 from pbp.engine.reload import reload_campaign
 from pbp.engine.step import LATE_DEADLINE, step
 from pbp.errors import ConfigError
@@ -123,6 +123,9 @@ class ThreadCycle:
         """Handle the new versions among ``posts``, then let time pass to ``now``.
         ``shown_at``: when the forum showed each post (post id -> the latest time; a post
         not in it: now)."""
+        moved_to = self.thread.moved_to
+        if moved_to is not None and self.state.moved_to is None:  # told once, then read no more
+            self._event(CampaignMoved(at=self.now, to=moved_to), kind="moved", post_id=moved_to)
         posts = posts + self._rereads(posts, shown_at or {})
         known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
         planned = plan(posts, known=known, bot=self.context.options.username, now=self.now)
@@ -289,11 +292,16 @@ class ThreadCycle:
         return item.event.at >= rnd.deadline and self.now - rnd.deadline > LATE_DEADLINE
 
     def _tick(self) -> None:
-        state, effects = step(self.state, Tick(at=self.now), dice=self.dice, now=self.now)
+        self._event(Tick(at=self.now), kind="tick", post_id=None)
+
+    def _event(self, event: Tick | CampaignMoved, *, kind: str, post_id: str | None) -> None:
+        """An event of the bot's own (time passing, the campaign moved), logged if it did
+        anything."""
+        state, effects = step(self.state, event, dice=self.dice, now=self.now)
         if state is self.state and not effects:
             return
         rendered = [(e, self._render(e, state)) for e in effects]
-        self._log(kind="tick", post_id=None, version=None, at=self.now)
+        self._log(kind=kind, post_id=post_id, version=None, at=self.now)
         self.state = state
         for effect, text in rendered:
             self._effect(effect, text)

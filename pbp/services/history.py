@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbp.engine.effects import SummaryContent
-from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.events import CampaignMoved, Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.state import EngineState
 from pbp.engine.step import DiceForRound, step
 from pbp.store.records import ThreadChanges, ThreadRecord
@@ -65,6 +65,9 @@ def to_event(logged: LoggedEvent) -> Event:
         case "delete":
             assert logged.post_id is not None
             return PostDeleted(post_id=logged.post_id, at=logged.at)
+        case "moved":  # post_id holds the thread the campaign moved to
+            assert logged.post_id is not None
+            return CampaignMoved(at=logged.at, to=logged.post_id)
         case _:
             return Tick(at=logged.at)
 

@@ -348,8 +348,11 @@ class Ingest:
                             campaign=loaded.campaign,
                             bot=self.context.options.username,
                             ack=self.context.options.ack,
+                            came_from=previous.key,
                         ),
                     )
+                # a campaign runs in one thread at a time (SPEC §1): the old one is told
+                repo.move_campaign(previous.id, to=post.thread, at=self.now)
             thread_id = thread.id
         log.info(
             "thread %s bound to campaign %s by %s", post.thread, loaded.campaign.name, post.author

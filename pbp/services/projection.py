@@ -23,8 +23,8 @@ from pbp.store.repository import CharacterState, Repository
 def next_due(state: EngineState, *, now: datetime) -> datetime | None:
     """When time alone next changes the thread: its half-time reminder or its deadline."""
     rnd = state.round
-    if rnd is None or rnd.deadline is None:
-        return None
+    if rnd is None or rnd.deadline is None or state.moved_to is not None:
+        return None  # a thread its campaign left has no deadline of its own
     half = rnd.opened_at + (rnd.deadline - rnd.opened_at) / 2
     due = rnd.deadline if rnd.reminded else half
     return due if due > now else None  # a deadline passed with no action waits for the GM

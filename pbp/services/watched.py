@@ -21,6 +21,17 @@ def bound_threads(store: Store) -> dict[str, str | None]:
         return {t.key: t.bound_by for t in Repository(s).threads() if t.forum == LOCAL}
 
 
+def moved_threads(store: Store) -> dict[str, str]:
+    """The threads of the local forum whose campaign moved on, each with the thread it moved
+    to (SPEC §1: a campaign runs in one thread at a time)."""
+    with store.session() as s:
+        return {
+            t.key: t.moved_to
+            for t in Repository(s).threads()
+            if t.forum == LOCAL and t.moved_to is not None
+        }
+
+
 def binds_a_thread(body: str) -> bool:
     """Whether a post holds a ``!campaign NAME`` line (it may bind a new thread)."""
     return _CAMPAIGN_LINE.search(body) is not None

@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0007"  # the newest migration; a test checks it against Alembic's head
+SCHEMA_REVISION = "0008"  # the newest migration; a test checks it against Alembic's head
 BACKENDS = ("sqlite", "postgresql")  # the upserts and migrations speak these two
 EXAMPLES = '"sqlite:///pbp.db" or "postgresql+psycopg://USER@HOST/DATABASE"'
 

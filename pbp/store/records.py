@@ -48,6 +48,7 @@ class ThreadRecord:
     needs_read: bool
     reread_at: datetime | None
     open_round: str | None  # services.rereads.OpenRound, as JSON
+    moved_to: str | None  # the thread its campaign moved to: this one is read no more
 
 
 @dataclass(slots=True, kw_only=True)

@@ -278,9 +278,17 @@ class Repository:
         row = self.s.scalars(
             select(ThreadRow)
             .where(ThreadRow.campaign_id == campaign_id, ThreadRow.id != besides)
+            .where(ThreadRow.moved_to.is_(None))  # a thread its campaign left is not its latest
             .order_by(last_post.desc().nulls_last(), ThreadRow.id.desc())
         ).first()
         return None if row is None else record_of(ThreadRecord, row)
+
+    def move_campaign(self, thread_id: int, *, to: str, at: datetime) -> None:
+        """The campaign of thread ``thread_id`` now runs in thread ``to``: the old thread is
+        due at once (its cycle tells it) and read no more."""
+        self.s.execute(
+            update(ThreadRow).where(ThreadRow.id == thread_id).values(moved_to=to, next_due_at=at)
+        )
 
     def add_thread(
         self,

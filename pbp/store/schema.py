@@ -136,6 +136,8 @@ class ThreadRow(Base):
     reread_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     # what the re-reads need of the open round (services.rereads.OpenRound, as JSON)
     open_round: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # the key of the thread its campaign moved to (``!campaign`` there): this one is read no more
+    moved_to: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class PostVersionRow(Base):

@@ -165,13 +165,15 @@ def test_a_gm_binds_a_new_submission_with_a_campaign_comment(table: RedditTable)
     table.poll()
     fresh = table.fake.add_submission(SUB, "gm_sam", "The Sunken Keep, scene 2")
     table.fake.advance(60)
-    table.fake.add_comment("gm_sam", f"t3_{fresh}", "!campaign Test Keep")
+    bind = table.fake.add_comment("gm_sam", f"t3_{fresh}", "!campaign Test Keep")
     table.fake.advance(60)
     typo = table.fake.add_comment("bob", f"t3_{fresh}", "[phisical: attack Goblin]")
     report = table.poll()
     assert report.errors == []
     mine = [c for c in table.fake.comments_by("pbp_bot") if c.link_id == f"t3_{fresh}"]
-    assert {key_of(c.body) for c in mine} == {"cheatsheet", f"problems-{typo}"}
+    assert {key_of(c.body) for c in mine} == {"cheatsheet", f"done-{bind}", f"problems-{typo}"}
+    said = next(c.body for c in mine if key_of(c.body) == f"done-{bind}")
+    assert "This thread runs **Test Keep**: its characters came from thread" in said
 
 
 @pytest.mark.slow
@@ -211,7 +213,9 @@ def test_a_gm_binds_a_submission_whose_text_says_campaign(table: RedditTable) ->
     report = table.poll()
     assert report.errors == []
     mine = [c for c in table.fake.comments_by("pbp_bot") if c.link_id == f"t3_{fresh}"]
-    assert [key_of(c.body) for c in mine] == ["cheatsheet"]  # and alice's tag is good
+    # the `!campaign` in the submission's text is answered; alice's tag is good
+    keys = [key_of(c.body) for c in mine]
+    assert keys[0] == "cheatsheet" and len(keys) == 2 and keys[1].startswith("done-"), keys
     table.fake.clear_log()
     table.poll()
     assert table.fake.requests_to("/api/info") == 0  # the opening post is read once

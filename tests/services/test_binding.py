@@ -76,22 +76,40 @@ def test_a_new_thread_starts_from_the_state_the_old_one_stands_in_now(table: Tab
     assert _sheet_reply(table, "keep-2", asked_new) == _sheet_reply(table, THREAD, asked_old)
 
 
-def test_with_two_threads_running_a_new_one_starts_from_where_the_table_posted_last(
+def _bot_says(table: Table, thread: str) -> list[str]:
+    return [p.body for p in table.forum.thread(thread) if p.author == BOT]
+
+
+def test_a_campaign_moves_to_its_new_thread_and_the_old_one_is_told_and_read_no_more(
     table: Table,
 ) -> None:
+    # SPEC §1: a campaign runs over several threads, one after another
     table.post("gm_sam", SETUP, 0)
-    table.poll(1)
-    _post(table, "keep-2", "gm_sam", "!campaign Test Keep\n!damage Bram body 2\n!close", 2)
-    table.poll(3)
-    table.post("gm_sam", "!damage Aria body 2\n!close", 4)  # keep-1 again, after keep-2
-    table.poll(5)
-    _post(table, "keep-3", "gm_sam", "!campaign Test Keep", 6)
-    table.poll(7)
-    assert _damage(table, "keep-3", "Aria") == (2, 0)  # keep-1's state: it moved last
-    assert _damage(table, "keep-3", "Bram") == (0, 0)
-    _post(table, "keep-2", "gm_sam", "!damage Bram mind 1\n!close", 8)
-    table.poll(9)
-    _post(table, "keep-4", "gm_sam", "!campaign Test Keep", 10)
+    table.post("alice", "[physical: attack Goblin]", 1)
+    table.poll(2)
+    bind = _post(table, "keep-2", "gm_sam", "The chase goes on.\n!campaign Test Keep", 10)
     table.poll(11)
-    assert _damage(table, "keep-4", "Bram") == (2, 1)  # now keep-2 moved last
-    assert _damage(table, "keep-4", "Aria") == (0, 0)
+    new = next(p.body for p in table.forum.thread("keep-2") if p.reply_to == bind)
+    assert (
+        "This thread runs **Test Keep**: its characters came from thread keep\\-1 as they stood"
+        in new
+    ), new
+    old = _bot_says(table, THREAD)
+    moved = [b for b in old if "has moved to thread keep\\-2" in b]
+    assert len(moved) == 1, old
+    assert "The open round 1 is not resolved" in moved[0]
+    # keep-1 is read no more: its posts get no answer, its close no summary
+    before = len(_bot_says(table, THREAD))
+    table.post("bob", "[mentl: attack Goblin]", 12)
+    table.post("gm_sam", "!close", 13)
+    table.poll(14)
+    table.restart()
+    table.poll(15)
+    assert len(_bot_says(table, THREAD)) == before
+    # the next thread takes the campaign from keep-2, never from keep-1
+    _post(table, "keep-2", "gm_sam", "!damage Bram body 2\n!close", 16)
+    table.poll(17)
+    _post(table, "keep-3", "gm_sam", "!campaign Test Keep", 18)
+    table.poll(19)
+    assert _damage(table, "keep-3", "Bram") == (2, 0)
+    assert len([b for b in _bot_says(table, "keep-2") if "has moved to thread keep" in b]) == 1
