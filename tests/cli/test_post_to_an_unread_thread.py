@@ -36,6 +36,9 @@ def test_a_thread_bound_with_campaign_is_marked_in_the_list(site: Path, pbp: Any
     assert bind.returncode == 0, bind.stderr
     assert pbp(site, "poll", "--once").returncode == 0
     listed = pbp(site, "thread", "list").stdout
-    assert "keep-2: 2 posts  (run by the bot: bound by gm_sam with !campaign)" in listed
+    # the GM's post, the cheat-sheet and the answer to `!campaign`
+    assert "keep-2: 3 posts  (run by the bot: bound by gm_sam with !campaign)" in listed
+    # a campaign runs in one thread at a time (SPEC §1): keep-1 was told, and is read no more
+    assert "keep-1: 1 post  (no longer read: its campaign moved to keep-2)" in listed, listed
     later = pbp(site, "post", "--thread", "keep-2", "--as", "alice", "[move: Gate]")
     assert later.returncode == 0  # bound: the bot reads it
