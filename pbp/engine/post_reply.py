@@ -67,14 +67,16 @@ def tags_part(
     if acted:
         return ActedContent(post_id=post.post_id)
     actions = tuple(a.tag.source.text for a in post.accepted)
+    notes = tuple(n for a in post.accepted for n in a.notes)  # the rulesets' warnings
     listed = state.confirms(post.author)
     match prior:
         case ProblemsContent() | FixedContent() | ActedContent():
-            return FixedContent(post_id=post.post_id, actions=actions, listed=listed, closed=closed)
+            return FixedContent(post_id=post.post_id, actions=actions, listed=listed,
+                                closed=closed, notes=notes)  # fmt: skip
         case AckContent():
-            return AckContent(post_id=post.post_id, actions=actions, closed=closed)
-    if actions and listed:  # SPEC §3: ack = all, or the author's own `!ack on`
-        return AckContent(post_id=post.post_id, actions=actions, closed=closed)
+            return AckContent(post_id=post.post_id, actions=actions, closed=closed, notes=notes)
+    if actions and (listed or notes):  # SPEC §3: ack = all, or `!ack on`; a warning is due
+        return AckContent(post_id=post.post_id, actions=actions, closed=closed, notes=notes)
     return None
 
 

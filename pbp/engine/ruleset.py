@@ -19,6 +19,7 @@ from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
 from pbp.engine.command_table import Acting, CommandRow
 from pbp.engine.done import Done
+from pbp.engine.notes import Note
 from pbp.engine.pending import Pending
 from pbp.engine.problems import CouldNotResolve, failure_text
 from pbp.engine.report import CorrectionEntry, Rejection
@@ -125,6 +126,11 @@ class Ruleset:
     def check(self, tag: Tag, actor: Actor, ctx: TagContext) -> Accepted | Problem:
         """Accept a tag of this ruleset for ``actor``, or say why not (SPEC §4.2)."""
         raise NotImplementedError
+
+    def notes(self, accepted: Accepted, ctx: TagContext) -> tuple[Note, ...]:
+        """Its warnings on a tag it accepted, for the post's reply (a cast that will put its
+        caster out); none by default."""
+        return ()
 
     def fill(self, tag: Tag, actor: str, campaign: Campaign) -> Tag | Problem:
         """``tag`` with the numbers it left out taken from the character sheets, or why

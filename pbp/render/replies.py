@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import jinja2
@@ -23,6 +23,7 @@ from pbp.engine.effects import (
     SummaryContent,
     UndoneContent,
 )
+from pbp.engine.notes import Note
 from pbp.engine.post_contents import (
     AckContent,
     ActedContent,
@@ -210,11 +211,16 @@ class Replies:
                     "actions": content.actions,
                     "listed": content.listed,
                     "closed": content.closed,
+                    "notes": self._notes(content.notes, state),
                 }
             case ActedContent():
                 return "acted", {}
             case AckContent():
-                return "ack", {"actions": content.actions, "closed": content.closed}
+                return "ack", {
+                    "actions": content.actions,
+                    "closed": content.closed,
+                    "notes": self._notes(content.notes, state),
+                }
             case DoneContent():
                 return "done", {"done": content.done, "hide": self._disclosure(state).hide}
             case VoidedContent():
@@ -227,6 +233,16 @@ class Replies:
                     "on": content.on,
                     "table": content.table,
                 }
+
+    def _notes(self, notes: tuple[Note, ...], state: EngineState) -> list[str]:
+        """Each ruleset's warning on an accepted tag, in its own template's words; none of a
+        hidden NPC's (its numbers are the GM's, SPEC §4.5)."""
+        hidden = self._hidden(state).npcs
+        return [
+            " ".join(self.env.get_template(n.template).render(**asdict(n)).split())
+            for n in notes
+            if n.actor not in hidden
+        ]
 
     def _refusals(self, rejected: tuple[Rejection, ...], state: EngineState) -> list[str]:
         """Why each rejected tag of a summary was not accepted (its examples are the scene's,
