@@ -213,6 +213,12 @@ class Ruleset:
         for the new scene (None: it waits, like any set-up)."""
         return None
 
+    def carry(self, state: EngineState, command: Command, post: PostRecord) -> EngineState:
+        """A command it owns that acts in the round's order, written below ``!encounter`` in
+        ``post`` and checked against the new scene: its state keeping it for the new scene's
+        first round (the round ``post`` is in may be closed by then); by default nothing."""
+        return state
+
     def out_of_play(self, state: EngineState) -> frozenset[str]:
         """The characters its state has put out of play (out of a fight, fallen): nobody
         waits for their action, nor lists them as not having acted."""
@@ -250,5 +256,7 @@ class Ruleset:
     ) -> EngineState | Problem:
         if command.timing is CommandTiming.IN_ORDER:  # it acts at the close: checked now
             refused = self.read_command(state, command)
-            return refused if refused is not None else state
+            if refused is not None:
+                return refused
+            return self.carry(state, command, acting.post) if acting.waited else state
         return self.setup(state, command, acting.post)
