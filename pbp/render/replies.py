@@ -390,9 +390,12 @@ def _read_at(content: Content, state: EngineState) -> EngineState:
 
 def _others(content: Content, state: EngineState, *, to: str) -> list[str]:
     """The characters of a ``!sheet`` that ``to`` does not play (a GM's NPCs, say), for the
-    subject of the private message."""
+    subject of the private message. A GM's NPCs are never "your sheet", even where the
+    campaign file names the GM as their player."""
     if not isinstance(content, SheetContent):
         return []
+    if state.campaign.is_gm(to):
+        return list(content.names)
     played = {
         c.name
         for c in state.campaign.characters
