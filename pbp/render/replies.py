@@ -330,6 +330,7 @@ class Replies:
                     **ROSTER.sheet(scene, name, disclosure),
                     "player": sheet.player if sheet else None,
                     "scene_lines": own.lines if own is not None else None,
+                    "standing": _standing(state, name),
                     "scene_sheet": own is not None,
                     "roster_sheet": ROSTER.sheet_section,
                 }
@@ -402,6 +403,13 @@ def _others(content: Content, state: EngineState, *, to: str) -> list[str]:
         if c.player is not None and c.player.casefold() == to.casefold()
     }
     return [name for name in content.names if name not in played]
+
+
+def _standing(state: EngineState, name: str) -> str | None:
+    """What the rulesets not running the scene say of ``name`` (a foe a won skirmish left
+    dead): the scene's own sheet lines say it in their scene."""
+    own = VIEWS[state.scene_kind]
+    return next((s for v in ALL if v is not own and (s := v.standing(state, name))), None)
 
 
 def _round_number(state: EngineState) -> int:

@@ -271,3 +271,32 @@ def test_M2_a_cast_on_another_paying_the_last_WP_is_warned_of_and_still_lands(
     assert "Note: this cast costs Bram's last WP: Bram will be out after it" in reply
     assert "(the cast on Aria still lands, RULES §7)" in reply
     assert played.reply_to("p5") == ""  # nothing to warn of, and no confirmation asked for
+
+
+def test_M8_an_npc_given_sapient_no_ends_a_won_skirmish_dead_and_its_sheet_says_so_later(
+    tmp_path: Path,
+) -> None:
+    # RULES M8, §7: `!npc … sapient no` is a beast: dead, not incapacitated; in the Distat
+    # scene after the skirmish, `!sheet` still says how each foe fell
+    open_keep = campaign("distat").replace(
+        'gms = ["gm_sam"]', 'gms = ["gm_sam"]\nvisibility = "open"'
+    )
+    played = play(tmp_path, open_keep, [
+        ("gm_sam", "!encounter skirmish\n!npc Wolf constitution 1 side foes sapient no"),
+        *WON,
+        ("gm_sam", "!sheet Wolf\n!sheet Goblin\n!sheet Aria"),
+    ])  # fmt: skip
+    assert "**Wolf** joins the scene (foes)." in played.reply_to("p1")
+    assert "Goblin is incapacitated, Wolf is dead" in played.summary(2)
+    assert played.ledger["characters"]["Wolf"]["status"] == "dead"
+    sheets = played.reply_to("p8")
+    assert "**Wolf** (foes): **dead since a won skirmish**" in sheets
+    assert "**Goblin** (foes): **incapacitated since a won skirmish**" in sheets
+    assert "**Aria** (party, played by alice)\n" in sheets  # standing: nothing to say
+    assert "| Body |" in sheets  # the Distat scene's own sheet still follows
+
+
+def test_M8_npc_sapient_takes_yes_or_no(tmp_path: Path) -> None:
+    played = play(tmp_path, campaign(), [("gm_sam", "!npc Wolf constitution 1 sapient maybe")])
+    assert "sapient yes or no" in played.reply_to("p1")
+    assert "Wolf" not in played.ledger["characters"]

@@ -143,7 +143,8 @@ def _fates(state: EngineState, scene: Roster, part: MarkhorReport) -> tuple[tupl
         if scene.side(name) == "party" or not pools.out:
             continue
         sheet = state.campaign.character(name)
-        sapient = sheet.part(MarkhorSheet).sapient if sheet is not None else True
+        given = state.scores(name).get("sapient")  # `!npc Wolf sapient no`
+        sapient = sheet.part(MarkhorSheet).sapient if sheet is not None else given != 0
         fates.append((name, fate_of_foes(sapient=sapient)))
     return tuple(fates)
 
