@@ -31,13 +31,15 @@ class Acting:
     """What a command's handler may use besides the state: its post (and so its time), the
     effects of the step so far (it may add replies), the round's dice and the post reader.
     ``also``: what else the command did that its acknowledgement does not say (a ruleset's
-    own records, an injury eased by a rest), said after it."""
+    own records, an injury eased by a rest), said after it. ``waited``: the command was
+    written below an ``!encounter`` of its post and acts in the new scene (SPEC §2.5)."""
 
     post: PostRecord
     effects: list[Effect]
     dice: DiceForRound
     parse: Callable[..., ParsedPost]  # engine.reading.Parse
     also: list[Done] = field(default_factory=list)
+    waited: bool = False
 
 
 Handler = Callable[[EngineState, Any, Acting], EngineState | Problem]

@@ -122,8 +122,9 @@ def read_commands(
             if refused is not None:  # `!oppose` would act in the interval now closing
                 problems.append(refused)
                 continue
-            if entry.timing in (CommandTiming.AT_ONCE, CommandTiming.AFTER_TAGS):
-                # set-up written below `!encounter` belongs to the new scene: it waits for it
+            if entry.timing is not CommandTiming.REPLY:
+                # set-up (and `!oppose`) written below `!encounter` belongs to the new scene:
+                # it waits for it
                 closing.append(command)
                 continue
         match entry.timing:
@@ -205,7 +206,8 @@ def after_tags(
     for command in closing:
         assert state.round is not None
         entry = command_row(command)
-        done = entry.handler(state, command, acting)
+        waited = entry.timing is CommandTiming.IN_ORDER  # below `!encounter`: see read_commands
+        done = entry.handler(state, command, replace(acting, waited=True) if waited else acting)
         if isinstance(done, EngineState):
             state = done
             _record(acks, state, entry, command, acting)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbp.engine.done import Done
+from pbp.engine.notes import Note
 from pbp.errors import Problem
 
 
@@ -41,16 +42,19 @@ class FixedContent:
     listed: bool = False
     brackets: bool = False  # no tag left, but brackets read as prose (a tag without a colon)
     closed: bool = field(default=False, compare=False)
+    notes: tuple[Note, ...] = ()  # the rulesets' warnings on its accepted tags
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AckContent:
     """``ack = "all"`` or ``!ack on``: confirm what a good post will do (``actions``, its
-    accepted tags; none once an edit took them all out). ``closed`` as ``FixedContent``'s."""
+    accepted tags; none once an edit took them all out). ``closed`` as ``FixedContent``'s.
+    A post whose tags carry ``notes`` gets one whatever the ack setting: a warning is due."""
 
     post_id: str
     actions: tuple[str, ...]  # canonical tags accepted
     closed: bool = field(default=False, compare=False)
+    notes: tuple[Note, ...] = ()  # the rulesets' warnings on them (``Ruleset.notes``)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -67,6 +67,7 @@ def tags_part(
     if acted:
         return ActedContent(post_id=post.post_id)
     actions = tuple(a.tag.source.text for a in post.accepted)
+    notes = tuple(n for a in post.accepted for n in a.notes)  # the rulesets' warnings
     listed = state.confirms(post.author)
     match prior:
         case ProblemsContent() | FixedContent() | ActedContent():
@@ -77,11 +78,12 @@ def tags_part(
                 listed=listed,
                 brackets=brackets,
                 closed=closed,
+                notes=notes,
             )
         case AckContent():
-            return AckContent(post_id=post.post_id, actions=actions, closed=closed)
-    if actions and listed:  # SPEC §3: ack = all, or the author's own `!ack on`
-        return AckContent(post_id=post.post_id, actions=actions, closed=closed)
+            return AckContent(post_id=post.post_id, actions=actions, closed=closed, notes=notes)
+    if actions and (listed or notes):  # SPEC §3: ack = all, or `!ack on`; a warning is due
+        return AckContent(post_id=post.post_id, actions=actions, closed=closed, notes=notes)
     return None
 
 

@@ -156,6 +156,7 @@ def check_tags(
         tag = filled
         verdict = ruleset.check(tag, actor, ctx)
         if isinstance(verdict, Accepted):
+            verdict = replace(verdict, notes=ruleset.notes(verdict, ctx))
             accepted.append(verdict)
             registry.count(pending, verdict, post_id)
         else:

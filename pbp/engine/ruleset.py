@@ -19,6 +19,7 @@ from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
 from pbp.engine.command_table import Acting, CommandRow
 from pbp.engine.done import Done
+from pbp.engine.notes import Note
 from pbp.engine.pending import Pending
 from pbp.engine.problems import CouldNotResolve, failure_text
 from pbp.engine.report import CorrectionEntry, Rejection
@@ -126,6 +127,11 @@ class Ruleset:
         """Accept a tag of this ruleset for ``actor``, or say why not (SPEC §4.2)."""
         raise NotImplementedError
 
+    def notes(self, accepted: Accepted, ctx: TagContext) -> tuple[Note, ...]:
+        """Its warnings on a tag it accepted, for the post's reply (a cast that will put its
+        caster out); none by default."""
+        return ()
+
     def fill(self, tag: Tag, actor: str, campaign: Campaign) -> Tag | Problem:
         """``tag`` with the numbers it left out taken from the character sheets, or why
         that cannot be (a number the sheet lacks)."""
@@ -207,6 +213,12 @@ class Ruleset:
         for the new scene (None: it waits, like any set-up)."""
         return None
 
+    def carry(self, state: EngineState, command: Command, post: PostRecord) -> EngineState:
+        """A command it owns that acts in the round's order, written below ``!encounter`` in
+        ``post`` and checked against the new scene: its state keeping it for the new scene's
+        first round (the round ``post`` is in may be closed by then); by default nothing."""
+        return state
+
     def out_of_play(self, state: EngineState) -> frozenset[str]:
         """The characters its state has put out of play (out of a fight, fallen): nobody
         waits for their action, nor lists them as not having acted."""
@@ -244,5 +256,7 @@ class Ruleset:
     ) -> EngineState | Problem:
         if command.timing is CommandTiming.IN_ORDER:  # it acts at the close: checked now
             refused = self.read_command(state, command)
-            return refused if refused is not None else state
+            if refused is not None:
+                return refused
+            return self.carry(state, command, acting.post) if acting.waited else state
         return self.setup(state, command, acting.post)

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from pbp.campaign.model import Campaign
 from pbp.engine.done import Done
+from pbp.engine.notes import Note
 from pbp.engine.post_contents import PostContent
 from pbp.engine.post_ids import PostIds
 from pbp.engine.report import RoundReport
@@ -34,6 +35,7 @@ class Accepted:
     on_behalf: bool
     slots: frozenset[Hashable]  # the action slots it takes, each its ruleset's own value
     bonus: int
+    notes: tuple[Note, ...] = ()  # its ruleset's warnings on it (``Ruleset.notes``)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import jinja2
@@ -24,6 +24,7 @@ from pbp.engine.effects import (
     SummaryContent,
     UndoneContent,
 )
+from pbp.engine.notes import Note
 from pbp.engine.post_contents import (
     AckContent,
     ActedContent,
@@ -223,11 +224,16 @@ class Replies:
                     "listed": content.listed,
                     "brackets": content.brackets,
                     "closed": content.closed,
+                    "notes": self._notes(content.notes, state),
                 }
             case ActedContent():
                 return "acted", {}
             case AckContent():
-                return "ack", {"actions": content.actions, "closed": content.closed}
+                return "ack", {
+                    "actions": content.actions,
+                    "closed": content.closed,
+                    "notes": self._notes(content.notes, state),
+                }
             case DoneContent():
                 return "done", {"done": content.done, "hide": self._disclosure(state).hide}
             case VoidedContent():
@@ -240,6 +246,16 @@ class Replies:
                     "on": content.on,
                     "table": content.table,
                 }
+
+    def _notes(self, notes: tuple[Note, ...], state: EngineState) -> list[str]:
+        """Each ruleset's warning on an accepted tag, in its own template's words; none of a
+        hidden NPC's (its numbers are the GM's, SPEC §4.5)."""
+        hidden = self._hidden(state).npcs
+        return [
+            " ".join(self.env.get_template(n.template).render(**asdict(n)).split())
+            for n in notes
+            if n.actor not in hidden
+        ]
 
     def _refusals(self, rejected: tuple[Rejection, ...], state: EngineState) -> list[str]:
         """Why each rejected tag of a summary was not accepted (its examples are the scene's,
@@ -327,6 +343,7 @@ class Replies:
                     **ROSTER.sheet(scene, name, disclosure),
                     "player": sheet.player if sheet else None,
                     "scene_lines": own.lines if own is not None else None,
+                    "standing": _standing(state, name),
                     "scene_sheet": own is not None,
                     "roster_sheet": ROSTER.sheet_section,
                 }
@@ -387,15 +404,25 @@ def _read_at(content: Content, state: EngineState) -> EngineState:
 
 def _others(content: Content, state: EngineState, *, to: str) -> list[str]:
     """The characters of a ``!sheet`` that ``to`` does not play (a GM's NPCs, say), for the
-    subject of the private message."""
+    subject of the private message. A GM's NPCs are never "your sheet", even where the
+    campaign file names the GM as their player."""
     if not isinstance(content, SheetContent):
         return []
+    if state.campaign.is_gm(to):
+        return list(content.names)
     played = {
         c.name
         for c in state.campaign.characters
         if c.player is not None and c.player.casefold() == to.casefold()
     }
     return [name for name in content.names if name not in played]
+
+
+def _standing(state: EngineState, name: str) -> str | None:
+    """What the rulesets not running the scene say of ``name`` (a foe a won skirmish left
+    dead): the scene's own sheet lines say it in their scene."""
+    own = VIEWS[state.scene_kind]
+    return next((s for v in ALL if v is not own and (s := v.standing(state, name))), None)
 
 
 def _round_number(state: EngineState) -> int:

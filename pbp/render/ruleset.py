@@ -37,6 +37,11 @@ class RulesetViews:
         """A character's lines of the scene on ``!sheet``."""
         return None
 
+    def standing(self, state: EngineState, name: str) -> str | None:
+        """What its state says of a character in every scene, for ``!sheet`` where another
+        ruleset runs the scene (a foe a won skirmish left dead); None: nothing."""
+        return None
+
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
         """Its part of the summary template's values, as players may see them (under
         ``hide-npcs``, the NPCs' numbers and unidentified talents hidden)."""

@@ -34,12 +34,45 @@ def swapped(tag: str, old: str, new: str, last: bool = False) -> str:
     return tag[: start + hit.start()] + new + tag[start + hit.end() :]
 
 
-def without(tag: str, option: str) -> str:
+def without(tag: str, option: str, last: bool = False) -> str:
     """``tag`` without the option that starts with the word ``option`` (``take`` of
-    ``take 10``, ``flurp``), its value and the separator before it, wherever it is given."""
+    ``take 10``, ``flurp``), its value and the separator before it, wherever it is given
+    (``last``: only its last time, the one given twice)."""
     pattern = r"(?:\s*[|,/]\s*|\s+)" + _phrase(option) + r"[^|,/;\]]*?" + _END
     start = _body_start(tag)
-    return tag[:start] + re.sub(pattern, "", tag[start:], flags=re.IGNORECASE)
+    body = tag[start:]
+    if last:
+        found = list(re.finditer(pattern, body, flags=re.IGNORECASE))
+        if found:
+            body = body[: found[-1].start()] + body[found[-1].end() :]
+        return tag[:start] + body
+    return tag[:start] + re.sub(pattern, "", body, flags=re.IGNORECASE)
+
+
+def with_name(tag: str, after: str, name: str) -> str:
+    """``tag`` naming ``name`` after the word ``after`` (a maneuver: ``attack``, ``heal``),
+    or first in its body when ``after`` is "" (``[attack]`` → ``[attack: NAME]``); ``tag``
+    as it is when ``after`` is not in it."""
+    start = _body_start(tag)
+    if not after:
+        colon = tag[:start].rstrip().endswith(":")
+        head = tag[:start].rstrip() + ("" if colon else ":")
+        rest = tag[start:].lstrip()
+        return f"{head} {name}" + ("" if rest.startswith("]") else " ") + rest
+    found = re.search(_phrase(after), tag[start:], flags=re.IGNORECASE)
+    if found is None:
+        return tag
+    at = start + found.end()
+    return tag[:at] + " " + name + tag[at:]
+
+
+def appended(tag: str, words: str) -> str:
+    """``tag`` with ``words`` added at the end of its main part, before its first option
+    (``[check: Climb +2 | pool]`` with ``vs 15``: ``[check: Climb +2 vs 15 | pool]``)."""
+    start = _body_start(tag)
+    found = re.search(r"\s*[|\]]", tag[start:])
+    at = start + found.start() if found else len(tag)
+    return tag[:at] + " " + words + tag[at:]
 
 
 def with_option(tag: str, option: str) -> str:
@@ -106,6 +139,8 @@ def code(text: str) -> str:
 FILTERS = {
     "swapped": swapped,
     "without": without,
+    "with_name": with_name,
+    "appended": appended,
     "with_option": with_option,
     "named_in": named_in,
     "closest": closest,

@@ -47,6 +47,8 @@ class RulesetPlugin:
     # the sheet numbers `!npc` takes by their campaign-file key, each with where it stands
     # among every ruleset's (the order an NpcCommand keeps them in, lower first)
     npc_scores: tuple[tuple[str, int], ...] = ()
+    # the yes-or-no sheet keys `!npc` takes (`sapient no`), kept with the scores as 1 or 0
+    npc_flags: tuple[tuple[str, int], ...] = ()
 
     def part(self, where: str, kind: type[_Part]) -> _Part:
         """The part named ``module:attribute``, checked to be a ``kind``."""

@@ -67,12 +67,21 @@ def npc_scores() -> tuple[str, ...]:
 
 
 @functools.cache
+def npc_flags() -> tuple[str, ...]:
+    """The yes-or-no sheet keys ``!npc`` takes (``sapient no``), each plugin's."""
+    from pbp.rulesets import plugins  # only when a post holds !npc
+
+    listed = [flag for plugin in plugins() for flag in plugin.npc_flags]
+    return tuple(key for key, _ in sorted(listed, key=lambda flag: flag[1]))
+
+
+@functools.cache
 def _npc_keywords() -> tuple[frozenset[str], dict[tuple[str, str], str]]:
-    """!npc keywords: the two Distat stats, where the NPC stands, and the other sheet numbers;
-    a score of two words may be written apart (``bonus pool``)."""
+    """!npc keywords: the two Distat stats, where the NPC stands, and the other sheet numbers
+    and flags; a score of two words may be written apart (``bonus pool``)."""
     scores = npc_scores()
     pairs = {(key.partition("_")[0], key.partition("_")[2]): key for key in scores if "_" in key}
-    return frozenset({"body", "mind", "side", "group", *scores}), pairs
+    return frozenset({"body", "mind", "side", "group", *scores, *npc_flags()}), pairs
 
 
 def read_encounter(args: Args) -> Command:
@@ -164,6 +173,7 @@ def read_npc(args: Args) -> Command:
     scores = tuple(
         (key, _score(values[key])) for key in npc_scores() if key in values
     )  # campaign-file order, whatever order they were typed in
+    scores += tuple((key, _flag(values[key])) for key in npc_flags() if key in values)
     return NpcCommand(
         source=args.source,
         name=name,
@@ -178,6 +188,16 @@ def read_npc(args: Args) -> Command:
 def _score(option: Option) -> int:
     expected = f"a number from 0 to {SCORE_LIMIT} after {option.keyword}"
     return number(option.values, low=0, high=SCORE_LIMIT, expected=expected)
+
+
+def _flag(option: Option) -> int:
+    """``sapient no``: 1 for yes, 0 for no (a bare keyword is yes)."""
+    words = [token for token in option.values if not token.is_punctuation]
+    if not words:
+        return 1
+    if len(words) == 1 and words[0].is_word("yes", "no", "true", "false"):
+        return 0 if words[0].is_word("no", "false") else 1
+    raise ArgumentError(found=join(option.values), expected=f"{option.keyword} yes or no")
 
 
 def _words(option: Option | None) -> str | None:

@@ -455,17 +455,21 @@ def test_encounter_and_tasks_in_one_post_set_up_the_new_scene() -> None:
     assert run.state.round is not None and run.state.round.has_actions
 
 
-def test_oppose_in_the_post_that_starts_the_encounter_is_refused_with_a_reason() -> None:
-    # RULES E9: opposition is for an interval of the encounter; the post below `!encounter`
-    # only starts it, so the GM is told to post it again (the tasks set up there still act)
+def test_E9_oppose_in_the_post_that_starts_the_encounter_opposes_its_first_interval() -> None:
+    # RULES E9: an `!oppose` below `!encounter` is checked against the new scene (the task
+    # set up above it) and opposes the new encounter's first interval, not the next one
     run = Run().post(
         ("p1", "gm_sam", "!encounter abstract interval 1 hour\n!task Breach the gate dc 20\n"
                          "!oppose Breach the gate 2d6"),
+        ("p2", "alice", "[abstract: Athletics +4 on Breach the gate]"),
+        ("c1", "gm_sam", "!close"),
+        ("p3", "alice", "[abstract: Athletics +4 on Breach the gate]"),
+        ("c2", "gm_sam", "!close"),
     )  # fmt: skip
-    assert run.codes() == [("abstract_rule", "oppose_with_encounter")]
-    assert run.state.slot(AbstractState).tasks == (Task(name="Breach the gate", dc=20),)
-    run.post(("p2", "gm_sam", "!oppose Breach the gate 2d6"))
-    assert run.codes() == [("abstract_rule", "oppose_with_encounter")]
+    assert run.codes() == []
+    (opposition,) = run.opposition(1)
+    assert (opposition.post_id, opposition.task) == ("p1", "Breach the gate")
+    assert run.opposition(2) == ()
 
 
 @pytest.mark.parametrize("scene", ["", "!encounter d20\n"])

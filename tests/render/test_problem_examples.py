@@ -80,6 +80,15 @@ COMMON = [  # mistakes any scene may meet
     "[attack Marrow Hound]",
     "[physical: attack Marrow Hound with 4; attack Quill with 3]",
     "[p: attack hound | bonus 1]",
+    # issue 26 item 14: each of these too is the writer's tag with the one fix
+    "[physical: attack | bonus 1]",  # a missing target, named where it was left out
+    "[physical: attack Marrow Hound with 2; attack Quill with 2 | bonus 1]",  # bonus on a split
+    "[check: Climb +2 | pool]",  # incomplete: the DC added before the options
+    "[check: Climb +2 vs 15 | take 10 | take 20]",  # given twice: the second one left out
+    "[attack: Marrow Hound | flurp, as Quill]",  # a bad option left out, the rest kept
+    "[cast: Zed]",  # Markhorspire: not at oneself, the same verb at a foe
+    "[attack: Marrow Hound | react]",  # no reactions in a skirmish
+    "[abstract: Climb +2 on Storm the walls | bailiwick]",  # a bailiwick skill
 ]
 OWN = ("Zed",)  # zoe's, who writes COMMON: an example never acts on the writer's own
 GM_TAGS = ["[physical: attack Zed]"]  # the GM's, without `as`
@@ -94,6 +103,10 @@ GM_LINES = [
     "!oppose Nowhere 4d6",
     "!encounter sideways",
     "!heal Zed",
+    "!heal Quill",  # the command's own character, not another one
+    "!bonus Quill",
+    "!npc Imp body x",  # the number put right
+    "!task Storm dc",  # the number added
 ]
 SETUP = {
     "distat": "!group Zed, Marrow Hound",

@@ -78,3 +78,24 @@ def test_chance_to_finish_is_shown_for_a_task_nobody_acted_on(tmp_path: Path) ->
     assert "on Cellar" not in summary  # its DC is secret: no odds to give
     outlook = played.ledger["rounds"][0]["abstract"]["outlook"]
     assert [(o["character"], o["task"]) for o in outlook] == [("Aria", "Breach"), ("Aria", "Vault")]
+
+
+def test_E9_an_oppose_with_the_encounter_opposes_its_first_interval(tmp_path: Path) -> None:
+    # RULES E9: the `!oppose` below `!encounter abstract` is accepted and acts in the new
+    # scene's first interval, even when the `!encounter` closed a round that had actions
+    played = play(tmp_path, CAMPAIGN.format(ruleset="distat"), [
+        ("alice", "[pass]"),
+        ("gm_sam", f"!encounter abstract interval 1 hour\n{TASKS}\n!oppose Breach 3d6"),
+        ("alice", "[abstract: Athletics +4 on Breach]"),
+        ("gm_sam", "!close"),
+        ("alice", "[abstract: Athletics +4 on Breach]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    reply = played.reply_to("p2")
+    assert "Task **Breach**: DC 20." in reply
+    assert "oppose" not in reply.casefold() and "did nothing" not in reply
+    first = played.summary(2)  # round 1 was the Distat scene's, closed by `!encounter`
+    assert first.startswith("## Interval 2: results")
+    assert "*The GM opposes Breach: " in first and "pips against this interval's payments" in first
+    assert "`p2·cmd·5·0` d6" in first
+    assert "The GM opposes" not in played.summary(3)  # the first interval only

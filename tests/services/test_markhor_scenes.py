@@ -232,3 +232,71 @@ def test_the_turn_column_has_every_turn_with_no_gap(tmp_path: Path) -> None:
     assert turns == [str(n) for n in range(1, len(order) + 1)]
     idle = [row for row in rows if "| – | no course |" in row]
     assert len(idle) == len(order) - 1  # everyone but Bram took no course
+
+
+LAST_WP = [  # Bram (1 HP, 2 WP) left with 0 HP and 1 WP by the GM's corrections
+    ("alice", "[attack: Goblin]"),
+    ("gm_sam", "!damage Bram hp 1\n!damage Bram wp 1"),
+    ("gm_sam", "!close"),
+]
+
+
+def test_M2_a_self_heal_paying_the_last_WP_is_warned_of_when_read(tmp_path: Path) -> None:
+    # RULES M2, §6, §7: the cost is paid first, so the caster is out and its self-heal void;
+    # the post's reply says so before the close, not only the summary after it
+    played = play(tmp_path, campaign(), [
+        *LAST_WP,
+        ("bob", "[cast: heal Bram]"),
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    reply = played.reply_to("p4")
+    assert "Read: `[cast: heal Bram]`." in reply
+    assert "Note: this cast costs Bram's last WP: Bram will be out after it" in reply
+    assert "so this heal of Bram will not land" in reply
+    bram = next(a for a in played.actions(2) if a["actor"] == "Bram")
+    assert bram["outcome"] == "void"
+
+
+def test_M2_a_cast_on_another_paying_the_last_WP_is_warned_of_and_still_lands(
+    tmp_path: Path,
+) -> None:
+    # RULES §7: only a self-heal is void; a cast on someone else lands on the way out
+    played = play(tmp_path, campaign(), [
+        *LAST_WP,
+        ("bob", "[cast: heal Aria]"),
+        ("alice", "[cast: Goblin]"),  # Aria has HP left: paying 1 WP does not put her out
+        ("gm_sam", "!close"),
+    ])  # fmt: skip
+    reply = played.reply_to("p4")
+    assert "Note: this cast costs Bram's last WP: Bram will be out after it" in reply
+    assert "(the cast on Aria still lands, RULES §7)" in reply
+    assert played.reply_to("p5") == ""  # nothing to warn of, and no confirmation asked for
+
+
+def test_M8_an_npc_given_sapient_no_ends_a_won_skirmish_dead_and_its_sheet_says_so_later(
+    tmp_path: Path,
+) -> None:
+    # RULES M8, §7: `!npc … sapient no` is a beast: dead, not incapacitated; in the Distat
+    # scene after the skirmish, `!sheet` still says how each foe fell
+    open_keep = campaign("distat").replace(
+        'gms = ["gm_sam"]', 'gms = ["gm_sam"]\nvisibility = "open"'
+    )
+    played = play(tmp_path, open_keep, [
+        ("gm_sam", "!encounter skirmish\n!npc Wolf constitution 1 side foes sapient no"),
+        *WON,
+        ("gm_sam", "!sheet Wolf\n!sheet Goblin\n!sheet Aria"),
+    ])  # fmt: skip
+    assert "**Wolf** joins the scene (foes)." in played.reply_to("p1")
+    assert "Goblin is incapacitated, Wolf is dead" in played.summary(2)
+    assert played.ledger["characters"]["Wolf"]["status"] == "dead"
+    sheets = played.reply_to("p8")
+    assert "**Wolf** (foes): **dead since a won skirmish**" in sheets
+    assert "**Goblin** (foes): **incapacitated since a won skirmish**" in sheets
+    assert "**Aria** (party, played by alice)\n" in sheets  # standing: nothing to say
+    assert "| Body |" in sheets  # the Distat scene's own sheet still follows
+
+
+def test_M8_npc_sapient_takes_yes_or_no(tmp_path: Path) -> None:
+    played = play(tmp_path, campaign(), [("gm_sam", "!npc Wolf constitution 1 sapient maybe")])
+    assert "sapient yes or no" in played.reply_to("p1")
+    assert "Wolf" not in played.ledger["characters"]

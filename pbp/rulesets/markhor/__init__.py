@@ -24,4 +24,5 @@ RULESET = RulesetPlugin(
         ("wp", 50),
         ("stamina", 60),
     ),
+    npc_flags=(("sapient", 65),),  # RULES M8, §7: a beast ends a won skirmish dead
 )

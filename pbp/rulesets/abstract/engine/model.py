@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
+from pbp.tags.commands import OpposeCommand
 
 Source = Literal["skill", "bailiwick", "other", "spell"]
 PaymentKind = Literal["auto", "spend", "all", "bank"]
@@ -59,11 +60,14 @@ class AbstractState:
 
     ``banks``: each character's banked pips (RULES E6: a fungible counter; personal, RULES
     E15). Banks belong to the characters, not to the encounter: they outlive it (RULES E11).
+    ``carried``: the ``!oppose`` lines (post id, command) written below the ``!encounter``
+    that started this encounter: they oppose its first interval (RULES E9).
     """
 
     interval: timedelta | None = None
     tasks: tuple[Task, ...] = ()
     banks: tuple[tuple[str, int], ...] = ()
+    carried: tuple[tuple[str, OpposeCommand], ...] = ()
 
     def task(self, name: str) -> Task | None:
         """The task of that exact name (case-insensitive)."""

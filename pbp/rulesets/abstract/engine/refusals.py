@@ -72,10 +72,3 @@ class NotAbstract(AbstractRefused):
 
     cause: ClassVar[str] = "not_abstract"
     scene: str  # the scene kind the thread runs
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OpposeWithEncounter(AbstractRefused):
-    """RULES E9: ``!oppose`` in the post that starts the encounter it would oppose."""
-
-    cause: ClassVar[str] = "oppose_with_encounter"

@@ -60,21 +60,21 @@ def command_key(post_id: str, line: int) -> tuple[str, str, int]:
 
 
 def _roll_opposition(
-    opposes: Sequence[tuple[PostRecord, OpposeCommand]],
+    opposes: Sequence[tuple[str, OpposeCommand]],
     *,
     abstract: AbstractState,
     dice: RecordingDice,
 ) -> tuple[Opposition, ...]:
     out: list[Opposition] = []
-    for post, command in opposes:
+    for post_id, command in opposes:
         task = resolve_name(command.task, candidates=tuple(t.name for t in abstract.tasks))
         if not isinstance(task, str):
             continue  # refused when it was read: the task was never there
-        roller = dice.for_key(*command_key(post.post_id, command.source.line))
+        roller = dice.for_key(*command_key(post_id, command.source.line))
         seen = len(dice.records)
         rolled = tuple(roller.roll(command.sides) for _ in range(command.dice))
         out.append(
-            Opposition(post_id=post.post_id, task=task, dice=rolled,
+            Opposition(post_id=post_id, task=task, dice=rolled,
                        rolls=dice.records[seen:])
         )  # fmt: skip
     return tuple(out)
@@ -229,7 +229,7 @@ def _outlook(abstract: AbstractState, records: Sequence[AbstractRecord]) -> tupl
 def resolve_abstract(
     items: Sequence[AbstractItem],
     *,
-    opposes: Sequence[tuple[PostRecord, OpposeCommand]],
+    opposes: Sequence[tuple[str, OpposeCommand]],
     abstract: AbstractState,
     dice: RecordingDice,
 ) -> tuple[AbstractState, AbstractReport]:

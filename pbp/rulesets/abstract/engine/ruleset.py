@@ -71,12 +71,15 @@ def _task(state: EngineState, command: TaskCommand) -> EngineState | Problem:
     return state.with_slot(abstract.with_task(task))
 
 
-def _opposes(post: PostRecord) -> list[tuple[PostRecord, OpposeCommand]]:
-    """A post's ``!oppose`` lines that were not refused when read."""
+def _opposes(post: PostRecord) -> list[tuple[str, OpposeCommand]]:
+    """A post's ``!oppose`` lines that were not refused when read; those below an
+    ``!encounter`` of the post are the new encounter's (``AbstractState.carried``)."""
     refused = {p.line for p in post.command_problems}
+    starts = [c.source.line for c in post.commands if isinstance(c, EncounterCommand)]
     return [
-        (post, c) for c in post.commands
+        (post.post_id, c) for c in post.commands
         if isinstance(c, OpposeCommand) and c.source.line not in refused
+        and not any(line < c.source.line for line in starts)
     ]  # fmt: skip
 
 
@@ -88,7 +91,10 @@ class _AbstractCloser(Closer):
     abstract: AbstractState
     dice: RecordingDice
     items: list[AbstractItem] = field(default_factory=list)
-    opposes: list[tuple[PostRecord, OpposeCommand]] = field(default_factory=list)
+    opposes: list[tuple[str, OpposeCommand]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.opposes += self.abstract.carried  # RULES E9: posted as the encounter started
 
     def post(self, post: PostRecord) -> None:
         self.opposes += _opposes(post)
@@ -107,7 +113,7 @@ class _AbstractCloser(Closer):
         abstract, report = resolve_abstract(
             self.items, opposes=self.opposes, abstract=self.abstract, dice=self.dice
         )
-        return Closed(state=abstract, part=report)
+        return Closed(state=replace(abstract, carried=()), part=report)
 
 
 class AbstractRuleset(Ruleset):
@@ -157,14 +163,15 @@ class AbstractRuleset(Ruleset):
             return None
         return acknowledge.task_set(state, command, post)
 
-    def before_scene(self, command: Command) -> Problem | None:
-        """RULES E9: opposition counts for an interval of the encounter, which a post with
-        ``!encounter`` above the ``!oppose`` only starts."""
-        if isinstance(command, OpposeCommand):
-            from pbp.rulesets.abstract.engine.refusals import OpposeWithEncounter
-
-            return _located(OpposeWithEncounter(tag=""), command)
-        return None
+    def carry(self, state: EngineState, command: Command, post: PostRecord) -> EngineState:
+        """RULES E9: an ``!oppose`` below the ``!encounter`` that starts the encounter
+        opposes its first interval, whichever round the post stands in."""
+        if not isinstance(command, OpposeCommand):
+            return state
+        abstract = state.slot(AbstractState)
+        return state.with_slot(
+            replace(abstract, carried=(*abstract.carried, (post.post_id, command)))
+        )
 
     def tasks(self, state: EngineState) -> tuple[str, ...]:
         return task_names(state.slot(AbstractState))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from pbp.engine import acknowledge
 from pbp.engine.actors import Actor
 from pbp.engine.done import Done
+from pbp.engine.notes import Note
 from pbp.engine.report import Rejection
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, Ruleset, TagContext
@@ -142,7 +143,8 @@ def _fates(state: EngineState, scene: Roster, part: MarkhorReport) -> tuple[tupl
         if scene.side(name) == "party" or not pools.out:
             continue
         sheet = state.campaign.character(name)
-        sapient = sheet.part(MarkhorSheet).sapient if sheet is not None else True
+        given = state.scores(name).get("sapient")  # `!npc Wolf sapient no`
+        sapient = sheet.part(MarkhorSheet).sapient if sheet is not None else given != 0
         fates.append((name, fate_of_foes(sapient=sapient)))
     return tuple(fates)
 
@@ -168,6 +170,13 @@ class MarkhorRuleset(Ruleset):
             stamina=stamina,
             post_id=ctx.post_id,
         )
+
+    def notes(self, accepted: Accepted, ctx: TagContext) -> tuple[Note, ...]:
+        from pbp.rulesets.markhor.engine.notes import notes_on
+
+        sheet = ctx.campaign.character(accepted.actor)
+        player = sheet is not None and sheet.player is not None
+        return notes_on(accepted, ctx.slot(MarkhorState), player=player)  # RULES M2, §7
 
     def fresh(
         self, state: EngineState, kind: SceneKind, command: EncounterCommand | None

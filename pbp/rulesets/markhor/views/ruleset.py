@@ -69,6 +69,10 @@ class MarkhorViews(RulesetViews):
     def sheet(self, state: EngineState, name: str, shown: Shown) -> SheetLines | None:
         return markhor_sheet(state, name, shown)
 
+    def standing(self, state: EngineState, name: str) -> str | None:
+        fate = state.slot(MarkhorState).fate(name)  # RULES M8, §7: not back in any fight
+        return f"{fate} since a won skirmish" if fate is not None else None
+
     def summary(self, report: RoundReport, *, disclosure: Disclosure) -> dict[str, Any]:
         return {"fight": markhor_view(report.parts.get(MarkhorReport), disclosure)}
 
