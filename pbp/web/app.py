@@ -47,6 +47,7 @@ STATIC = {  # the only files served: fixed names, read once from the package
 }
 MARKDOWN_CACHE = 512  # rendered replies kept: a few history pages of a few threads
 PAGES_AT_ONCE = 8  # below SQLAlchemy's pool of 5 + 10 connections
+_ALIGN = re.compile(r' style="text-align:(left|right|center)"')  # a table column's alignment
 _SMALL = re.compile(r"<p>\^\((.*?)\)</p>", re.DOTALL)  # the seed line, Reddit's superscript
 
 
@@ -55,7 +56,7 @@ def markdown_html(text: str) -> Markup:
     """A reply's Markdown as HTML, by the parser the tag reader uses (raw HTML never
     passes: it is shown as text). Kept by its text: a summary is rendered once, not at each
     reading of its page (a summary edited, by a correction or a re-close, is a new text)."""
-    html = _MARKDOWN.render(text)
+    html = _ALIGN.sub(r' class="align-\1"', _MARKDOWN.render(text))  # no inline style: CSP
     return Markup(_SMALL.sub(r'<p class="fine">\1</p>', html))
 
 
