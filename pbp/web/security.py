@@ -105,6 +105,8 @@ class LoginLimiter:
     """At most ``attempts`` failed sign-ins per ``seconds`` from one address or for one
     account name; a success clears neither (a guesser may know one password)."""
 
+    KEPT = 10_000  # names and addresses held before those with no recent failure are dropped
+
     def __init__(
         self,
         *,
@@ -126,5 +128,9 @@ class LoginLimiter:
         return any(len(self._recent(k)) >= self.attempts for k in keys)
 
     def failed(self, *keys: str) -> None:
+        if len(self._failures) >= self.KEPT:  # many names or addresses: forget the old ones
+            for key in list(self._failures):
+                if not self._recent(key):
+                    del self._failures[key]
         for key in keys:
             self._recent(key).append(self._clock())
