@@ -44,6 +44,7 @@ CSP = (
 STATIC = {  # the only files served: fixed names, read once from the package
     "style.css": "text/css; charset=utf-8",
     "countdown.js": "text/javascript; charset=utf-8",
+    "icon.svg": "image/svg+xml",
 }
 MARKDOWN_CACHE = 512  # rendered replies kept: a few history pages of a few threads
 PAGES_AT_ONCE = 8  # below SQLAlchemy's pool of 5 + 10 connections
