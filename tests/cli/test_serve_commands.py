@@ -59,9 +59,7 @@ def test_user_add_makes_accounts_and_refuses_bad_input_in_one_line(
     _one_line(pbp(site, *add, "x" * 101, stdin=PASSWORD), 2, "NAME must be 1 to 100")
     _one_line(pbp(site, *add, "--reset", "bob", stdin=PASSWORD), 1, "no account called 'bob'")
     _one_line(pbp(site, "user", "add", "bob", stdin=""), 2, "--password-stdin")  # no terminal
-    _one_line(
-        pbp(tmp_path, *add, "bob", stdin=PASSWORD), 2, "no configuration at config.toml"
-    )
+    _one_line(pbp(tmp_path, *add, "bob", stdin=PASSWORD), 2, "no configuration at config.toml")
     assert set(_accounts(site / "pbp.db")) == {"alice", "root"}
 
     before = _accounts(site / "pbp.db")["alice"][0]
