@@ -55,6 +55,7 @@ from pbp.store.local_posts import SqlLocalStorage
 from pbp.web.app import Site, create_app
 from pbp.web.reader import Reader
 from pbp.web.security import Signer
+from pbp.web.serve import KEEP_ALIVE_SECONDS
 
 START = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -161,7 +162,7 @@ def concurrent(site: Site, urls: list[str], count: int) -> None:
         port = s.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(create_app(site), host="127.0.0.1", port=port, log_level="warning",
-                       backlog=4096)
+                       backlog=4096, timeout_keep_alive=KEEP_ALIVE_SECONDS)
     )  # fmt: skip
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

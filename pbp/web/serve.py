@@ -10,6 +10,10 @@ from pbp.web.app import Site, create_app
 from pbp.web.reader import Reader
 from pbp.web.security import Signer
 
+# an idle connection is kept longer than a reverse proxy keeps its own (nginx: 60 s), so the
+# server never closes one just as a request is sent on it (a reader's error, a proxy's 502)
+KEEP_ALIVE_SECONDS = 75
+
 
 def build_site(config: Config) -> Site:
     """The pages over the configured store and forum (the bot that reads them never polls)."""
@@ -58,4 +62,5 @@ def serve(config: Config, *, host: str, port: int) -> None:
         proxy_headers=True,
         forwarded_allow_ips=config.serve.forwarded_allow_ips,
         log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )

@@ -16,6 +16,8 @@ import uvicorn
 from conftest import Web
 from service_table import THREAD
 
+from pbp.web.serve import KEEP_ALIVE_SECONDS
+
 pytestmark = pytest.mark.slow
 
 READERS = 200
@@ -50,7 +52,7 @@ def test_two_hundred_readers_at_once_get_their_pages(web: Web) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     config = uvicorn.Config(web.app, host="127.0.0.1", port=port, log_level="warning",
-                            backlog=2048)  # fmt: skip
+                            backlog=2048, timeout_keep_alive=KEEP_ALIVE_SECONDS)  # fmt: skip
     server = uvicorn.Server(config)
     runner = threading.Thread(target=server.run, daemon=True)
     runner.start()
