@@ -14,7 +14,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import pbp_argv, pbp_env, write_site
 
 pytestmark = pytest.mark.slow
 
@@ -41,9 +40,8 @@ def _accounts(db: Path) -> dict[str, tuple[str, bool]]:
 
 
 def test_user_add_makes_accounts_and_refuses_bad_input_in_one_line(
-    tmp_path: Path, pbp: Run, pbp_ok: Ok
+    tmp_path: Path, site: Path, pbp: Run, pbp_ok: Ok
 ) -> None:
-    site = write_site(tmp_path / "site")
     add = ("user", "add", "--password-stdin")
     assert pbp_ok(site, *add, "alice", stdin=PASSWORD + "\n").strip() == "added alice"
     assert pbp_ok(site, *add, "--gm", "root", stdin=PASSWORD).strip() == "added root (GM)"
@@ -75,13 +73,16 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _serving(cwd: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def _serving(
+    started: tuple[list[str], dict[str, str]], cwd: Path, *args: str
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``pbp serve ARGS --port P`` running in ``cwd`` until the block ends."""
+    argv, env = started
     port = _free_port()
     process = subprocess.Popen(
-        [*pbp_argv(), "serve", *args, "--port", str(port)],
+        [*argv, "serve", *args, "--port", str(port)],
         cwd=cwd,
-        env=pbp_env(),
+        env=env,
         text=True,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -113,7 +114,7 @@ def _csrf(page: httpx.Response) -> str:
 
 
 def test_the_readmes_two_commands_then_accounts_and_a_gm_link(
-    tmp_path: Path, pbp: Run, pbp_ok: Ok
+    tmp_path: Path, pbp: Run, pbp_ok: Ok, pbp_process: tuple[list[str], dict[str, str]]
 ) -> None:
     # README: `pbp demo --keep demo` then `pbp serve --config demo/config.toml`
     kept = pbp(tmp_path, "demo", "--keep", "demo")
@@ -124,7 +125,7 @@ def test_the_readmes_two_commands_then_accounts_and_a_gm_link(
     add = ("user", "add", *config, "--password-stdin")
     pbp_ok(tmp_path, *add, "alice", stdin=PASSWORD)
 
-    with _serving(tmp_path, *config) as (base, process):
+    with _serving(pbp_process, tmp_path, *config) as (base, process):
         with httpx.Client(base_url=base) as anyone:
             index = anyone.get("/")
             assert index.status_code == 200 and "The Sunken Keep" in index.text
