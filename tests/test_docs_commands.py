@@ -94,3 +94,18 @@ def test_every_example_reads_without_a_problem() -> None:
         if result.exit_code != 0:
             wrong.append(f"{example} ({scene}):\n{result.output}")
     assert not wrong, "examples in docs/commands.md that do not read:\n" + "\n".join(wrong)
+
+
+def test_the_web_pages_commands_and_their_options_are_in_docs_commands_md() -> None:
+    from pbp.cli.serve import serve
+    from pbp.cli.user import add
+
+    section = _text().split("## The web pages (`pbp serve`)", 1)[1]
+    rows = {line.split(" | ")[0].strip("| `"): line for line in section.splitlines() if "|" in line}
+    commands = {"pbp serve": serve, "pbp serve link": serve.commands["link"], "pbp user add": add}
+    for name, command in commands.items():
+        assert name in rows, name
+        for option in command.params:
+            for flag in option.opts:
+                if flag.startswith("--") and flag not in ("--config", "--help"):
+                    assert flag in rows[name], (name, flag)

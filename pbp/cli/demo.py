@@ -26,6 +26,8 @@ def demo(keep: Path | None) -> None:
     is written anywhere, unless --keep FOLDER asks for a copy there that
     `pbp serve --config FOLDER/config.toml` shows.
     """
+    if keep is not None and (keep / "pbp.db").exists():  # refused before anything is printed
+        raise click.UsageError(f"{keep / 'pbp.db'} exists already: give --keep a new folder")
     click.echo(demo_text())
     if keep is not None:
         try:

@@ -13,15 +13,24 @@ from pbp.errors import PbpError
 
 @click.group("serve", invoke_without_command=True)
 @config_option
-@click.option("--host", default=None, help="The address to listen on [default: 127.0.0.1].")
-@click.option("--port", type=click.IntRange(1, 65535), default=None, help="[default: 8080]")
+@click.option(
+    "--host", default=None, help="The address to listen on (else [serve] host, else 127.0.0.1)."
+)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="The port to listen on (else [serve] port, else 8080).",
+)
 @click.pass_context
 def serve(ctx: click.Context, config_path: Path, host: str | None, port: int | None) -> None:
     """Serve the campaigns as web pages, over the bot's database.
 
-    Everyone reads the threads, their open rounds, closed rounds and sheets; on the local
-    forum, users of `pbp user add` sign in and write. The [serve] section of the config sets
-    host, port, base_url and forwarded_allow_ips; /health answers "ok" for a process manager.
+    Everyone reads the threads, their open rounds, closed rounds (each seal checked) and
+    sheets; on the local forum, users of `pbp user add` sign in and write, and the bot
+    (`pbp run`, beside it) answers at its next poll. GMs sign in with an account or a link of
+    `pbp serve link GM`. The [serve] section of the config sets host, port, base_url and
+    forwarded_allow_ips; /health answers "ok" for a process manager.
     """
     if ctx.invoked_subcommand is not None:
         ctx.obj = config_path
@@ -40,14 +49,21 @@ def serve(ctx: click.Context, config_path: Path, host: str | None, port: int | N
 
 @serve.command("link")
 @config_option
-@click.option("--base-url", default=None, help="Where people reach pbp serve (else [serve]).")
+@click.option(
+    "--base-url", default=None, help="Where people reach pbp serve (else [serve] base_url)."
+)
 @click.argument("gm")
-def link(config_path: Path, gm: str, base_url: str | None) -> None:
+@click.pass_context
+def link(ctx: click.Context, config_path: Path, gm: str, base_url: str | None) -> None:
     """Print a one-time sign-in URL for GM (it works once, within the hour).
 
-    GM is a name the campaign lists among its gms: signed in through it, the pages show
-    what that GM sees (every number under hide-npcs, the private messages, !preview).
+    GM is a name a campaign of the config lists among its gms (anyone else is refused):
+    signed in through it, the pages show what that GM sees (every number under hide-npcs,
+    the secret DCs, the private messages, !preview). Give it to the GM privately: whoever
+    opens it first within the hour is signed in as GM.
     """
+    if ctx.get_parameter_source("config_path") is click.core.ParameterSource.DEFAULT:
+        config_path = ctx.obj or config_path  # `pbp serve --config FILE link GM`
     config = load(config_path, command="serve link")
     from pbp.web.serve import gm_link
 

@@ -35,6 +35,8 @@ def add(config_path: Path, name: str, gm: bool, password_stdin: bool, reset: boo
         raise click.UsageError("NAME must be 1 to 100 printable characters")
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
+    elif not sys.stdin.isatty():
+        raise click.UsageError("no terminal to ask the password on: give it with --password-stdin")
     else:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     if len(password) < MIN_PASSWORD:

@@ -40,7 +40,7 @@ class Outlook:
 
     character: str
     task: str
-    odds: tuple[tuple[int, float], ...]  # intervals, percent
+    odds: tuple[tuple[int, float, str], ...]  # intervals, percent, as the summary says it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,14 +116,16 @@ def _outlook(replies: Replies, state: EngineState) -> tuple[Outlook, ...]:
     found: list[Outlook] = []
     for views in ALL:
         own = views.summary(report, disclosure=replies.disclosure(state))
-        for item in own.get("outlook", ()) or ():
-            found.append(
-                Outlook(
-                    character=str(item["character"]),
-                    task=str(item["task"]),
-                    odds=tuple((int(p["intervals"]), _percent(p["percent"])) for p in item["odds"]),
+        # a ruleset's values sit under its own key ({"abstract": {"outlook": [...]}})
+        for part in (own, *(v for v in own.values() if isinstance(v, dict))):
+            for item in part.get("outlook", ()) or ():
+                odds = tuple(
+                    (int(p["intervals"]), _percent(p["percent"]), str(p["percent"]))
+                    for p in item["odds"]
                 )
-            )
+                found.append(
+                    Outlook(character=str(item["character"]), task=str(item["task"]), odds=odds)
+                )
     return tuple(found)
 
 

@@ -9,7 +9,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
+from functools import lru_cache, partial
 from importlib.resources import files
 from typing import Any
 from urllib.parse import quote
@@ -44,15 +44,20 @@ CSP = (
 STATIC = {  # the only files served: fixed names, read once from the package
     "style.css": "text/css; charset=utf-8",
     "countdown.js": "text/javascript; charset=utf-8",
+    "icon.svg": "image/svg+xml",
 }
+MARKDOWN_CACHE = 512  # rendered replies kept: a few history pages of a few threads
 PAGES_AT_ONCE = 8  # below SQLAlchemy's pool of 5 + 10 connections
+_ALIGN = re.compile(r' style="text-align:(left|right|center)"')  # a table column's alignment
 _SMALL = re.compile(r"<p>\^\((.*?)\)</p>", re.DOTALL)  # the seed line, Reddit's superscript
 
 
+@lru_cache(maxsize=MARKDOWN_CACHE)
 def markdown_html(text: str) -> Markup:
     """A reply's Markdown as HTML, by the parser the tag reader uses (raw HTML never
-    passes: it is shown as text)."""
-    html = _MARKDOWN.render(text)
+    passes: it is shown as text). Kept by its text: a summary is rendered once, not at each
+    reading of its page (a summary edited, by a correction or a re-close, is a new text)."""
+    html = _ALIGN.sub(r' class="align-\1"', _MARKDOWN.render(text))  # no inline style: CSP
     return Markup(_SMALL.sub(r'<p class="fine">\1</p>', html))
 
 

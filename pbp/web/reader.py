@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import PreviewContent, SheetContent, StatusContent, SummaryContent
@@ -25,6 +26,7 @@ from pbp.store.records import ReplyRecord, ThreadRecord
 from pbp.store.repository import Repository
 
 PAGE_ROUNDS = 10  # closed rounds a history page shows
+DICE_CACHE = 512  # closed rounds whose dice check is kept (a few pages of a few threads)
 
 
 class NotFound(LookupError):
@@ -105,7 +107,6 @@ class Dice:
     matches: bool | None
     rolls: int
     rolls_match: bool
-    text: str  # what `pbp verify` reads: the text that published the seal, then the summary
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,7 +172,7 @@ class Reader:
             raise NotFound(key)
         state = self._state(repo, row)
         gm = viewer.gm_of(state.campaign)
-        replies = self.bot.renderers.for_campaign(state.campaign, repo.seeds(row.id).get)
+        replies = self.bot.renderers.for_campaign(state.campaign, _SeedsOf(repo, row.id))
         return Loaded(row=row, state=state, replies=replies, gm=gm)
 
     def is_gm(self, key: str, viewer: Viewer) -> bool:
@@ -309,14 +310,14 @@ class Reader:
             top = last - (page - 1) * PAGE_ROUNDS
             numbers = list(range(top, max(0, top - PAGE_ROUNDS), -1))
             texts = repo.summaries(loaded.row.id, numbers=[*numbers, *(n - 1 for n in numbers)])
-            seeds = repo.seeds(loaded.row.id)
+            seeds = loaded.replies.seed_for
             sheet = repo.latest_reply(loaded.row.id, CHEAT_SHEET_KEY)
             cheat_sheet = sheet.text if sheet is not None else ""
             rounds = tuple(
                 ClosedRound(
                     number=n,
                     summary=texts[n],
-                    dice=_dice(n, texts, seeds.get(n), cheat_sheet),
+                    dice=_dice(n, texts[n], _before(n, texts, cheat_sheet), seeds(n)),
                 )
                 for n in numbers
                 if n in texts
@@ -396,15 +397,38 @@ def _public_replies(rows: list[ReplyRecord]) -> list[ReplyRecord]:
     return sorted(latest.values(), key=lambda r: r.created_at)
 
 
+def _before(number: int, texts: dict[int, str], cheat_sheet: str) -> str:
+    """The text that published round ``number``'s seal: the summary before, or the cheat
+    sheet for round 1."""
+    return (texts.get(number - 1) if number > 1 else cheat_sheet) or ""
+
+
 def _verify_input(number: int, texts: dict[int, str], cheat_sheet: str) -> str:
-    before = texts.get(number - 1) if number > 1 else cheat_sheet
-    return f"{before or ''}\n\n{texts.get(number, '')}".strip() + "\n"
+    before = _before(number, texts, cheat_sheet)
+    return f"{before}\n\n{texts.get(number, '')}".strip() + "\n"
 
 
-def _dice(number: int, texts: dict[int, str], seed: str | None, cheat_sheet: str) -> Dice:
-    text = _verify_input(number, texts, cheat_sheet)
-    before = texts.get(number - 1) if number > 1 else cheat_sheet
-    published = (published_seals(before or "").get(number) or (None,))[0]
+class _SeedsOf:
+    """A thread's round seeds, each read when first asked for (a page of a thread of 1,000
+    rounds needs a few of them), within the page's read session."""
+
+    def __init__(self, repo: Repository, thread_id: int) -> None:
+        self._repo, self._thread = repo, thread_id
+        self._known: dict[int, str | None] = {}
+
+    def __call__(self, number: int) -> str | None:
+        if number not in self._known:
+            self._known[number] = self._repo.seed(self._thread, number)
+        return self._known[number]
+
+
+@lru_cache(maxsize=DICE_CACHE)
+def _dice(number: int, summary: str, before: str, seed: str | None) -> Dice:
+    """A closed round's dice checked as ``pbp verify`` checks them. The same inputs give the
+    same answer, so it is kept (a summary, its seal's text or its seed changed is a new
+    key: a round re-opened and closed again is checked anew)."""
+    text = f"{before}\n\n{summary}".strip() + "\n"
+    published = (published_seals(before).get(number) or (None,))[0]
     checks = [r for r in verify_text(text).rounds if r.number == number]
     rolls = len(checks[0].rolls) if checks else 0
     return Dice(
@@ -413,5 +437,4 @@ def _dice(number: int, texts: dict[int, str], seed: str | None, cheat_sheet: str
         matches=None if published is None or seed is None else seal(seed) == published,
         rolls=rolls,
         rolls_match=bool(checks) and not checks[0].mismatches and not checks[0].problems,
-        text=text,
     )

@@ -13,7 +13,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 
 SESSION_COOKIE = "pbp_session"
 SESSION_DAYS = 14
@@ -55,11 +55,16 @@ class Session:
 
 
 class Signer:
-    """Signs the session cookie and the GM links with the servers' key."""
+    """Signs the session cookie and the GM links with the servers' key; ``clock`` (seconds
+    since the epoch) dates them and tells their age."""
 
-    def __init__(self, key: str) -> None:
-        self._sessions = URLSafeTimedSerializer(key, salt="pbp-session")
-        self._links = URLSafeTimedSerializer(key, salt="pbp-gm-link")
+    def __init__(self, key: str, *, clock: Callable[[], float] = time.time) -> None:
+        class Dated(TimestampSigner):
+            def get_timestamp(self) -> int:
+                return int(clock())
+
+        self._sessions = URLSafeTimedSerializer(key, salt="pbp-session", signer=Dated)
+        self._links = URLSafeTimedSerializer(key, salt="pbp-gm-link", signer=Dated)
 
     def session(self, cookie: str | None) -> Session:
         """The session a cookie carries, or a new one (unsigned, expired or malformed)."""
@@ -100,6 +105,8 @@ class LoginLimiter:
     """At most ``attempts`` failed sign-ins per ``seconds`` from one address or for one
     account name; a success clears neither (a guesser may know one password)."""
 
+    KEPT = 10_000  # names and addresses held before those with no recent failure are dropped
+
     def __init__(
         self,
         *,
@@ -121,5 +128,9 @@ class LoginLimiter:
         return any(len(self._recent(k)) >= self.attempts for k in keys)
 
     def failed(self, *keys: str) -> None:
+        if len(self._failures) >= self.KEPT:  # many names or addresses: forget the old ones
+            for key in list(self._failures):
+                if not self._recent(key):
+                    del self._failures[key]
         for key in keys:
             self._recent(key).append(self._clock())

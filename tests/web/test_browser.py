@@ -85,6 +85,8 @@ def test_a_round_played_in_the_browser(served: tuple[Web, str]) -> None:
         page = browser.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # what the Content-Security-Policy blocks (an inline style or script) says so here
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
 
         def shot(name: str) -> None:
             path = ARTIFACTS / f"{name}.png"

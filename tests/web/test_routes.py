@@ -9,7 +9,7 @@ import re
 from conftest import PASSWORD, Web
 from service_table import THREAD
 
-from pbp.web.security import SESSION_COOKIE
+from pbp.web.security import SESSION_COOKIE, LoginLimiter, Signer
 
 
 def _played(web: Web) -> dict[str, str]:
@@ -216,3 +216,44 @@ def test_a_gm_link_signs_in_once(web: Web) -> None:
     again = other.post("/link", data={"token": token, "csrf": web.csrf(other)})
     assert again.status_code == 403 and "used already" in again.text
     assert other.get("/link", params={"token": token[:-2] + "xx"}).status_code == 403
+
+
+def test_a_gm_link_expires_after_the_hour(web: Web) -> None:
+    now = [1_800_000_000.0]
+    key = web.accounts.signing_key(at=web.table.clock())
+    web.site.signer = Signer(key, clock=lambda: now[0])
+    token = web.site.signer.link("gm_sam")
+    c = web.new_client()
+    csrf = web.csrf(c)
+    now[0] += 60 * 60 + 1
+    page = c.get("/link", params={"token": token})
+    assert page.status_code == 403 and "over an hour old" in page.text
+    assert c.post("/link", data={"token": token, "csrf": csrf}).status_code == 403
+    now[0] -= 2  # within the hour it still works
+    assert c.post("/link", data={"token": token, "csrf": csrf}).status_code == 303
+
+
+def test_no_redirect_leaves_the_site(web: Web) -> None:
+    c = web.new_client()
+    for url in ("/login?next=https://evil.example/", "/login?next=//evil.example/"):
+        token = web.csrf(c, url)
+        answer = c.post(url, data={"name": "alice", "password": PASSWORD, "csrf": token,
+                                   "next": "https://evil.example/"})  # fmt: skip
+        assert answer.status_code == 303 and answer.headers["location"] == "/"
+    token = web.csrf(c)
+    out = c.post("/logout?next=https://evil.example/", data={"csrf": token})
+    assert out.status_code == 303 and out.headers["location"] == "/"
+
+
+def test_the_sign_in_limiter_forgets_addresses_without_recent_failures() -> None:
+    now = [0.0]
+    limiter = LoginLimiter(attempts=2, seconds=10, clock=lambda: now[0])
+    limiter.KEPT = 3
+    limiter.failed("ip:a", "name:x")
+    limiter.failed("ip:a", "name:x")
+    assert limiter.blocked("ip:a")
+    now[0] = 20
+    limiter.failed("ip:b", "name:y")
+    limiter.failed("ip:c", "name:z")  # the third key: a and x, old, are dropped
+    assert set(limiter._failures) <= {"ip:b", "name:y", "ip:c", "name:z"}
+    assert not limiter.blocked("ip:a")
