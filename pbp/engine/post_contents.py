@@ -20,6 +20,9 @@ class ProblemsContent:
     post_id: str
     problems: tuple[Problem, ...]
     closed: bool = field(default=False, compare=False)
+    # the GMs told here that every character has acted (the post that made it so gets one
+    # reply, not two): said when the reply is first posted, not a change of what it says
+    all_acted: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,6 +58,7 @@ class AckContent:
     actions: tuple[str, ...]  # canonical tags accepted
     closed: bool = field(default=False, compare=False)
     notes: tuple[Note, ...] = ()  # the rulesets' warnings on them (``Ruleset.notes``)
+    all_acted: tuple[str, ...] = field(default=(), compare=False)  # as ``ProblemsContent``'s
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,6 +92,7 @@ class DoneContent:
     done: tuple[Done, ...]
     refused: tuple[Problem, ...] = ()
     then: TagsContent | None = None
+    all_acted: tuple[str, ...] = field(default=(), compare=False)  # as ``ProblemsContent``'s
 
 
 PostContent = TagsContent | DoneContent

@@ -28,7 +28,7 @@ from pbp.engine.effects import (
 )
 from pbp.engine.events import CampaignMoved, Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
-from pbp.engine.post_contents import DeletedContent
+from pbp.engine.post_contents import AckContent, DeletedContent, DoneContent, ProblemsContent
 from pbp.engine.private import gm_copies
 from pbp.engine.problems import CommandInEdit
 from pbp.engine.reading import (
@@ -270,12 +270,21 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
         if c.player is not None and c.name in rnd.base.names()
     ]
     if pcs and not _missing(state, rnd):
+        gms = state.campaign.gms[: state.mentions_per_post]  # the mentions the forum notifies
+        for i, effect in enumerate(effects):  # the post's own new reply says it: one, not two
+            content = effect.content
+            if (
+                isinstance(effect, Reply)
+                and effect.to == post.post_id
+                and isinstance(content, ProblemsContent | AckContent | DoneContent)
+            ):
+                effects[i] = replace(effect, content=replace(content, all_acted=gms))
+                return replace(state, round=replace(rnd, all_acted_told=True))
         effects.append(
             Reply(
                 key=f"all-acted-{rnd.number}",
                 to=None,  # the thread's, like the reminders: a post has one reply, its own
-                # no more mentions than the forum notifies in one post
-                content=AllActedContent(gms=state.campaign.gms[: state.mentions_per_post]),
+                content=AllActedContent(gms=gms),
             )
         )
         return replace(state, round=replace(rnd, all_acted_told=True))

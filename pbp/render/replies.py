@@ -66,6 +66,10 @@ class Replies:
         state = _read_at(content, state)
         if full and not self.full:
             return replace(self, full=True).render(content, state=state)
+        if isinstance(content, ProblemsContent | AckContent | DoneContent) and content.all_acted:
+            # the post that made everyone acted: its own reply tells the GMs
+            told = self.render(AllActedContent(gms=content.all_acted), state=state)
+            return self.render(replace(content, all_acted=()), state=state) + "\n" + told
         if isinstance(content, ProblemsContent):
             text = self._problems(content.problems, post_id=content.post_id, state=state)
             if content.closed:  # the close found them: the templates' "edit before" is past

@@ -43,3 +43,32 @@ def test_a_gm_post_that_closes_nothing_keeps_its_done_reply(tmp_path: Path) -> N
     played = replay(tmp_path, TEST_KEEP, [post("g1", "gm_sam", "!encounter abstract", 0)])
     (done,) = played.to("g1")
     assert done.startswith("Done:") and "A new scene: an abstract encounter" in done
+
+
+def test_the_post_that_makes_everyone_acted_gets_one_reply_with_the_notice(
+    tmp_path: Path,
+) -> None:
+    # an error reply and the "every character has acted" notice were two replies to one post
+    played = replay(
+        tmp_path,
+        TEST_KEEP,
+        [
+            post("p1", "alice", "[mental: attack Goblin]", 1),
+            post("p2", "bob", "[mental: attack Goblin] and [phisical: attack Goblin]", 2),
+        ],
+    )
+    (said,) = played.to("p2")
+    assert "phisical" in said and "Every character has acted in round 1. u/gm_sam" in said
+    assert not any("Every character has acted" in r for r in played.replies.values() if r != said)
+
+
+def test_a_good_post_that_makes_everyone_acted_still_gets_the_thread_notice(
+    tmp_path: Path,
+) -> None:
+    played = replay(
+        tmp_path,
+        TEST_KEEP,
+        [post("p1", "alice", "[pass]", 1), post("p2", "bob", "[pass]", 2)],
+    )
+    assert played.to("p2") == []
+    assert any("Every character has acted in round 1" in r for r in played.replies.values())

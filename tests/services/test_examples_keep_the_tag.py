@@ -164,3 +164,10 @@ def test_an_abstract_skill_typo_gets_did_you_mean_with_the_tag(tmp_path: Path) -
     text = replies(tmp_path, ABSTRACT, posts)["p2"]
     assert "Did you mean **Stealth**?" in text
     assert "`[abstract: Stealth on Breach]`" in text
+
+
+def test_a_split_written_with_a_comma_is_given_its_semicolon(tmp_path: Path) -> None:
+    # the issue's own post: the second `attack` read as an option of the first part
+    text = distat(tmp_path, "alice", "[mental: attack Shaman with 3, attack Goblin Scout with 2]")
+    assert "For example: `[mental: attack Shaman with 3; attack Goblin Scout with 2]`" in text
+    assert "`[mental:]`" not in text  # an example never leaves a tag with nothing in it
