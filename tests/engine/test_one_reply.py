@@ -319,7 +319,7 @@ def test_undo_reopens_the_posts_with_their_replies_and_an_edit_edits_the_same_on
     assert "Did you mean **physical**?" in one(run, "p2")
 
 
-def test_every_character_acted_is_said_in_the_thread_not_under_the_post() -> None:
+def test_every_character_acted_is_said_in_the_posts_own_new_reply_not_a_second_one() -> None:
     run = play(
         [
             SETUP,
@@ -330,6 +330,6 @@ def test_every_character_acted_is_said_in_the_thread_not_under_the_post() -> Non
         ],
         ack="all",
     )
-    assert one(run, "p5").startswith("Read: ")
-    told = run.posted["all-acted-1"]
-    assert told.to is None and "u/gm_sam" in told.text
+    said = one(run, "p5")  # issue 26 item 13: one reply to the post, not two
+    assert said.startswith("Read: ") and "Every character has acted in round 1. u/gm_sam" in said
+    assert "all-acted-1" not in run.posted
