@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 CAMPAIGN = """
@@ -172,31 +173,33 @@ CLOSE = "The goblin lashes out at {name}. [physical: attack {name} | as Goblin]\
 def events(count: int, *, seed: int = 28) -> list[dict[str, object]]:
     """A thread of ``count`` posts as `pbp replay` reads it: the GM's ``!group``, players'
     posts (some edited later), and every tenth post the GM's close."""
+    return list(thread_events(count, seed=seed))
+
+
+def thread_events(count: int, *, seed: int = 28) -> Iterator[dict[str, object]]:
+    """``events``, one at a time (a long thread need not be held whole)."""
     pick = random.Random(seed)
     names = ", ".join([n for _, n in PLAYERS] + [FOE])
-    out: list[dict[str, object]] = [
-        {"type": "post", "id": "g0", "author": "gm", "at": START.isoformat(),
-         "body": f"!group {names}"},
-    ]  # fmt: skip
-    bodies: list[str] = []
+    yield {"type": "post", "id": "g0", "author": "gm", "at": START.isoformat(),
+           "body": f"!group {names}"}  # fmt: skip
+    bodies: list[str] = []  # the last few, that a post may quote
     edits: list[tuple[str, str]] = []
     for i in range(1, count):
         at = (START + timedelta(minutes=i)).isoformat()
         if i % 10 == 0:
             name = PLAYERS[(i // 10) % len(PLAYERS)][1]
             body = CLOSE.format(name=name)
-            out.append({"type": "post", "id": f"g{i}", "author": "gm", "at": at, "body": body})
+            yield {"type": "post", "id": f"g{i}", "author": "gm", "at": at, "body": body}
             continue
         for post_id, text in edits:  # an edit a minute or so later, before the close
-            out.append({"type": "edit", "id": post_id, "at": at, "body": text})
+            yield {"type": "edit", "id": post_id, "at": at, "body": text}
         edits = []
         player, name = PLAYERS[i % len(PLAYERS)]
         body = post_body(pick, name, bodies)
-        bodies.append(body)
-        out.append({"type": "post", "id": f"p{i}", "author": player, "at": at, "body": body})
+        bodies = [*bodies[-7:], body]
+        yield {"type": "post", "id": f"p{i}", "author": player, "at": at, "body": body}
         if pick.random() < 0.125:
             edits.append((f"p{i}", body + "\n\nEdit: " + pick.choice(("typo.", "fixed it."))))
-    return out
 
 
 def main() -> None:
