@@ -1,12 +1,14 @@
 """How `pbp replay` scales with the length of a thread.
 
-    python benchmarks/replay_scale.py [POSTS ...] [--before DIR] [--heroes N]
+    python benchmarks/replay_scale.py [POSTS ...] [--before DIR] [--heroes N] [--realistic]
                                                                   (default: 2000 8000)
 
 Writes a generated Distat thread of each size (four players and a GM who closes a round
 every ten posts; a mix of attacks, moves, typos, quotes and edits; ``--heroes 12``: twelve
 players' heroes against twelve orcs, the issue's own measure) to a temporary folder,
-replays it with `pbp replay --json` in a subprocess, and prints the wall time, posts per
+``--realistic``: the thread of ``benchmarks/corpus.py``, players' posts as they write them:
+200-1,500 characters of prose with curly quotes, emphasis, quotes of earlier posts and
+edits), replays it with `pbp replay --json` in a subprocess, and prints the wall time, posts per
 second and peak memory (the child's maximum resident set) of each run, and the ratios between
 the last and the first. ``--before DIR`` also runs each size on the pbp source in DIR (another
 checkout, e.g. the main branch), in the same run, for a before/after comparison.
@@ -131,11 +133,22 @@ def events(
 
 
 def run(
-    posts: int, folder: Path, source: str | None = None, *, heroes: int = 0
+    posts: int,
+    folder: Path,
+    source: str | None = None,
+    *,
+    heroes: int = 0,
+    realistic: bool = False,
 ) -> tuple[float, float]:
     """Seconds `pbp replay --json` takes on a thread of ``posts`` posts, and its peak memory
-    in MiB (the maximum resident set of that one process). ``heroes``: on ``big_table``."""
-    if heroes:
+    in MiB (the maximum resident set of that one process). ``heroes``: on ``big_table``;
+    ``realistic``: ``corpus.events``."""
+    if realistic:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import corpus
+
+        campaign, thread = corpus.CAMPAIGN, corpus.events(posts)
+    elif heroes:
         campaign, players = big_table(heroes)
         thread = events(posts, players=players, foe="Orc1")
     else:
@@ -229,12 +242,12 @@ def _compile(source: str | None) -> None:
     )
 
 
-def main(sizes: list[int], before: str | None, heroes: int = 0) -> None:
+def main(sizes: list[int], before: str | None, heroes: int = 0, realistic: bool = False) -> None:
     """Time each size and print the ratios of the last to the first."""
     for source in ([before] if before else []) + [None]:
         _compile(source)
         with tempfile.TemporaryDirectory() as tmp:
-            results = [run(n, Path(tmp), source, heroes=heroes) for n in sizes]
+            results = [run(n, Path(tmp), source, heroes=heroes, realistic=realistic) for n in sizes]
         if len(results) > 1:
             (t0, m0), (t1, m1) = results[0], results[-1]
             print(
@@ -253,4 +266,7 @@ if __name__ == "__main__":
     heroes = int(args[many + 1]) if many is not None else 0
     if many is not None:
         del args[many : many + 2]
-    main([int(a) for a in args] or [2000, 8000], old, heroes)
+    realistic = "--realistic" in args
+    if realistic:
+        args.remove("--realistic")
+    main([int(a) for a in args] or [2000, 8000], old, heroes, realistic)

@@ -65,12 +65,15 @@ def replay(
         raise_all(template_errors(load_campaign(campaign)))
         loaded = _Reading(events)
         base = seed_from_int(seed) if seed is not None else new_seed()
-        with _start_kept(), replay_run(campaign, seed=base, bot=bot, ack=ack) as run:
+        with (
+            _start_kept(),
+            replay_run(campaign, seed=base, bot=bot, ack=ack, keep_log=False) as run,
+        ):
             try:
                 feed_all(run, loaded)
             except ForumError as exc:  # the forum refused the event just read: say its line
                 raise InputError(f"{loaded.where}: {exc}" if loaded.where else str(exc)) from exc
-            if not run.log:  # not one event: the bot never even saw the thread
+            if not run.polls:  # not one event: the bot never even saw the thread
                 raise InputError(
                     f"{events}: no events to replay (one event a line, e.g. {EXAMPLE_EVENT})"
                 )

@@ -1,9 +1,10 @@
 """`pbp replay` and `pbp demo`: a whole thread played through the bot's own services, on the
-local forum, in a throw-away SQLite database (in memory: it lives only as long as the run). What
-it prints is what the bot would post."""
+local forum, in a throw-away SQLite database (a file in a temporary folder: it lives only as
+long as the run). What it prints is what the bot would post."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ class ReplayRun:
     forum: LocalForum
     clock: _Clock
     log: list[tuple[Event, list[Delivered]]] = field(default_factory=list)
+    keep_log: bool = True  # False: ``log`` stays empty (`pbp replay` reads the store instead)
+    polls: int = 0
     storage: SqlLocalStorage | None = None  # given: the puts between two polls in one go
     _batch: ExitStack | None = None
 
@@ -96,7 +99,9 @@ class ReplayRun:
         self.clock.now = event.at
         report = self.bot.poll_once(event.at)
         done = report.delivered.get(THREAD, [])
-        self.log.append((event, done))
+        self.polls += 1
+        if self.keep_log:
+            self.log.append((event, done))
         return done
 
     def ledger(self) -> dict[str, Any]:
@@ -131,14 +136,18 @@ def _thread_id(session: Any) -> int:
 
 @contextmanager
 def replay_run(
-    campaign: Path, *, seed: str, bot: str = BOT, ack: str = "errors"
+    campaign: Path, *, seed: str, bot: str = BOT, ack: str = "errors", keep_log: bool = True
 ) -> Iterator[ReplayRun]:
     """A replay in a throw-away database, gone when the block ends. A campaign file that
-    does not load is its ``ConfigError`` at once (the bot would only report it each poll)."""
+    does not load is its ``ConfigError`` at once (the bot would only report it each poll).
+    ``keep_log=False``: what each poll posted is not kept in memory (a long thread's)."""
     load_campaign(campaign)
-    # one connection to a database in memory, its tables made from the models at once (a
-    # test holds them equal to the migrations): nothing of it outlives the run
-    store = Store("sqlite://", durable=False)
+    # a database file in a folder of its own, its tables made from the models at once (a
+    # test holds them equal to the migrations): nothing of it outlives the run. A file, not
+    # memory: the thread's rows stay in the system's file cache, out of the process, so a
+    # long replay's memory does not grow with every post it stores
+    folder = tempfile.TemporaryDirectory(prefix="pbp-replay-")
+    store = Store(f"sqlite:///{Path(folder.name) / 'replay.db'}", durable=False)
     store.create_schema()
     clock = _Clock()
     storage = SqlLocalStorage(store)
@@ -151,13 +160,14 @@ def replay_run(
         options=BotOptions(username=bot, ack=ack, owner="replay", reload_templates=False),
         seed_maker=lambda _thread, number: seeds(number),
     )
-    run = ReplayRun(bot=runner, forum=forum, clock=clock, storage=storage)
+    run = ReplayRun(bot=runner, forum=forum, clock=clock, keep_log=keep_log, storage=storage)
     try:
         yield run
         run.settle()
     finally:
         run.settle(failed=True)  # what a failed block left half put
         store.dispose()
+        folder.cleanup()
 
 
 def feed_all(run: ReplayRun, events: Iterable[Event]) -> ReplayRun:

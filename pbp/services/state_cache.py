@@ -73,7 +73,14 @@ class StateCache:
     ) -> None:
         """A cycle of the thread committed: its state at event ``seq``, and its seeds."""
         self._states[thread_id] = Cached(seq=seq, state=state)
-        self._seeds[thread_id] = dict(seeds)
+        newest = sorted(seeds)[-SEEDS_KEPT:] if len(seeds) > SEEDS_KEPT else seeds
+        self._seeds[thread_id] = {number: seeds[number] for number in newest}
+
+
+# Round seeds kept a thread: the newest rounds' (the open one, the ones `!undo` and a close
+# reach); an older one is read from the store when a rebuild needs it. A running bot's memory
+# does not grow with every round closed, nor a cycle's copy of them.
+SEEDS_KEPT = 8
 
 
 def _stored_seed(repo: Repository, thread: ThreadRecord, number: int) -> str:

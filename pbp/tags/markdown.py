@@ -79,6 +79,11 @@ def _inline_plain(text: str) -> bool:
     for character in _INLINE_CHARACTERS:
         if character in text:
             return False
+    return _brackets_plain(text)
+
+
+def _brackets_plain(text: str) -> bool:
+    """No link, image or reference definition: no ``](``, ``][``, ``]:`` or ``![``."""
     closing = text.find("]")
     while closing >= 0:
         if text[closing + 1 : closing + 2] in _AFTER_BRACKET:
@@ -132,6 +137,13 @@ def without_quotes(text: str) -> str | None:
     A quote's inside cannot reach outside it, but for a link reference definition (its label
     ends ``]:``): a quote holding one is left to markdown-it.
     """
+    unquoted = _blank_quotes(text)
+    return unquoted if unquoted is not None and is_plain(unquoted) else None
+
+
+def _blank_quotes(text: str) -> str | None:
+    """``text`` with the lines of its quotes blank (``without_quotes``), or None when its
+    quotes are not all blocks of their own; ``text`` itself when it holds none."""
     if ">" not in text:
         return None
     lines = text.split("\n")
@@ -148,8 +160,56 @@ def without_quotes(text: str) -> str | None:
             return None
         else:
             after_blank = False
-    unquoted = "\n".join(lines)
-    return unquoted if is_plain(unquoted) else None
+    return "\n".join(lines)
+
+
+def scannable(text: str) -> str | None:
+    """A text whose brackets, found line by line in it as written, are the brackets of the
+    post as markdown-it reads it (in the same lines and columns, with the same insides), or
+    None when only markdown-it can tell. A plain text is itself; so is a text whose only
+    Markdown beside plain prose is emphasis that no bracket holds (``_emphasis_only``); a text
+    whose only other Markdown is quotes of their own is the text with the quotes' lines blank.
+
+    Emphasis markers drop out of markdown-it's text, but no bracket holds one, so the
+    brackets' insides are the same; every ``[`` of the source is in the text, in the same
+    order, so a bracket's column (``column_of``) is its column in the source line. Only the
+    brackets are the same, not the lines: a command line's text would lose its markers too,
+    and the caller reads no text with a command line this way.
+    """
+    if _emphasis_only(text):
+        return text
+    unquoted = _blank_quotes(text)
+    return unquoted if unquoted is not None and _emphasis_only(unquoted) else None
+
+
+# Inline constructs but emphasis; a bracket holding an emphasis marker; a line start of
+# emphasis markers before a word (not a list item, a rule or a command)
+_NOT_EMPHASIS = ("`", "\\", "&", "~", "<", "\x00", "\x01", "\t")
+_MARKED_BRACKET = re.compile(r"\[[^\[\]\n*_]*[*_]")
+_EMPHASIS_START = re.compile(r"[*_]+[^\s*_!]")
+
+
+def _emphasis_only(text: str) -> bool:
+    """Whether markdown-it would read ``text`` as bare paragraphs of text and emphasis, with
+    no emphasis marker inside a bracket."""
+    if "*" not in text and "_" not in text:
+        return is_plain(text)
+    for character in _NOT_EMPHASIS:
+        if character in text:
+            return False
+    if not _brackets_plain(text) or _MARKED_BRACKET.search(text):
+        return False
+    start = 0
+    while True:
+        first = text[start : start + 1]
+        if first in _BLOCK_FIRST:
+            if first not in "*_" or not _EMPHASIS_START.match(text, start):
+                return False
+        elif first.isdigit() and _ORDERED_ITEM.match(text, start):
+            return False
+        start = text.find("\n", start) + 1
+        if not start:
+            return True
 
 
 def markdown_lines(text: str) -> list[TextLine]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pbp.errors import Problem
 from pbp.tags.commands import Command
 from pbp.tags.cursor import Names
-from pbp.tags.markdown import BREAK, CODE, TextLine, column_of, is_plain, text_lines
+from pbp.tags.markdown import BREAK, CODE, TextLine, column_of, scannable, text_lines
 from pbp.tags.model import SceneKind, Source
 from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_marks
 from pbp.tags.problems import PostTooLong, TooManyTags
@@ -70,8 +70,9 @@ def parse_post(text: str, *, context: ReadContext, full: bool = False) -> Parsed
     text = normalise(text)
     if "[" not in text and "!" not in text:  # no tag, no command line
         return _NOTHING
-    if not full and "!" not in text and is_plain(text):  # most posts
-        brackets = _plain_brackets(text)
+    scan = None if full or _may_hold_commands(text) else scannable(text)
+    if scan is not None:  # most posts: plain prose, emphasis, quotes of earlier posts
+        brackets = _plain_brackets(scan)
     else:
         brackets = _line_brackets(text, context=context, commands=commands, problems=problems,
                                   full=full)  # fmt: skip
@@ -112,10 +113,20 @@ def _names(context: ReadContext) -> Names:
     return _last_names
 
 
+def _may_hold_commands(text: str) -> bool:
+    """Whether a line of ``text`` may be a command line or hold a spoiler: a line that starts
+    with ``!`` (a plain or emphasis-only text has no line starting with a space), ``>!`` or
+    ``!<``. Other posts' exclamation marks are prose."""
+    if "!" not in text:
+        return False
+    return text.startswith("!") or "\n!" in text or ">!" in text or "!<" in text
+
+
 def _plain_brackets(text: str) -> Iterator[Bracket]:
-    """The brackets of a plain post (``is_plain``) with no ``!`` (so no command line and no
-    spoiler): read in one pass over the whole text, the lines and columns counted as it goes.
-    The same brackets as line by line: no bracket spans a line, and a line's text is its start.
+    """The brackets of a text as ``scannable`` gives it, with no command line and no spoiler
+    (``_may_hold_commands``): read in one pass over the whole text, the lines and columns
+    counted as it goes. The same brackets as line by line: no bracket spans a line, and a
+    line's text is its start.
     """
     line, line_start, counted = 1, 0, 0
     for found in _PLAIN_BRACKET.finditer(text):

@@ -7,10 +7,10 @@ import itertools
 import math
 import pickle
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbp.engine.post_ids import PostIds
+from pbp.engine.post_ids import PACK_AT, PackedIds, PostIds
 
 IDS = st.sets(st.sampled_from([f"p{n}" for n in range(60)]), max_size=12)
 STEPS = st.lists(st.tuples(st.sampled_from(["close", "undo"]), IDS), max_size=40)
@@ -49,3 +49,28 @@ def test_adding_ids_it_holds_or_taking_ids_it_lacks_changes_nothing() -> None:
 def test_it_survives_a_snapshot() -> None:
     ids = PostIds() | {"p1"} | {"p2", "p3"}
     assert pickle.loads(pickle.dumps(ids)) == ids
+
+
+MANY = st.sets(st.sampled_from([f"t1_{n:x}" for n in range(3000)]), min_size=5, max_size=300)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["close", "close", "undo"]), MANY), max_size=25))
+def test_packed_parts_answer_as_a_set_would(steps: list[tuple[str, set[str]]]) -> None:
+    ids, model = PostIds(), frozenset[str]()
+    for what, posts in steps:
+        ids, model = (
+            (ids | posts, model | posts) if what == "close" else (ids - posts, model - posts)
+        )
+        assert len(ids) == len(model) and frozenset(ids) == model
+        assert all((f"t1_{n:x}" in ids) == (f"t1_{n:x}" in model) for n in range(0, 3000, 7))
+        assert 5 not in ids and "" not in ids
+    assert pickle.loads(pickle.dumps(ids)) == ids
+
+
+def test_a_long_threads_large_parts_are_packed() -> None:
+    ids = PostIds()
+    for number in range(3200):
+        ids = ids | {f"r{number}p{n}" for n in range(10)}
+    assert all(isinstance(part, PackedIds) for part in ids.parts if len(part) >= PACK_AT)
+    assert sum(len(part) for part in ids.parts if isinstance(part, PackedIds)) > 31000

@@ -8,6 +8,7 @@ tags, commands, problems and their positions must be equal, and so must the line
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 from functools import cache
 from pathlib import Path
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from tags_roster import context
 
 from pbp.tags import ReadContext, parse_post
-from pbp.tags.markdown import is_plain, markdown_lines, text_lines, without_quotes
+from pbp.tags.markdown import is_plain, markdown_lines, scannable, text_lines, without_quotes
 from pbp.tags.model import SceneKind
 from pbp.tags.normalize import normalise, protect_spoilers
 
@@ -148,3 +149,65 @@ def test_posts_whose_only_markdown_is_quotes_take_the_quick_path(text: str) -> N
 def test_other_quoted_posts_go_through_markdown_it(text: str) -> None:
     assert without_quotes(protect_spoilers(normalise(text))) is None
     assert_same(text)
+
+
+# Posts as players write them: curly quotes and dashes, emphasis, quotes of earlier posts,
+# exclamation marks in prose. Most are read by scanning their text (``scannable``).
+PROSE_FRAGMENTS = [
+    "\u201c", "\u201d", "\u2018", "\u2019", "\u2014", "\u2013", "\u2026", "\u00a0", "\u00ab",
+    "\u2032", "\u2033", "\u200b", "\u0301", "e", "\u00e9", "!", "! ", "?", " ", "\n", "\n\n",
+    "> ", "*", "**", "_", "__", "***", "*x*", "_y_", "word", "Aria", "Look out", "[", "]",
+    ":", "[physical: attack Goblin]", "[m attack Gob]", "[move: Door]", "[p attack gob]",
+    "[physical: *attack* Goblin]", "*[pass]*", "_[move: Door]_", "!close", "!group Aria, Ogre",
+    "*!close*", ">!", "!<", "Edit: ", "2*3*4", "snake_case", "`", "~~", "\\", "\t", "1. ",
+]  # fmt: skip
+prose = st.lists(st.sampled_from(PROSE_FRAGMENTS), max_size=40).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(prose)
+def test_prose_with_curly_quotes_emphasis_and_quotes_reads_the_same_on_both_paths(
+    text: str,
+) -> None:
+    assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She *ducks* under the swing. [physical: attack Goblin] **Now!**",
+        "*[move: Door]* and _then_ [pass]",
+        "**Whispers** \u201cstay back\u201d \u2014 [m attack Gob]\n\n_Later_, [pass]",
+        "> \u201cquoted *with* emphasis\u201d [move: Door]\n\nShe grins! [pass]",
+        "2*3*4 is snake_case [pass]",
+    ],
+)
+def test_posts_whose_markdown_is_emphasis_outside_brackets_are_scanned(text: str) -> None:
+    prepared = protect_spoilers(normalise(text))
+    assert not is_plain(prepared) and scannable(prepared) is not None
+    assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[physical: *attack* Goblin]",  # a marker inside a bracket drops out of the tag
+        "* [pass]",  # a list item
+        "***\n[pass]",  # a rule
+        "*!close*\n[pass]",  # a command line once the markers drop out
+        "__init__ `code` [pass]",
+        "a\n  *indented* [pass]",
+    ],
+)
+def test_posts_whose_emphasis_could_change_a_tag_are_not_scanned(text: str) -> None:
+    assert scannable(protect_spoilers(normalise(text))) is None
+    assert_same(text)
+
+
+def test_the_benchmarks_realistic_posts_read_the_same_on_both_paths() -> None:
+    spec = importlib.util.spec_from_file_location("corpus", ROOT / "benchmarks" / "corpus.py")
+    assert spec is not None and spec.loader is not None
+    generated = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generated)
+    for text in generated.posts(600):
+        assert_same(text)

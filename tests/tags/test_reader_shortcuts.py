@@ -196,3 +196,21 @@ def test_a_name_that_lower_casing_lengthens_at_the_end_of_a_tag_is_read() -> Non
     spelling that ends the tag, and reading it never raises."""
     name = "i\u0307lkay"  # as lower-cased: i, combining dot above, l, k, a, y
     assert Cursor("\u0130lkay").exact_name([name]) == name
+
+
+# Texts of the characters normalising reads one by one (curly quotes, dashes, ellipses), among
+# ASCII and the characters that compose or fold with their neighbours.
+_COMMON_MIX = st.text(
+    alphabet=st.sampled_from(
+        list("\u2018\u2019\u201c\u201d\u2014\u2013\u2026\u00a0\u2032\u2033\u200b\u2012\u00ab\u00bb")
+        + list("ae !.\r\n\x01\x0b\x1f[]:")
+        + ["\u0301", "\u0308", "\u00e9", "\uff3b", "\u2011"]
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_COMMON_MIX)
+def test_text_with_curly_quotes_and_dashes(text: str) -> None:
+    assert_same(text)
