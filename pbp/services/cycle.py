@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
+from pbp.engine import turns
 from pbp.engine.commands import may_close
 from pbp.engine.effects import (
     CheatSheetContent,
@@ -286,7 +287,8 @@ class ThreadCycle:
         rnd = self.state.round
         if item.event is None or rnd is None or rnd.deadline is None or not rnd.has_actions:
             return False
-        return item.event.at >= rnd.deadline and self.now - rnd.deadline > LATE_DEADLINE
+        closes = turns.closes_at(self.state, rnd) or rnd.deadline  # a grace waits longer
+        return item.event.at >= closes and self.now - closes > LATE_DEADLINE
 
     def _tick(self) -> None:
         state, effects = step(self.state, Tick(at=self.now), dice=self.dice, now=self.now)
