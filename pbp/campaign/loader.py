@@ -33,7 +33,13 @@ _CAMPAIGN_KEYS = (
 )  # fmt: skip
 # the general options (each ruleset's own: sheets.registry)
 _OPTIONS: dict[str, OptionKey] = {**OPTIONS, **GENERAL_OPTIONS}
-_CHARACTER_KEYS = ("name", "player", "side", "standing", *LISTED)  # each ruleset's part: sheets.registry
+_CHARACTER_KEYS = (
+    "name",
+    "player",
+    "side",
+    "standing",
+    *LISTED,
+)  # each ruleset's part: sheets.registry
 _RULESETS = tuple(kind.value for kind in SceneKind)
 _VISIBILITIES: tuple[Visibility, ...] = ("hide-npcs", "open")
 DEFAULT_PC_SIDE = "party"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbp.engine.orders import TurnBoard
 from pbp.engine.post_contents import (
     AckContent,
     ActedContent,
@@ -14,7 +15,6 @@ from pbp.engine.post_contents import (
     ProblemsContent,
     VoidedContent,
 )
-from pbp.engine.orders import TurnBoard
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState, PostRecord
 

@@ -118,9 +118,7 @@ def _cancel(
         return located(actor, command)
     had = any(o.character == actor.name for o in state.standing)
     kept = tuple(o for o in state.standing if o.character != actor.name)
-    acting.also.append(
-        StandingSet(post_id=post.post_id, character=actor.name, tag=None, had=had)
-    )
+    acting.also.append(StandingSet(post_id=post.post_id, character=actor.name, tag=None, had=had))
     return replace(state, standing=kept)
 
 
@@ -166,13 +164,13 @@ def standing_posts(state: EngineState, rnd: OpenRound, *, at: datetime) -> OpenR
             )  # fmt: skip
             done.add(o.character)
     for c in state.campaign.characters:
-        if c.player is not None and c.name in names and c.name not in done:
-            if state.campaign.holds(c.name):
-                posts.append(
-                    PostRecord(post_id=f"{HOLD}:{c.name}", author=c.player, gm=False, at=at,
-                               order=order + len(posts), body=f"[pass | as {c.name}]",
-                               standing=HOLD)
-                )  # fmt: skip
+        free = c.player is not None and c.name in names and c.name not in done
+        if free and c.player is not None and state.campaign.holds(c.name):
+            posts.append(
+                PostRecord(post_id=f"{HOLD}:{c.name}", author=c.player, gm=False, at=at,
+                           order=order + len(posts), body=f"[pass | as {c.name}]",
+                           standing=HOLD)
+            )  # fmt: skip
     return replace(rnd, posts=(*rnd.posts, *posts)) if posts else rnd
 
 

@@ -21,7 +21,6 @@ from pbp.engine.effects import (
     CheatSheetContent,
     Effect,
     PrivateReply,
-    ReminderContent,
     Reply,
     StatusContent,
 )
@@ -40,7 +39,7 @@ from pbp.engine.reading import (
 )
 from pbp.engine.rounds import close_round, open_round
 from pbp.engine.standing import cancelled_with, ordered
-from pbp.engine.state import EngineState, OpenRound, PostRecord
+from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.tags import parse_post
 from pbp.tags.commands import Command

@@ -11,7 +11,14 @@ from dataclasses import replace
 from datetime import datetime
 
 from pbp.campaign.turns import HALF_TIME, RemindAt
-from pbp.engine.effects import CheatSheetContent, EditReply, Effect, PrivateReply, ReminderContent, Reply
+from pbp.engine.effects import (
+    CheatSheetContent,
+    EditReply,
+    Effect,
+    PrivateReply,
+    ReminderContent,
+    Reply,
+)
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.orders import TurnBoard
 from pbp.engine.private import private_key
@@ -65,9 +72,7 @@ def reminder_times(state: EngineState, rnd: OpenRound) -> list[tuple[RemindAt, d
     return [(s, t) for s, t in times if t >= rnd.opened_at]
 
 
-def remind(
-    state: EngineState, rnd: OpenRound, at: datetime, effects: list[Effect]
-) -> EngineState:
+def remind(state: EngineState, rnd: OpenRound, at: datetime, effects: list[Effect]) -> EngineState:
     """The reminders whose time has come, each once a round: the latest of them is sent (one
     nudge, not several, after the bot was down), the others count as sent."""
     due = [(s, t) for s, t in reminder_times(state, rnd) if t <= at and s.text not in rnd.reminded]
@@ -80,7 +85,9 @@ def remind(
 
 
 def _key(rnd: OpenRound, spec: RemindAt) -> str:
-    return f"reminder-{rnd.number}" if spec.text == HALF_TIME else f"reminder-{rnd.number}-{spec.slug}"
+    return (
+        f"reminder-{rnd.number}" if spec.text == HALF_TIME else f"reminder-{rnd.number}-{spec.slug}"
+    )
 
 
 def reminders(
@@ -101,9 +108,7 @@ def reminders(
                                spec=spec, grace=grace)  # fmt: skip
 
     if state.campaign.turns.remind == "private":
-        return [
-            PrivateReply(key=private_key(p, key), to=p, content=content((p,))) for p in players
-        ]
+        return [PrivateReply(key=private_key(p, key), to=p, content=content((p,))) for p in players]
     per = state.mentions_per_post
     return [
         Reply(key=f"{key}-{i // per + 1}", to=None, content=content(tuple(players[i : i + per])))
@@ -158,7 +163,9 @@ def board(state: EngineState) -> TurnBoard | None:
     )
 
 
-def with_board(before: TurnBoard | None, state: EngineState, effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
+def with_board(
+    before: TurnBoard | None, state: EngineState, effects: tuple[Effect, ...]
+) -> tuple[Effect, ...]:
     """``effects`` with the opening post showing the board as ``state`` has it: every
     cheat-sheet they hold shows it, and one edit is added when it changed and none does."""
     now = board(state)
@@ -172,7 +179,9 @@ def with_board(before: TurnBoard | None, state: EngineState, effects: tuple[Effe
             shown = True
         out.append(effect)
     if not shown and now != before and state.round is not None:
-        out.append(EditReply(key="cheatsheet", content=CheatSheetContent(round_number=1, board=now)))
+        out.append(
+            EditReply(key="cheatsheet", content=CheatSheetContent(round_number=1, board=now))
+        )
     return tuple(out)
 
 

@@ -313,6 +313,11 @@ class ThreadCycle:
         )
 
     def _render(self, effect: Effect, state: EngineState) -> str:
+        replaced = isinstance(effect, PrivateReply) and effect.replaces
+        if replaced and not self.context.forum.edits_private:  # a short note: the copy changed
+            assert isinstance(effect, PrivateReply)
+            subject, text = self.replies.private_changed(effect, state=state, thread=self.key)
+            return f"{subject[: self.context.forum.limits.subject_chars]}\n{text}"
         if isinstance(effect, PrivateReply):  # the subject on the first line, then the text
             subject, text = self.replies.private(effect, state=state, thread=self.key)
             return f"{subject[: self.context.forum.limits.subject_chars]}\n{text}"
@@ -386,6 +391,15 @@ class ThreadCycle:
                     )
                 case EditReply():
                     self.repo.owe_edit(thread_id=self.thread_id, key=key, text=part, at=self.now)
+                case PrivateReply() if effect.replaces and self.context.forum.edits_private:
+                    self.repo.queue_private_edit(
+                        thread_id=self.thread_id,
+                        key=key,
+                        to=effect.to,
+                        subject=subject,
+                        text=part,
+                        at=self.now,
+                    )
                 case PrivateReply():
                     self.repo.queue_private(
                         thread_id=self.thread_id,

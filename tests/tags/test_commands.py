@@ -272,12 +272,18 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     ("!ack off.", AckCommand, {"on": False}),
     ('!sheet "Imp A"', SheetCommand, {"name": "Imp A"}),
     ("!standing [physical: attack Goblin]", StandingCommand, {"tag": "[physical: attack Goblin]"}),
-    ("!standing Imp A [attack: Aria | adv]", StandingCommand,
-     {"name": "Imp A", "tag": "[attack: Aria | adv]"}),  # fmt: skip
+    (
+        "!standing Imp A [attack: Aria | adv]",
+        StandingCommand,
+        {"name": "Imp A", "tag": "[attack: Aria | adv]"},
+    ),
     ("!standing off", StandingCommand, {"name": None, "tag": None}),
     ("!standing Aria off", StandingCommand, {"name": "Aria", "tag": None}),
-    ("!deadline 48h grace 12h", DeadlineCommand,
-     {"after": timedelta(hours=48), "grace": timedelta(hours=12)}),  # fmt: skip
+    (
+        "!deadline 48h grace 12h",
+        DeadlineCommand,
+        {"after": timedelta(hours=48), "grace": timedelta(hours=12)},
+    ),
 ]
 
 
