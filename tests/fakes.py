@@ -156,6 +156,14 @@ class MemoryLocalStorage:
         self._messages.append(stored)
         return stored
 
+    def edit_message(self, message_id: str, body: str) -> None:
+        """Replace a message's text (``ForumError`` when there is none)."""
+        for i, message in enumerate(self._messages):
+            if message.id == message_id:
+                self._messages[i] = replace(message, body=body)
+                return
+        raise ForumError(f"there is no private message {message_id}", temporary=False)
+
     def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
         """The message sent ``to`` about ``thread`` under ``key``."""
         return next(
@@ -354,6 +362,15 @@ class FlakyForum:
             ),
             then_fail=then_fail,
         )
+
+    @property
+    def edits_private(self) -> bool:
+        """The inner forum's."""
+        return bool(self.inner.edits_private)
+
+    def edit_private(self, *, thread: str, message_id: str, text: str, key: str) -> None:
+        """The inner forum's edit_private."""
+        self.inner.edit_private(thread=thread, message_id=message_id, text=text, key=key)
 
     def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The inner forum's find_private, unless told to fail."""

@@ -22,14 +22,24 @@ from pbp.campaign.sheets.registry import (
     OPTIONS_LISTED,
 )
 from pbp.campaign.tables import KeyPath, Reader, Table, shortened
+from pbp.campaign.turns import KEYS as TURN_KEYS
+from pbp.campaign.turns import STANDING_DEFAULTS, TurnOptions, read_turns
 from pbp.errors import ConfigError
 from pbp.tags.model import SceneKind
 
 _TOP_KEYS = ("campaign", "characters")
-_CAMPAIGN_KEYS = ("name", "gms", "ruleset", "visibility", "templates", "sides", "options")
+_CAMPAIGN_KEYS = (
+    "name", "gms", "ruleset", "visibility", "templates", "sides", "options", *TURN_KEYS
+)  # fmt: skip
 # the general options (each ruleset's own: sheets.registry)
 _OPTIONS: dict[str, OptionKey] = {**OPTIONS, **GENERAL_OPTIONS}
-_CHARACTER_KEYS = ("name", "player", "side", *LISTED)  # each ruleset's part: sheets.registry
+_CHARACTER_KEYS = (
+    "name",
+    "player",
+    "side",
+    "standing",
+    *LISTED,
+)  # each ruleset's part: sheets.registry
 _RULESETS = tuple(kind.value for kind in SceneKind)
 _VISIBILITIES: tuple[Visibility, ...] = ("hide-npcs", "open")
 DEFAULT_PC_SIDE = "party"
@@ -74,6 +84,7 @@ def read_campaign(text: str, *, path: str) -> tuple[Campaign, tuple[ConfigError,
     )
     templates = reader.attempt(lambda: reader.text(head, at, "templates"), None)
     options = reader.attempt(lambda: _options(reader, head), CampaignOptions())
+    turns = reader.attempt(lambda: read_turns(reader, head), TurnOptions())
     rows: list[Table] = reader.attempt(lambda: reader.tables(reader.doc, (), "characters"), [])
     kind = SceneKind(ruleset or SceneKind.DISTAT)
     read = [_character(reader, row, ("characters", i), sides, kind) for i, row in enumerate(rows)]
@@ -92,6 +103,7 @@ def read_campaign(text: str, *, path: str) -> tuple[Campaign, tuple[ConfigError,
         sides=sides,
         characters=characters,
         options=options,
+        turns=turns,
     )
     return campaign, tuple(reader.warnings)
 
@@ -167,9 +179,12 @@ def _character(
     # each ruleset reads its own part of the sheet (sheets.registry)
     parts = Parts(tuple(sheet.read(reader, row, at) for sheet in SHEETS))
     side = reader.attempt(lambda: _side(reader, row, at, sides, npc=player is None), "?")
+    standing = reader.attempt(
+        lambda: reader.choice(row, at, "standing", choices=STANDING_DEFAULTS, default=None), None
+    )
     if len(reader.mistakes) > kept:
         return None
-    return CharacterSheet(name=name, player=player, side=side, parts=parts)
+    return CharacterSheet(name=name, player=player, side=side, parts=parts, standing=standing)
 
 
 def _character_name(reader: Reader, row: Table, at: KeyPath) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from pbp.campaign.parts import P, Parts
+from pbp.campaign.turns import StandingDefault, TurnOptions
 from pbp.tags.model import SceneKind
 
 Visibility = Literal["hide-npcs", "open"]
@@ -24,6 +25,9 @@ class CharacterSheet:
     player: str | None
     side: str
     parts: Parts = field(default_factory=Parts)
+    # what the character does in a round it has not acted in, with no standing order of its
+    # own: "hold" (it passes) or "none"; None: the campaign's ``standing_default``
+    standing: StandingDefault | None = None
 
     @property
     def is_npc(self) -> bool:
@@ -70,11 +74,19 @@ class Campaign:
     sides: tuple[str, ...] = ()  # the sides a character may be on; empty: any name goes
     characters: tuple[CharacterSheet, ...] = ()
     options: CampaignOptions = field(default_factory=CampaignOptions)
+    turns: TurnOptions = field(default_factory=TurnOptions)
 
     def character(self, name: str) -> CharacterSheet | None:
         """The sheet with exactly this name (case-insensitive), or None."""
         low = name.casefold()
         return next((c for c in self.characters if c.name.casefold() == low), None)
+
+    def holds(self, name: str) -> bool:
+        """Whether character ``name`` passes in a round it has not acted in and has no
+        standing order for (its sheet's ``standing``, else the campaign's default)."""
+        sheet = self.character(name)
+        own = sheet.standing if sheet is not None else None
+        return (own or self.turns.standing_default) == "hold"
 
     def is_gm(self, user: str) -> bool:
         """Whether ``user`` is one of the campaign's GMs (usernames compare case-insensitively)."""

@@ -4,6 +4,7 @@ the answers to a player's help commands, and the commands that act after the tag
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 
 from pbp.engine import registry
 from pbp.engine.command_table import Acting
@@ -67,11 +68,19 @@ def deadline(state: EngineState, command: DeadlineCommand, acting: Acting) -> En
                 ),
                 command,
             )
-        return replace(state, round=replace(rnd, deadline=command.at, reminded=False))
+        return replace(state, round=_timed(rnd, command.at, command))
     due = later(rnd.opened_at, command.after) if command.after is not None else None
     return replace(
-        state, deadline_after=command.after, round=replace(rnd, deadline=due, reminded=False)
+        state,
+        deadline_after=command.after,
+        grace_after=command.grace,
+        round=_timed(rnd, due, command),
     )
+
+
+def _timed(rnd: OpenRound, due: datetime | None, command: DeadlineCommand) -> OpenRound:
+    """The round with its new deadline and grace: its reminders are owed again."""
+    return replace(rnd, deadline=due, grace=command.grace, reminded=(), nudged=False)
 
 
 def void(state: EngineState, command: VoidCommand, acting: Acting) -> EngineState | Problem:
@@ -136,7 +145,7 @@ def status_reply(state: EngineState, command: StatusCommand, acting: Acting) -> 
     missing = tuple(n for n in pcs if n in rnd.base.names() and n not in acted and n not in gone)
     status = StatusContent(not_acted=missing, deadline=rnd.deadline, as_of=state)
     acting.effects.append(Reply(key=key, to=post.post_id, content=status))
-    if post.gm and hides_npcs(state.campaign):  # the GM's own view, privately
+    if post.gm and hides_npcs(state.campaign) and state.campaign.turns.private_copies == "all":
         acting.effects.append(
             PrivateReply(
                 key=private_key(post.author, key), to=post.author, content=status, full=True
@@ -227,6 +236,7 @@ def undo(state: EngineState, command: UndoCommand, acting: Acting) -> EngineStat
         base = base if changed is None or isinstance(changed, Problem) else changed
     reopened: OpenRound = replace(
         last.reopen,
+        undone=True,
         base=base,
         posts=(*last.reopen.posts, *rnd.posts),
         setup=(*last.reopen.setup, *rnd.setup),

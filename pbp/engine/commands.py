@@ -24,6 +24,7 @@ from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.reading import Parse, is_command_problem
 from pbp.engine.setup import located
+from pbp.engine.standing import standing
 from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.tags import ParsedPost
@@ -47,6 +48,7 @@ from pbp.tags.commands import (
     PreviewCommand,
     RestCommand,
     SheetCommand,
+    StandingCommand,
     StatusCommand,
     UndoCommand,
     VoidCommand,
@@ -89,6 +91,7 @@ COMMANDS: tuple[CommandRow, ...] = (
     row(StatusCommand, do.status_reply),
     row(SheetCommand, do.sheet_reply),
     row(AckCommand, do.ack_mode, waits=False),  # the player's setting, even below `!close`
+    row(StandingCommand, standing),  # a standing order, checked when read (engine.standing)
     # the rulesets' own: `!task`, `!oppose`, `!difficulty` …
     *registry.command_rows(),
 )

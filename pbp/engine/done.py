@@ -120,3 +120,14 @@ class EncounterEnded(Done):
     """``!encounter end``: the encounter is over, everyone takes a short rest."""
 
     template: ClassVar[str] = "encounter_end"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandingSet(Done):
+    """``!standing``: ``character``'s standing order is now ``tag`` (None: cancelled);
+    ``had``: it had one before (replaced, or there was one to cancel)."""
+
+    template: ClassVar[str] = "standing"
+    character: str
+    tag: str | None = None
+    had: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbp.engine.orders import TurnBoard
 from pbp.engine.post_contents import (
     AckContent,
     ActedContent,
@@ -32,6 +33,7 @@ class CheatSheetContent:
     """The first reply in a thread: each player's characters, the targets, examples."""
 
     round_number: int
+    board: TurnBoard | None = None  # the campaign's turn board: whose turn it is now
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,6 +43,7 @@ class SummaryContent:
 
     report: RoundReport
     posts: tuple[PostRecord, ...] = ()
+    again: bool = False  # the round was undone and closed again: it replaces its summary
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,8 +97,10 @@ class ReminderContent:
 
     players: tuple[str, ...]
     characters: tuple[str, ...]
-    deadline: datetime
+    deadline: datetime  # when the round closes (the end of its grace, for ``grace``)
     owners: tuple[str, ...] = ()  # the player of each of ``characters``, in the same order
+    spec: str = "50%"  # the reminder time of the campaign it was sent at ("2h before" …)
+    grace: bool = False  # the deadline passed, and the round waits for them until ``deadline``
 
     def by_player(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """Each player with their characters that have not acted."""
@@ -172,6 +177,7 @@ class PrivateReply:
     to: str
     content: Content
     full: bool = False
+    replaces: bool = False  # it replaces the message sent under ``key`` (edited where it can be)
 
 
 Effect = Reply | EditReply | PrivateReply

@@ -25,7 +25,8 @@ def hides_npcs(campaign: Campaign) -> bool:
 
 def gm_copies(campaign: Campaign, effects: Iterable[Effect]) -> tuple[Effect, ...]:
     """``effects``, each summary followed by its full-numbers copy for every GM under
-    hide-npcs."""
+    hide-npcs, unless the campaign wants none (``private_copies = "off"``). The copy of a
+    round undone and closed again replaces the one sent before."""
     out: list[Effect] = []
     for effect in effects:
         out.append(effect)
@@ -33,10 +34,15 @@ def gm_copies(campaign: Campaign, effects: Iterable[Effect]) -> tuple[Effect, ..
             isinstance(effect, Reply)
             and isinstance(effect.content, SummaryContent)
             and hides_npcs(campaign)
+            and campaign.turns.private_copies != "off"
         ):
             out += [
                 PrivateReply(
-                    key=private_key(gm, effect.key), to=gm, content=effect.content, full=True
+                    key=private_key(gm, effect.key),
+                    to=gm,
+                    content=effect.content,
+                    full=True,
+                    replaces=effect.content.again,
                 )
                 for gm in campaign.gms
             ]

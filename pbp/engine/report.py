@@ -66,3 +66,6 @@ class RoundReport:
     # a skirmish's or battle's round in initiative order
     parts: Slots = field(default_factory=Slots)
     done: tuple[Done, ...] = ()  # ack = none: what the GM's commands did, listed in the summary
+    # the standing orders that acted at the close: (character, tag) in the order they acted,
+    # a default hold as "[pass]"; each one's verdict is in the parts, or in ``rejected``
+    standing: tuple[tuple[str, str], ...] = ()

@@ -16,6 +16,7 @@ from pbp.engine.report import CorrectionEntry, Rejection, RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.ruleset import Closed, Closer, could_not_resolve, guarded
 from pbp.engine.slots import Slots
+from pbp.engine.standing import acted_by_order, standing_posts, without_standing
 from pbp.engine.state import Accepted, ClosedRound, EngineState, OpenRound, PostRecord
 from pbp.engine.times import later
 from pbp.errors import Problem
@@ -38,7 +39,10 @@ def open_round(state: EngineState, *, number: int, at: datetime) -> OpenRound:
     base = registry.ROSTER.begin_round(state.scene)
     after = state.deadline_after
     deadline = later(at, after) if after is not None else None
-    return OpenRound(number=number, opened_at=at, base=base, start=base, deadline=deadline)
+    grace = state.grace_after if deadline is not None else None
+    return OpenRound(
+        number=number, opened_at=at, base=base, start=base, deadline=deadline, grace=grace
+    )
 
 
 def recheck(state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post) -> OpenRound:
@@ -276,6 +280,8 @@ def close_round(
     """
     assert state.round is not None
     rnd = recheck(state, state.round, parse=parse)
+    # the standing orders of those who have not acted, at the close's place (issue 29)
+    rnd = recheck(state, standing_posts(state, rnd, at=at), parse=parse)
     done = resolve(state, rnd, dice=LazyDice(dice, rnd.number))
     scene = after(done.scene) if after is not None else done.scene
     acted = {(post_id, id(problem)) for post_id, problem in done.acted}
@@ -312,10 +318,11 @@ def close_round(
         notes=notes,
         parts=_with_roster(done.parts, before=done.scene, after=scene, rested=after is not None),
         done=rnd.done,
+        standing=acted_by_order(state, rnd),
     )
     closed = ClosedRound(
         report=report,
-        reopen=rnd,
+        reopen=replace(without_standing(rnd), undone=False),
         scene_kind=state.scene_kind,
         before=before,
     )
@@ -327,8 +334,8 @@ def close_round(
         round=nxt,
         closed=undoable,
         late_edits=(),
-        closed_posts=state.closed_posts | {p.post_id for p in rnd.posts},
+        closed_posts=state.closed_posts | {p.post_id for p in rnd.posts if p.standing is None},
     )
-    summary = SummaryContent(report=report, posts=rnd.posts)
+    summary = SummaryContent(report=report, posts=rnd.posts, again=rnd.undone)
     effects.append(Reply(key=summary_key(rnd.number), to=reply_to, content=summary))
     return state, effects

@@ -11,11 +11,13 @@ from typing import TypeVar
 from pbp.campaign.model import Campaign
 from pbp.engine.done import Done
 from pbp.engine.notes import Note
+from pbp.engine.orders import StandingOrder
 from pbp.engine.post_contents import PostContent
 from pbp.engine.post_ids import PostIds
 from pbp.engine.report import RoundReport
 from pbp.engine.roster import Roster
 from pbp.engine.slots import Slots
+from pbp.engine.times import later
 from pbp.errors import Problem
 from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
@@ -123,6 +125,9 @@ class PostRecord:
     error_replied: bool = False
     reply: PostReply | None = None
     voided_by: str | None = None
+    # a standing order acting at the close: the id of the post that set it (``orders.HOLD``
+    # for a campaign's default hold); None: a post of the forum
+    standing: str | None = None
     checked: Checked | None = field(default=None, compare=False)
 
     @property
@@ -143,8 +148,11 @@ class OpenRound:
     posts: tuple[PostRecord, ...] = ()
     setup: tuple[Command, ...] = ()
     deadline: datetime | None = None
-    reminded: bool = False
+    grace: timedelta | None = None  # how long the round waits past its deadline for the missing
+    nudged: bool = False  # the deadline passed in grace: the missing players were told
+    reminded: tuple[str, ...] = ()  # the reminder times (``RemindAt.text``) already sent
     all_acted_told: bool = False
+    undone: bool = False  # re-opened by `!undo`: its next summary replaces the one it had
     done: tuple[Done, ...] = ()  # ack = none: the GM's commands acknowledged in the summary
 
     def post(self, post_id: str) -> PostRecord | None:
@@ -155,6 +163,13 @@ class OpenRound:
     def has_actions(self) -> bool:
         """Whether any live post of the round holds an accepted tag."""
         return any(p.accepted for p in self.posts if p.live)
+
+    @property
+    def grace_until(self) -> datetime | None:
+        """When the round's grace ends (None: it has no deadline, or no grace)."""
+        if self.deadline is None or self.grace is None:
+            return None
+        return later(self.deadline, self.grace)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -186,6 +201,9 @@ class EngineState:
     closed: tuple[ClosedRound, ...] = ()
     closed_posts: PostIds = field(default_factory=PostIds)  # every closed round's posts
     deadline_after: timedelta | None = None
+    grace_after: timedelta | None = None  # each round's grace after its deadline (`!deadline`)
+    # the standing orders (`!standing`), one per character at most, in the order they were set
+    standing: tuple[StandingOrder, ...] = ()
     late_edits: tuple[str, ...] = ()
     posts_seen: int = 0
     # each ruleset's own state after the last closed round, by its type (engine.registry):

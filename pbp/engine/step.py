@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
-from pbp.engine import post_reply, registry
+from pbp.engine import post_reply, registry, turns
 from pbp.engine.acks import acknowledge
 from pbp.engine.commands import after_tags, read_commands
 from pbp.engine.done import Done
@@ -22,7 +22,6 @@ from pbp.engine.effects import (
     Effect,
     MovedContent,
     PrivateReply,
-    ReminderContent,
     Reply,
     StatusContent,
 )
@@ -40,7 +39,8 @@ from pbp.engine.reading import (
     read_post,
 )
 from pbp.engine.rounds import close_round, open_round
-from pbp.engine.state import EngineState, OpenRound, PostRecord
+from pbp.engine.standing import cancelled_with, ordered
+from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.tags import parse_post
 from pbp.tags.commands import Command
@@ -81,17 +81,20 @@ def step(
     effects: list[Effect] = []
     if isinstance(event, CampaignMoved):
         return _moved(state, event)
+    shown = turns.board(state)
     state = _due(state, event.at, effects, dice, parse)
     match event:
         case PostArrived():
             state = _arrive(state, event, effects, dice, parse)
+            state = turns.early_close(state, event.at, effects, dice=dice, parse=parse)
         case PostEdited():
             state = _edit(state, event, effects, parse)
+            state = turns.early_close(state, event.at, effects, dice=dice, parse=parse)
         case PostDeleted():
             state = _delete(state, event, effects)
         case Tick():
             pass
-    return state, gm_copies(state.campaign, effects)
+    return state, turns.with_board(shown, state, gm_copies(state.campaign, effects))
 
 
 def _moved(state: EngineState, event: CampaignMoved) -> Step:
@@ -109,68 +112,41 @@ LATE_DEADLINE = timedelta(minutes=15)  # a deadline noticed later than this was 
 def _due(
     state: EngineState, at: datetime, effects: list[Effect], dice: DiceForRound, parse: Parse
 ) -> EngineState:
-    """Close an overdue round (one in which someone acted) and send the half-time reminder."""
+    """Close an overdue round (one in which someone acted, or a standing order acts), nudge
+    the players still to act when its deadline opens a grace, and send the reminders."""
     rnd = state.round
     if rnd is None or rnd.deadline is None:
         return state
-    if at >= rnd.deadline:
-        if rnd.has_actions:  # a round in which no one acted waits for the GM (SPEC §4.4)
-            # seen long after it passed (the bot was stopped): the next round's deadline
-            # counts from now, so its players get their whole time
-            late = at - rnd.deadline > LATE_DEADLINE
-            state, more = close_round(
-                state,
-                at=rnd.deadline,
-                closed_by="deadline",
-                reply_to=None,
-                dice=dice,
-                opens_at=at if late else None,
-                parse=parse,
+    if at < rnd.deadline:
+        return turns.remind(state, rnd, at, effects)
+    if not (rnd.has_actions or ordered(state, rnd)):
+        return state  # a round in which no one acted waits for the GM (SPEC §4.4)
+    grace = rnd.grace_until
+    if grace is not None and turns.missing(state, rnd) and at < grace:
+        if not rnd.nudged:  # the deadline passed: the players still to act are told once more
+            state = replace(state, round=replace(rnd, nudged=True))
+            effects += turns.reminders(
+                state, rnd, spec="deadline", key=f"grace-{rnd.number}", grace=True
             )
-            effects += more
         return state
-    half = rnd.opened_at + (rnd.deadline - rnd.opened_at) / 2
-    if at >= half and not rnd.reminded:
-        effects += _reminders(state, rnd)
-        state = replace(state, round=replace(rnd, reminded=True))
+    if rnd.nudged and grace is not None:  # in grace: now, once everyone has acted
+        closes = grace if turns.missing(state, rnd) else min(at, grace)
+    else:
+        closes = turns.closes_at(state, rnd) or rnd.deadline
+    # seen long after it passed (the bot was stopped): the next round's deadline counts from
+    # now, so its players get their whole time
+    late = at - closes > LATE_DEADLINE
+    state, more = close_round(
+        state,
+        at=closes,
+        closed_by="deadline",
+        reply_to=None,
+        dice=dice,
+        opens_at=at if late else None,
+        parse=parse,
+    )
+    effects += more
     return state
-
-
-def _missing(state: EngineState, rnd: OpenRound) -> list[tuple[str, str]]:
-    """(player, character) pairs of the player characters without an action this round."""
-    acted = {a.actor for p in rnd.posts if p.live for a in p.accepted}
-    gone = registry.out_of_play(state)
-    return [
-        (c.player, c.name)
-        for c in state.campaign.characters
-        if c.player is not None
-        and c.name in rnd.base.names()
-        and c.name not in acted
-        and not rnd.base.is_out(c.name)
-        and c.name not in gone
-    ]
-
-
-def _reminders(state: EngineState, rnd: OpenRound) -> list[Effect]:
-    assert rnd.deadline is not None
-    missing = _missing(state, rnd)
-    players = list(dict.fromkeys(p for p, _ in missing))
-    out: list[Effect] = []
-    per_reply = state.mentions_per_post
-    for i in range(0, len(players), per_reply):
-        chunk = tuple(players[i : i + per_reply])
-        names = tuple(n for p, n in missing if p in chunk)
-        owners = tuple(p for p, _n in missing if p in chunk)
-        out.append(
-            Reply(
-                key=f"reminder-{rnd.number}-{i // per_reply + 1}",
-                to=None,
-                content=ReminderContent(
-                    players=chunk, characters=names, owners=owners, deadline=rnd.deadline
-                ),
-            )
-        )
-    return out
 
 
 def _known(state: EngineState, post_id: str) -> bool:
@@ -269,7 +245,7 @@ def _tell_all_acted(state: EngineState, post: PostRecord, effects: list[Effect])
         for c in state.campaign.characters
         if c.player is not None and c.name in rnd.base.names()
     ]
-    if pcs and not _missing(state, rnd):
+    if pcs and not turns.missing(state, rnd):
         gms = state.campaign.gms[: state.mentions_per_post]  # the mentions the forum notifies
         for i, effect in enumerate(effects):  # the post's own new reply says it: one, not two
             content = effect.content
@@ -341,6 +317,7 @@ def _edited_commands(post: PostRecord, commands: tuple[Command, ...]) -> tuple[P
 
 
 def _delete(state: EngineState, event: PostDeleted, effects: list[Effect]) -> EngineState:
+    state = cancelled_with(state, event.post_id)  # its standing orders are taken back too
     rnd = state.round
     post = rnd.post(event.post_id) if rnd is not None else None
     if rnd is None or post is None:

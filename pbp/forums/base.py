@@ -189,6 +189,15 @@ class Forum(Protocol):
         unique within the thread and recipient, as a reply's is within the thread)."""
         ...
 
+    @property
+    def edits_private(self) -> bool:
+        """Whether the bot can change a private message it sent (``edit_private``)."""
+        ...
+
+    def edit_private(self, *, thread: str, message_id: str, text: str, key: str) -> None:
+        """Replace the text of a private message the bot sent (only where ``edits_private``)."""
+        ...
+
     def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The id of the private message the bot sent ``to`` about ``thread`` under ``key``,
         if the forum holds one, sent no earlier than ``since`` (its first attempt), however

@@ -85,6 +85,10 @@ class LocalStorage(Protocol):
         already sent to that user about that thread raises ``ForumError``."""
         ...
 
+    def edit_message(self, message_id: str, body: str) -> None:
+        """Replace the text of a private message (``ForumError`` when there is none)."""
+        ...
+
     def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
         """The private message sent ``to`` about ``thread`` under ``key``."""
         ...
@@ -227,6 +231,16 @@ class LocalForum:
             sent_at=self._clock(),
         )
         return self._storage.add_message(new).id
+
+    @property
+    def edits_private(self) -> bool:
+        """The local forum's private messages can be edited."""
+        return True
+
+    def edit_private(self, *, thread: str, message_id: str, text: str, key: str) -> None:
+        """Replace the text of a private message the bot sent."""
+        del thread, key
+        self._storage.edit_message(message_id, _checked_text(text))
 
     def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The private message sent ``to`` under ``key``, if any (by key: whenever sent)."""

@@ -458,6 +458,16 @@ class RedditForum:
             self._reddit.redditor(to).message(subject=subject, message=marked(text, marker))
         return marker
 
+    @property
+    def edits_private(self) -> bool:
+        """Reddit cannot edit a private message once sent."""
+        return False
+
+    def edit_private(self, *, thread: str, message_id: str, text: str, key: str) -> None:
+        """Never called: Reddit's private messages cannot be edited (``edits_private``)."""
+        del thread, message_id, text, key
+        raise ForumError("Reddit cannot edit a private message", temporary=False)
+
     def find_private(self, *, thread: str, to: str, key: str, since: datetime) -> str | None:
         """The private message to ``to`` carrying ``thread`` and ``key`` among the bot's sent
         messages back to ``since`` (the first attempt), however many came after it; its id as

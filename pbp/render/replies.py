@@ -25,6 +25,7 @@ from pbp.engine.effects import (
     UndoneContent,
 )
 from pbp.engine.notes import Note
+from pbp.engine.orders import TurnBoard
 from pbp.engine.post_contents import (
     AckContent,
     ActedContent,
@@ -131,6 +132,18 @@ class Replies:
         text = self.env.get_template("private.md.j2").render(**view).strip() + "\n"
         return subject, text
 
+    def private_changed(
+        self, effect: PrivateReply, *, state: EngineState, thread: str
+    ) -> tuple[str, str]:
+        """The short note that replaces a private copy on a forum that cannot edit one: the
+        round was undone and closed again, and its summary in the thread is the new one."""
+        content = effect.content
+        number = content.report.number if isinstance(content, SummaryContent) else 0
+        view = {"thread": thread, "number": number}
+        subject = f"Round {number} changed · {thread}"
+        text = self.env.get_template("private_changed.md.j2").render(**view).strip() + "\n"
+        return subject, text
+
     def _seal(self, number: int) -> str | None:
         seed = self.seed_for(number)
         return seal(seed) if seed is not None else None
@@ -194,6 +207,7 @@ class Replies:
                     "round_number": content.round_number,
                     "round_word": VIEWS[state.scene_kind].round_word,
                     "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
+                    "board": _board(content.board),
                 }
             case HelpContent():
                 return "help", {
@@ -212,6 +226,8 @@ class Replies:
                     "characters": content.characters,
                     "missing": content.by_player(),
                     "deadline": content.deadline.strftime("%Y-%m-%d %H:%M UTC"),
+                    "spec": content.spec,
+                    "grace": content.grace,
                 }
             case AllActedContent():
                 return "all_acted", {"number": _round_number(state), "gms": content.gms}
@@ -427,6 +443,22 @@ def _standing(state: EngineState, name: str) -> str | None:
     dead): the scene's own sheet lines say it in their scene."""
     own = VIEWS[state.scene_kind]
     return next((s for v in ALL if v is not own and (s := v.standing(state, name))), None)
+
+
+def _board(board: TurnBoard | None) -> dict[str, Any] | None:
+    """The turn board as the opening post shows it."""
+    if board is None:
+        return None
+    return {
+        "number": board.round_number,
+        "deadline": board.deadline.strftime("%Y-%m-%d %H:%M UTC") if board.deadline else None,
+        "grace_until": (
+            board.grace_until.strftime("%Y-%m-%d %H:%M UTC") if board.grace_until else None
+        ),
+        "acted": board.acted,
+        "to_act": board.to_act,
+        "standing": board.standing,
+    }
 
 
 def _round_number(state: EngineState) -> int:

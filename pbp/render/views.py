@@ -52,6 +52,7 @@ def summary_view(
         ],
         "rejected": report.rejected,
         "not_acted": report.not_acted,
+        "standing": report.standing,
         "late_edits": report.late_edits,
         "next_round": report.next_round,
         "next_deadline": _when(report.next_deadline) if report.next_deadline else None,

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
+from pbp.engine import turns
 from pbp.engine.commands import may_close
 from pbp.engine.effects import (
     CheatSheetContent,
@@ -289,7 +290,8 @@ class ThreadCycle:
         rnd = self.state.round
         if item.event is None or rnd is None or rnd.deadline is None or not rnd.has_actions:
             return False
-        return item.event.at >= rnd.deadline and self.now - rnd.deadline > LATE_DEADLINE
+        closes = turns.closes_at(self.state, rnd) or rnd.deadline  # a grace waits longer
+        return item.event.at >= closes and self.now - closes > LATE_DEADLINE
 
     def _tick(self) -> None:
         self._event(Tick(at=self.now), kind="tick", post_id=None)
@@ -319,6 +321,11 @@ class ThreadCycle:
         )
 
     def _render(self, effect: Effect, state: EngineState) -> str:
+        replaced = isinstance(effect, PrivateReply) and effect.replaces
+        if replaced and not self.context.forum.edits_private:  # a short note: the copy changed
+            assert isinstance(effect, PrivateReply)
+            subject, text = self.replies.private_changed(effect, state=state, thread=self.key)
+            return f"{subject[: self.context.forum.limits.subject_chars]}\n{text}"
         if isinstance(effect, PrivateReply):  # the subject on the first line, then the text
             subject, text = self.replies.private(effect, state=state, thread=self.key)
             return f"{subject[: self.context.forum.limits.subject_chars]}\n{text}"
@@ -392,6 +399,15 @@ class ThreadCycle:
                     )
                 case EditReply():
                     self.repo.owe_edit(thread_id=self.thread_id, key=key, text=part, at=self.now)
+                case PrivateReply() if effect.replaces and self.context.forum.edits_private:
+                    self.repo.queue_private_edit(
+                        thread_id=self.thread_id,
+                        key=key,
+                        to=effect.to,
+                        subject=subject,
+                        text=part,
+                        at=self.now,
+                    )
                 case PrivateReply():
                     self.repo.queue_private(
                         thread_id=self.thread_id,

@@ -25,7 +25,7 @@ from pbp.store.repository import LoggedEvent, Repository
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_FORMAT = 14  # bump when EngineState changes shape: old snapshots are then rebuilt
+SNAPSHOT_FORMAT = 15  # bump when EngineState changes shape: old snapshots are then rebuilt
 SNAPSHOT_EVERY = 100
 
 

@@ -195,7 +195,11 @@ def _send_all(
 
 def _send_one(forum: Forum, reply: Owed, *, thread: str) -> str:
     """Post or edit one reply, or send one private message; its id on the forum."""
-    if reply.to_user is not None:  # a private message: sent once, never edited
+    if reply.to_user is not None and reply.status == "edit-pending":  # a copy replaced
+        assert reply.forum_id is not None
+        forum.edit_private(thread=thread, message_id=reply.forum_id, text=reply.text, key=reply.key)
+        return reply.forum_id
+    if reply.to_user is not None:  # a private message: sent once
         sent = (
             forum.find_private(thread=thread, to=reply.to_user, key=reply.key, since=reply.since)
             if reply.tried_before

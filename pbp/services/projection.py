@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pbp.engine import turns
 from pbp.engine.effects import SummaryContent
 from pbp.engine.state import EngineState, PostRecord
 from pbp.render.replies import Replies
@@ -21,13 +22,11 @@ from pbp.store.repository import CharacterState, Repository
 
 
 def next_due(state: EngineState, *, now: datetime) -> datetime | None:
-    """When time alone next changes the thread: its half-time reminder or its deadline."""
-    rnd = state.round
-    if rnd is None or rnd.deadline is None or state.moved_to is not None:
+    """When time alone next changes the thread: a reminder, its deadline or the end of its
+    grace (``engine.turns``)."""
+    if state.moved_to is not None:
         return None  # a thread its campaign left has no deadline of its own
-    half = rnd.opened_at + (rnd.deadline - rnd.opened_at) / 2
-    due = rnd.deadline if rnd.reminded else half
-    return due if due > now else None  # a deadline passed with no action waits for the GM
+    return turns.next_due(state, now=now)
 
 
 def post_entry(post: PostRecord) -> dict[str, Any]:
@@ -40,6 +39,7 @@ def post_entry(post: PostRecord) -> dict[str, Any]:
         "deleted": post.deleted,
         "body": post.body,
         "commands": [c.source.text for c in post.commands],  # as read: the first version
+        **({"standing": post.standing} if post.standing is not None else {}),
     }
 
 

@@ -247,6 +247,18 @@ class SqlLocalStorage:
             )
         return _message(made)
 
+    def edit_message(self, message_id: str, body: str) -> None:
+        """Replace the text of message ``m<n>``."""
+        number = message_id.removeprefix("m")
+        with self._writing() as conn:
+            done = conn.execute(
+                MESSAGES.update()
+                .where(MESSAGES.c.id == (int(number) if number.isdigit() else -1))
+                .values(body=body)
+            )
+        if done.rowcount != 1:
+            raise ForumError(f"there is no private message {message_id}", temporary=False)
+
     def find_message(self, thread: str, to: str, key: str) -> PrivateMessage | None:
         """The message sent ``to`` about ``thread`` under ``key``."""
         with self._reading() as conn:

@@ -625,6 +625,22 @@ class Repository:
         row = self._queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
         row.to_user, row.subject = to, subject
 
+    def queue_private_edit(
+        self, *, thread_id: int, key: str, to: str, subject: str, text: str, at: datetime
+    ) -> None:
+        """New text for a private message sent under ``key`` (edited once sent, or sent with
+        the new text); a message never queued is queued, so nothing goes in the thread."""
+        row = self._latest_reply(thread_id, key)
+        if row is None or row.to_user is None:
+            self.queue_private(
+                thread_id=thread_id, key=key, to=to, subject=subject, text=text, at=at
+            )
+            return
+        row.text, row.subject = text, subject
+        row.edits += 1
+        if row.status == "posted":
+            row.status = "edit-pending"
+
     def queue_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> None:
         """New text for a reply: edited in place if posted, else posted with the new text."""
         row = self._latest_reply(thread_id, key)

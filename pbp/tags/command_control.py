@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
 from pbp.tags.command_args import ArgumentError, Token, glue_signs, join, number, post_id
@@ -26,6 +27,7 @@ from pbp.tags.commands import (
     RecoverCommand,
     RestCommand,
     SheetCommand,
+    StandingCommand,
     VoidCommand,
 )
 from pbp.tags.model import Source
@@ -62,16 +64,58 @@ def no_arguments(make: Callable[[Source], Command]) -> Reader:
 
 
 def read_deadline(args: Args) -> Command:
-    """``!deadline 48h``, ``!deadline 2026-12-02 18:00 UTC``, ``!deadline off``."""
+    """``!deadline 48h``, ``!deadline 2026-12-02 18:00 UTC``, ``!deadline off``, and either
+    time with ``grace 12h`` after it."""
     expected = "a duration like 48h, a time like 2026-12-02 18:00 UTC, or off"
     text = join(args.tokens).strip()
     if len(args.tokens) == 1 and args.tokens[0].text.lower() == "off":
         return DeadlineCommand(source=args.source)
+    text, grace = _grace(text)
     if (after := parse_duration(text)) is not None:
-        return DeadlineCommand(source=args.source, after=after)
+        return DeadlineCommand(source=args.source, after=after, grace=grace)
     if (at := parse_instant(text)) is not None:
-        return DeadlineCommand(source=args.source, at=at)
+        return DeadlineCommand(source=args.source, at=at, grace=grace)
     raise ArgumentError(found=text, expected=expected)
+
+
+_GRACE = re.compile(r"(.*?)\s+grace\b\s*(.*)", re.IGNORECASE)
+
+
+def _grace(text: str) -> tuple[str, timedelta | None]:
+    """The deadline's text and the grace written after it (``48h grace 12h``)."""
+    found = _GRACE.fullmatch(text)
+    if found is None:
+        return text, None
+    grace = parse_duration(found.group(2))
+    if grace is None:
+        raise ArgumentError(
+            found=f"grace {found.group(2)}".strip(),
+            expected="a grace like 12h after the deadline: !deadline 48h grace 12h",
+        )
+    return found.group(1).strip(), grace
+
+
+_STANDING_EXPECTED = (
+    "a tag like [physical: attack Goblin], or off "
+    "(a GM names the character first: !standing Goblin [physical: attack Aria])"
+)
+
+
+def read_standing(args: Args) -> Command:
+    """``!standing [TAG]``, ``!standing NAME [TAG]``, ``!standing off``, ``!standing NAME off``."""
+    text = args.source.text.strip()
+    rest = re.sub(r"^!\s*standing\b[.,:;]?", "", text, count=1, flags=re.IGNORECASE).strip()
+    opening = rest.find("[")
+    if opening < 0:
+        words = rest.split()
+        if words and words[-1].lower() == "off":
+            return StandingCommand(source=args.source, name=" ".join(words[:-1]) or None)
+        raise ArgumentError(found=rest, expected=_STANDING_EXPECTED)
+    closing = rest.rfind("]")
+    if closing < opening:
+        raise ArgumentError(found=rest, expected=_STANDING_EXPECTED)
+    name = rest[:opening].strip() or None
+    return StandingCommand(source=args.source, name=name, tag=rest[opening : closing + 1])
 
 
 def _name_then(args: Args, *, count: int, expected: str) -> tuple[str, tuple[Token, ...]]:

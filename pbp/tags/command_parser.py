@@ -24,6 +24,7 @@ from pbp.tags.command_control import (
     read_recover,
     read_rest,
     read_sheet,
+    read_standing,
     read_void,
 )
 from pbp.tags.command_problems import BadCommandArguments, NotGm, UnknownCommand
@@ -67,6 +68,7 @@ READERS: dict[str, Reader] = {
     "status": lambda args: StatusCommand(source=args.source),
     "sheet": read_sheet,
     "ack": read_ack,
+    "standing": read_standing,
 }
 # the words a player may write (every other is the GM's)
 PLAYER_COMMANDS: frozenset[str] = frozenset(k.word for k in COMMAND_TYPES if not k.gm_only)

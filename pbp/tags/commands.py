@@ -58,11 +58,14 @@ class UndoCommand:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeadlineCommand:
-    """``!deadline 48h`` (``after``), ``!deadline 2026-12-02 18:00 UTC`` (``at``), ``off``."""
+    """``!deadline 48h`` (``after``), ``!deadline 2026-12-02 18:00 UTC`` (``at``), ``off``;
+    ``… grace 12h``: the players still to act at the deadline are nudged and the round waits
+    that much longer for them (``grace``)."""
 
     source: Source
     after: timedelta | None = None
     at: datetime | None = None  # aware, UTC
+    grace: timedelta | None = None
     gm_only = True
     timing = CommandTiming.AT_ONCE
     word = "deadline"
@@ -267,6 +270,26 @@ class VoidCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StandingCommand:
+    """``!standing [physical: attack Goblin]``: an order that acts for the character in every
+    round it has not acted in by the close; ``!standing off`` cancels it. ``name``: the
+    character named before the tag (``!standing Goblin [attack: Aria]``, a GM's, or a player's
+    for one of their own); ``tag``: the bracket as written (None: off)."""
+
+    source: Source
+    name: str | None = None
+    tag: str | None = None
+    gm_only = False
+    timing = CommandTiming.AT_ONCE
+    word = "standing"
+
+    @property
+    def off(self) -> bool:
+        """``!standing off``."""
+        return self.tag is None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CampaignCommand:
     """``!campaign NAME``: bind a new thread to a campaign."""
 
@@ -345,6 +368,7 @@ Command = (
     | DifficultyCommand
     | PreviewCommand
     | AckCommand
+    | StandingCommand
 )
 COMMAND_TYPES: tuple[type[Command], ...] = get_args(Command)
 # every command word, in the order an unknown command's reply lists them

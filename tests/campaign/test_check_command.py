@@ -150,7 +150,8 @@ def test_every_mistake_of_a_campaign_is_reported_with_its_line(tmp_path: Path) -
     assert errors == [
         f'error: {bad}: campaign.visibilty (line 4): unknown key "visibilty" (did you mean '
         '"visibility"?) (expected one of name, gms, ruleset, visibility, templates, sides, '
-        "options)",
+        "options, standing_default, close_when_all_acted, turn_board, remind, remind_at, "
+        "private_copies)",
         f'error: {bad}: characters[0] "Aria" .body (line 9): body = -1 is below 0 '
         "(expected a whole number ≥ 0)",
         f'error: {bad}: characters[0] "Aria" .mind (line 10): mind is a string '

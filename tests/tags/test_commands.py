@@ -30,6 +30,7 @@ from pbp.tags.commands import (
     RecoverCommand,
     RestCommand,
     SheetCommand,
+    StandingCommand,
     StatusCommand,
     TaskCommand,
     UndoCommand,
@@ -270,6 +271,19 @@ GM_COMMANDS: list[tuple[str, type[Any], dict[str, Any]]] = [
     ("!ack on", AckCommand, {"on": True}),
     ("!ack off.", AckCommand, {"on": False}),
     ('!sheet "Imp A"', SheetCommand, {"name": "Imp A"}),
+    ("!standing [physical: attack Goblin]", StandingCommand, {"tag": "[physical: attack Goblin]"}),
+    (
+        "!standing Imp A [attack: Aria | adv]",
+        StandingCommand,
+        {"name": "Imp A", "tag": "[attack: Aria | adv]"},
+    ),
+    ("!standing off", StandingCommand, {"name": None, "tag": None}),
+    ("!standing Aria off", StandingCommand, {"name": "Aria", "tag": None}),
+    (
+        "!deadline 48h grace 12h",
+        DeadlineCommand,
+        {"after": timedelta(hours=48), "grace": timedelta(hours=12)},
+    ),
 ]
 
 
@@ -348,4 +362,5 @@ def test_every_command_word_has_a_reader_and_an_example_in_the_table() -> None:
         "sheet",
         "ack",
         "recover",
+        "standing",
     }
