@@ -81,6 +81,7 @@ def test_each_scene_takes_a_standing_order_in_its_own_syntax() -> None:
         "abstract": ("!task Lock dc 10", "!standing [abstract: Disable Device +7 on Lock]"),
         "d20": ("", "!standing [check: Perception +5 vs 15]"),
         "skirmish": ("", "!standing [act: holds the door]"),
+        "battle": ("", "!standing [act: holds the line]"),
     }
     for kind, (setup, order) in orders.items():
         run = thread(

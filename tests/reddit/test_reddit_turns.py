@@ -109,3 +109,27 @@ def test_reminders_by_private_message_on_reddit_once_each_across_a_restart(
     table.comment(260, "bob", "[pass]")  # the last to act, in the grace: the round closes
     table.poll(261)
     assert table.closed_by() == "all-acted"
+
+
+def test_a_standing_order_on_reddit_acts_in_every_round_until_cancelled(
+    tmp_path: Path, fake_reddit: FakeReddit
+) -> None:
+    table = Table(tmp_path, fake_reddit, "")
+    table.comment(0, "gm_sam", "Goblins!\n!group Aria, Bram, Goblin")
+    order = table.comment(1, "bob", "Off to the tavern.\n!standing [pass]")
+    table.comment(2, "alice", "[physical: attack Goblin]")
+    table.comment(3, "gm_sam", "!close")
+    table.poll(4)
+    table.bot = table.restart()
+    table.comment(5, "gm_sam", "!close")  # round 2: Bram's order acts again, after a restart
+    table.poll(6)
+    table.comment(7, "bob", "!standing off")
+    table.comment(8, "gm_sam", "!close")
+    table.poll(9)
+    rounds = thread_ledger(table.bot, table.thread)["rounds"]
+    standing = [
+        [a["actor"] for a in r["actions"] if str(a["post"]).startswith("standing:")]
+        for r in rounds[:3]
+    ]
+    assert standing == [["Bram"], ["Bram"], []], standing
+    assert f"standing:{order}:2" in [a["post"] for a in rounds[0]["actions"]]
