@@ -350,7 +350,11 @@ def edit_page(site: Site, request: Request) -> Response:
     return _page(site, request, "edit.html", post=post)
 
 
-async def edit_post(site: Site, request: Request) -> Response:
+async def _posted_on_own(
+    site: Site, request: Request
+) -> tuple[dict[str, str], Any, Any] | Response:
+    """A form sent about the writer's own post: its fields, the local forum and the post; or
+    the refusal (a bad CSRF token, nobody signed in, someone else's post)."""
     fields = await _form(site, request)
     if isinstance(fields, Response):
         return fields
@@ -363,6 +367,14 @@ async def edit_post(site: Site, request: Request) -> Response:
     )
     if isinstance(post, Response):
         return post
+    return fields, local, post
+
+
+async def edit_post(site: Site, request: Request) -> Response:
+    sent = await _posted_on_own(site, request)
+    if isinstance(sent, Response):
+        return sent
+    fields, local, post = sent
     body = fields.get("body", "")
     try:
         await run_in_threadpool(partial(local.edit, post.id, body=body, at=site.clock()))
@@ -372,18 +384,10 @@ async def edit_post(site: Site, request: Request) -> Response:
 
 
 async def delete_post(site: Site, request: Request) -> Response:
-    fields = await _form(site, request)
-    if isinstance(fields, Response):
-        return fields
-    writer = _writer(site, request)
-    if isinstance(writer, Response):
-        return writer
-    user, local = writer
-    post = await run_in_threadpool(
-        _own_post, site, request, user, local, request.path_params["post"]
-    )
-    if isinstance(post, Response):
-        return post
+    sent = await _posted_on_own(site, request)
+    if isinstance(sent, Response):
+        return sent
+    _, local, post = sent
     await run_in_threadpool(partial(local.delete, post.id, at=site.clock()))
     return _back(site, request, f"/thread/{quote(post.thread, safe='')}")
 

@@ -14,11 +14,11 @@ from pbp.rulesets.distat.engine.model import Recovered
 from pbp.rulesets.distat.engine.refusals import CannotRecover
 from pbp.rulesets.distat.rules import DistatScene
 from pbp.rulesets.distat.rules.fighter import with_damage
+from pbp.rulesets.distat.rules.rounds import POINTS_PER_DAMAGE
 from pbp.rulesets.distat.rules.scene import put
 from pbp.tags import resolve_name
 from pbp.tags.commands import RecoverCommand
 
-POINTS_PER_DAMAGE = 2  # RULES D16 step 3: every 2 points remove 1 damage
 ENCOUNTER_END = "encounter_end"  # the note a round closed by `!encounter end` carries
 
 

@@ -10,6 +10,8 @@ from pbp.rulesets.distat.rules.fighter import Fighter, damage, hurt, invested, w
 from pbp.rulesets.distat.rules.intents import STATS, Stat
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, new_scene, put
 
+POINTS_PER_DAMAGE = 2  # RULES D16 step 3: every 2 bonus points remove 1 damage
+
 
 def begin_round(scene: DistatScene) -> DistatScene:
     """Clear the per-round flags (who restrained, who took a Mental action)."""
@@ -81,10 +83,9 @@ def short_rest(f: Fighter, *, medic: bool, rally: bool, spend: Mapping[Stat, int
     if any(points < 0 for points in spend.values()) or asked > f.bonus_pool:
         raise ValueError(f"{f.name} cannot spend {asked} of {f.bonus_pool} bonus points")
     for stat, points in spend.items():
-        healed = min(points // 2, damage(f, stat))
-        f = replace(
-            with_damage(f, stat, damage(f, stat) - healed), bonus_pool=f.bonus_pool - 2 * healed
-        )
+        healed = min(points // POINTS_PER_DAMAGE, damage(f, stat))
+        spent = POINTS_PER_DAMAGE * healed
+        f = replace(with_damage(f, stat, damage(f, stat) - healed), bonus_pool=f.bonus_pool - spent)
     return f
 
 
