@@ -133,3 +133,37 @@ def test_a_standing_order_on_reddit_acts_in_every_round_until_cancelled(
     ]
     assert standing == [["Bram"], ["Bram"], []], standing
     assert f"standing:{order}:2" in [a["post"] for a in rounds[0]["actions"]]
+
+
+def test_a_reclosed_round_on_reddit_sends_the_gm_one_short_note_not_a_second_copy(
+    tmp_path: Path, fake_reddit: FakeReddit
+) -> None:
+    # Reddit cannot edit a private message (RedditForum.edits_private is False): the GM's copy
+    # of an undone and re-closed round is one short note that it changed, sent once.
+    table = Table(tmp_path, fake_reddit, "")
+    text = table.campaign.read_text(encoding="utf-8")
+    table.campaign.write_text(
+        text.replace('visibility = "open"', 'visibility = "hide-npcs"', 1), encoding="utf-8"
+    )
+    table.bot = table.restart()
+    table.comment(0, "gm_sam", "Goblins!\n!group Aria, Bram, Goblin")
+    table.poll(0.5)  # watched from here: what closes now is told
+    table.comment(1, "alice", "[physical: attack Goblin]")
+    table.comment(2, "gm_sam", "!close")
+    table.poll(3)
+    (copy,) = fake_reddit.messages_to("gm_sam")
+    assert "Goblin" in copy.body
+    table.comment(4, "gm_sam", "!undo")
+    table.poll(5)
+    table.comment(6, "bob", "[pass]")
+    table.comment(7, "gm_sam", "!close")
+    table.poll(8)
+    table.bot = table.restart()
+    table.poll(9)
+    table.poll(10)
+    messages = fake_reddit.messages_to("gm_sam")
+    assert len(messages) == 2, [m.body for m in messages]
+    note = messages[1].body
+    assert "undone and closed again" in note and "`!status`" in note
+    assert "Goblin" not in note.split("\n", 1)[-1]  # a note, not the numbers again
+    assert table.keys("summary-1") == ["summary-1", "summary-1~2"]  # the undone one, the new one
