@@ -59,12 +59,12 @@ DEFAULT_REMIND_AT = (RemindAt(text=HALF_TIME, share=50),)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnOptions:
     """The campaign's say over waiting; the defaults are the bot's behaviour before any of it
-    (no default order, no early close, no turn board, one mention at half time, every private
-    copy under hide-npcs)."""
+    (no default order, no early close, one mention at half time, every private copy under
+    hide-npcs), and the turn board on the opening post (``turn_board = false`` turns it off)."""
 
     standing_default: StandingDefault = "none"
     close_when_all_acted: bool = False
-    turn_board: bool = False
+    turn_board: bool = True
     remind: Remind = "mention"
     remind_at: tuple[RemindAt, ...] = DEFAULT_REMIND_AT
     private_copies: PrivateCopies = "all"
@@ -95,7 +95,7 @@ def read_turns(reader: Reader, head: Table) -> TurnOptions:
     return TurnOptions(
         standing_default=standing or "none",
         close_when_all_acted=reader.flag(head, at, "close_when_all_acted", default=False),
-        turn_board=reader.flag(head, at, "turn_board", default=False),
+        turn_board=reader.flag(head, at, "turn_board", default=True),
         remind=remind or "mention",
         remind_at=_remind_at(reader, head, at),
         private_copies=copies or "all",

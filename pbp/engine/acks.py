@@ -52,7 +52,8 @@ def acknowledge(
             return state
         done = []
     if _sheet_shows_deadline(state, done, effects):  # the cheat-sheet keeps the deadline true
-        effects.append(EditReply(key="cheatsheet", content=CheatSheetContent(round_number=1)))
+        sheet = CheatSheetContent(round_number=state.sheet_round)
+        effects.append(EditReply(key="cheatsheet", content=sheet))
     post = post_reply.find(state, post_id)
     if state.ack == "none":
         rnd = state.round

@@ -49,4 +49,14 @@ class CampaignMoved:
     to: str
 
 
-Event = PostArrived | PostEdited | PostDeleted | Tick | CampaignMoved
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetPosted:
+    """The cheat sheet was posted for round ``round_number``: a thread the bot began to watch
+    in its middle posts nothing for the rounds closed before, and its cheat sheet publishes
+    the seal of the round open then (SPEC §6). Its later edits keep that round."""
+
+    at: datetime
+    round_number: int
+
+
+Event = PostArrived | PostEdited | PostDeleted | Tick | CampaignMoved | SheetPosted

@@ -217,6 +217,7 @@ class EngineState:
     # and the one it moved to (this thread is then read no more)
     came_from: str | None = None
     moved_to: str | None = None
+    sheet_round: int = 1  # the round whose seal the cheat sheet published (SheetPosted)
 
     def confirms(self, author: str) -> bool:
         """Whether a good post of ``author`` gets a confirmation (SPEC §3: ack = all, or the

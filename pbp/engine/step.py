@@ -25,7 +25,15 @@ from pbp.engine.effects import (
     Reply,
     StatusContent,
 )
-from pbp.engine.events import CampaignMoved, Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.events import (
+    CampaignMoved,
+    Event,
+    PostArrived,
+    PostDeleted,
+    PostEdited,
+    SheetPosted,
+    Tick,
+)
 from pbp.engine.lazy_dice import DiceForRound as DiceForRound  # re-exported for the shell
 from pbp.engine.post_contents import AckContent, DeletedContent, DoneContent, ProblemsContent
 from pbp.engine.private import gm_copies
@@ -81,6 +89,8 @@ def step(
     effects: list[Effect] = []
     if isinstance(event, CampaignMoved):
         return _moved(state, event)
+    if isinstance(event, SheetPosted):
+        return replace(state, sheet_round=event.round_number), ()
     shown = turns.board(state)
     state = _due(state, event.at, effects, dice, parse)
     match event:

@@ -180,7 +180,10 @@ def with_board(
         out.append(effect)
     if not shown and now != before and state.round is not None:
         out.append(
-            EditReply(key="cheatsheet", content=CheatSheetContent(round_number=1, board=now))
+            EditReply(
+                key="cheatsheet",
+                content=CheatSheetContent(round_number=state.sheet_round, board=now),
+            )
         )
     return tuple(out)
 

@@ -19,7 +19,7 @@ from pbp.engine.effects import (
     SummaryContent,
     UndoneContent,
 )
-from pbp.engine.events import CampaignMoved, Tick
+from pbp.engine.events import CampaignMoved, SheetPosted, Tick
 from pbp.engine.reload import reload_campaign
 from pbp.engine.step import LATE_DEADLINE, step
 from pbp.errors import ConfigError
@@ -296,14 +296,21 @@ class ThreadCycle:
     def _tick(self) -> None:
         self._event(Tick(at=self.now), kind="tick", post_id=None)
 
-    def _event(self, event: Tick | CampaignMoved, *, kind: str, post_id: str | None) -> None:
+    def _event(
+        self,
+        event: Tick | CampaignMoved | SheetPosted,
+        *,
+        kind: str,
+        post_id: str | None,
+        version: int | None = None,
+    ) -> None:
         """An event of the bot's own (time passing, the campaign moved), logged if it did
         anything."""
         state, effects = step(self.state, event, dice=self.dice, now=self.now)
         if state is self.state and not effects:
             return
         rendered = [(e, self._render(e, state)) for e in effects]
-        self._log(kind=kind, post_id=post_id, version=None, at=self.now)
+        self._log(kind=kind, post_id=post_id, version=version, at=self.now)
         self.state = state
         for effect, text in rendered:
             self._effect(effect, text)
@@ -367,14 +374,18 @@ class ThreadCycle:
         if not self.silent:
             return
         rnd = self.state.round
-        if (
-            self.closed_any
-            and rnd is not None
-            and not any(isinstance(e.content, CheatSheetContent) for e, _ in self.held)
-        ):  # the open round's seal must be published before anything rolls in it
-            sheet = Reply(
-                key="cheatsheet", to=None, content=CheatSheetContent(round_number=rnd.number)
-            )
+        if self.closed_any and rnd is not None:
+            # the open round's seal must be published before anything rolls in it: one cheat
+            # sheet, for that round (not a held one of a round that closed unseen)
+            self.held[:] = [(e, t) for e, t in self.held if not _is_sheet(e)]
+            self._event(
+                SheetPosted(at=self.now, round_number=rnd.number),
+                kind="sheet",
+                post_id=None,
+                version=rnd.number,
+            )  # the sheet's later edits keep this round
+            content = CheatSheetContent(round_number=rnd.number, board=turns.board(self.state))
+            sheet = Reply(key="cheatsheet", to=None, content=content)
             self.held.insert(0, (sheet, self.replies.render(sheet.content, state=self.state)))
         for effect, text in self.held:
             self._queue(effect, text)
@@ -417,3 +428,7 @@ class ThreadCycle:
                         text=part,
                         at=self.now,
                     )
+
+
+def _is_sheet(effect: Effect) -> bool:
+    return isinstance(effect, Reply | EditReply) and isinstance(effect.content, CheatSheetContent)

@@ -17,7 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbp.engine.effects import SummaryContent
-from pbp.engine.events import CampaignMoved, Event, PostArrived, PostDeleted, PostEdited, Tick
+from pbp.engine.events import (
+    CampaignMoved,
+    Event,
+    PostArrived,
+    PostDeleted,
+    PostEdited,
+    SheetPosted,
+    Tick,
+)
 from pbp.engine.state import EngineState
 from pbp.engine.step import DiceForRound, step
 from pbp.store.records import ThreadChanges, ThreadRecord
@@ -25,7 +33,7 @@ from pbp.store.repository import LoggedEvent, Repository
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_FORMAT = 15  # bump when EngineState changes shape: old snapshots are then rebuilt
+SNAPSHOT_FORMAT = 16  # bump when EngineState changes shape: old snapshots are then rebuilt
 SNAPSHOT_EVERY = 100
 
 
@@ -68,6 +76,9 @@ def to_event(logged: LoggedEvent) -> Event:
         case "moved":  # post_id holds the thread the campaign moved to
             assert logged.post_id is not None
             return CampaignMoved(at=logged.at, to=logged.post_id)
+        case "sheet":  # version holds the round the cheat sheet was posted for
+            assert logged.version is not None
+            return SheetPosted(at=logged.at, round_number=logged.version)
         case _:
             return Tick(at=logged.at)
 

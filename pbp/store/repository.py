@@ -57,6 +57,7 @@ class LoggedEvent:
     seq: int
     kind: str
     post_id: str | None
+    version: int | None  # a post's version; a "sheet" event's round
     author: str | None
     body: str | None
     at: datetime
@@ -500,7 +501,13 @@ class Repository:
         ).all()
         return [
             LoggedEvent(
-                seq=e.seq, kind=e.kind, post_id=e.post_id, author=author, body=body, at=e.at
+                seq=e.seq,
+                kind=e.kind,
+                post_id=e.post_id,
+                version=e.version,
+                author=author,
+                body=body,
+                at=e.at,
             )
             for e, author, body in rows
         ]

@@ -166,7 +166,7 @@ class EventRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
     seq: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(10))  # post | edit | delete | tick
+    kind: Mapped[str] = mapped_column(String(10))  # post | edit | delete | tick | moved | sheet
     post_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
     version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     at: Mapped[datetime] = mapped_column(UtcDateTime())

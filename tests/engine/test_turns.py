@@ -212,7 +212,6 @@ def test_the_turn_board_shows_who_is_still_to_act_after_every_post_and_close() -
             ("post", "c1", "cara", 1, "!standing Cora [pass]"),
             ("post", "g1", "gm_sam", 2, "!close"),
         ],
-        campaign=campaign("turn_board = true"),
     )
     texts = [[r.text for r in done if r.key == "cheatsheet"] for _, done in run.log]
     assert "Still to act: Bram, Cora, Dax" in texts[0][0]
@@ -222,10 +221,14 @@ def test_the_turn_board_shows_who_is_still_to_act_after_every_post_and_close() -
     assert all(len(t) == 1 for t in texts)  # one edit of the opening post an event at most
 
 
-def test_no_turn_board_by_default() -> None:
-    run = thread([("post", "a1", "alice", 0, "[pass]")])
-    assert "Still to act" not in run.posted["cheatsheet"].text
-    assert run.posted["cheatsheet"].edits == 0
+def test_the_turn_board_is_on_by_default_and_turn_board_false_turns_it_off() -> None:
+    events = [("post", "a1", "alice", 0, "[pass]"), ("post", "g1", "gm_sam", 1, "!close")]
+    shown = thread(events)
+    assert "**Round 2 now**" in shown.posted["cheatsheet"].text
+    assert "Still to act: Aria, Bram, Cora, Dax" in shown.posted["cheatsheet"].text
+    off = thread(events, campaign=campaign("turn_board = false"))
+    assert "Still to act" not in off.posted["cheatsheet"].text
+    assert off.posted["cheatsheet"].edits == 0
 
 
 @pytest.mark.parametrize(("copies", "sent"), [("off", 0), ("summaries", 1), ("all", 1)])

@@ -75,14 +75,16 @@ def test_an_edit_the_forum_refuses_for_good_is_not_retried_forever(
     typo = table.post("bob", "[phisical: attack Goblin]", 1)
     table.poll(2)
     table.edit(typo, "[physical: attack Goblin]", 3)
-    flaky.fail_next("edit_reply", 1, temporary=False, message="the thread is archived")
+    # the fix edits the error reply and the turn board of the opening post: both refused
+    flaky.fail_next("edit_reply", 2, temporary=False, message="the thread is archived")
     report = table.bot.poll_once(table.clock.now)
-    assert report.errors == [  # reported to the operator
-        f"thread keep-1: reply problems-{typo} refused for good: the thread is archived"
+    assert sorted(report.errors) == [  # reported to the operator
+        "thread keep-1: reply cheatsheet refused for good: the thread is archived",
+        f"thread keep-1: reply problems-{typo} refused for good: the thread is archived",
     ]
     table.poll(5)
     table.poll(6)
-    assert len(flaky.calls_to("edit_reply")) == 1
+    assert len(flaky.calls_to("edit_reply")) == 2
     assert _keys(table)[f"problems-{typo}"] == 1
 
 
