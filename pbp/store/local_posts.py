@@ -55,6 +55,8 @@ class SqlLocalStorage:
     ``batch()``, one transaction for the whole block). Posts and messages are plain rows:
     read and written by statements on a connection, never as objects of a session."""
 
+    in_bot_database = True  # a batch inside a unit of work of the store is part of it
+
     def __init__(self, store: Store) -> None:
         self._store = store
         self._batch: Connection | None = None
