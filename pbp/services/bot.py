@@ -141,8 +141,8 @@ class Bot:
         self._delivered.clear()
         self.store.check_present()
         self.context.threads.register(now, report)
-        Ingest(self.context, now=now, report=report).run()
-        share, held, work = self.context.claims.claim(now, report)
+        seen = Ingest(self.context, now=now, report=report).run()
+        share, held, work = self.context.claims.claim(now, report, seen)
         for item in work:
             if self._stopping:
                 break

@@ -176,6 +176,8 @@ class SqlLocalStorage:
             values["threads"] = list(threads)
         with self._reading() as conn:
             rows = execute(conn, _changed(every=threads is None), values).all()
+            if rows and threads is None:  # every post changed since: the newest is the last
+                return [_post(r) for r in rows], max(rows[-1].seq, seq)
             last = execute(conn, _last_change()).scalar() or 0
             return [_post(r) for r in rows], max(last, seq)
 
