@@ -216,7 +216,7 @@ def _counts() -> Any:
 
 @cache
 def _live_and_counts() -> Any:
-    forum = bindparam("forum")
+    forum: Any = bindparam("forum")
     total = select(func.count(ThreadRow.id)).where(ThreadRow.forum == forum).scalar_subquery()
     held = (
         select(func.count(ThreadRow.id))
