@@ -47,6 +47,8 @@ class MemoryLocalStorage:
     ``snapshot()`` returns every post with its change number, for tests that look inside.
     """
 
+    in_bot_database = False  # its posts are not undone with the bot's units of work
+
     def __init__(self) -> None:
         self._messages: list[PrivateMessage] = []
         self._posts: dict[str, ForumPost] = {}
@@ -263,6 +265,11 @@ class FlakyForum:
     def reread_batch(self) -> int:
         """The inner forum's."""
         return self.inner.reread_batch
+
+    @property
+    def in_bot_database(self) -> bool:
+        """The inner forum's."""
+        return self.inner.in_bot_database
 
     @property
     def limits(self) -> ForumLimits:

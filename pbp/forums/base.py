@@ -133,6 +133,13 @@ class Forum(Protocol):
         ...
 
     @property
+    def in_bot_database(self) -> bool:
+        """Whether the forum keeps its posts in the bot's own database, in its units of work
+        (the local forum): what ``sending()`` takes inside one of them is kept, or undone,
+        with the rest of it."""
+        ...
+
+    @property
     def limits(self) -> ForumLimits:
         """How long a reply and a subject may be, and how many mentions a post may carry."""
         ...

@@ -34,6 +34,11 @@ LIMITS = ForumLimits(reply_chars=9_900, subject_chars=SUBJECT_LIMIT, mentions_pe
 class LocalStorage(Protocol):
     """Where the local forum keeps its posts."""
 
+    @property
+    def in_bot_database(self) -> bool:
+        """Whether the posts are kept in the bot's own database, in its units of work."""
+        ...
+
     def batch(self) -> AbstractContextManager[None]:
         """Every call inside the block at once when it ends (none of them if it raises, where
         the storage can undo them)."""
@@ -186,6 +191,11 @@ class LocalForum:
     def reread_many(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, tuple[ForumPost, ...]]:
         """``reread`` of each thread's posts."""
         return {thread: self.reread(thread, ids) for thread, ids in wanted.items()}
+
+    @property
+    def in_bot_database(self) -> bool:
+        """The storage's answer: the store's keeps the posts in the bot's database."""
+        return self._storage.in_bot_database
 
     def sending(self) -> AbstractContextManager[None]:
         """A delivery in one transaction of the storage (none of it kept if it raises)."""

@@ -163,6 +163,7 @@ class RedditForum:
     kind = "reddit"
     lists_changes = False  # a listing shows new comments only: edits need re-reads
     reread_batch = 100  # fullnames per /api/info request
+    in_bot_database = False  # each comment is on Reddit once its request returns
     limits = LIMITS
 
     def __init__(

@@ -27,7 +27,7 @@ from pbp.rules.dice.seal import new_seed
 from pbp.services.campaign_files import CampaignFiles
 from pbp.services.cycle import ThreadCycle
 from pbp.services.ingest import Ingest, campaign_named_in
-from pbp.services.outbox import Owed, deliver, owed_replies
+from pbp.services.outbox import Delivery, Owed, deliver, owed_replies
 from pbp.services.poll_context import PollContext, Renderers
 from pbp.services.polling import BotOptions, PollReport, WatchedThread
 from pbp.services.state_cache import NewThreadState, StateCache
@@ -82,6 +82,7 @@ class Bot:
             stopping=lambda: self._stopping,
         )
         self._owed: dict[int, list[Owed]] = {}  # thread id -> what its cycle left to deliver
+        self._delivered: set[int] = set()  # threads whose replies went out with their cycle
 
     @property
     def store(self) -> Store:
@@ -137,10 +138,11 @@ class Bot:
         """Ingest the listing, process the threads with work this worker holds, deliver."""
         report = PollReport()
         self._owed.clear()  # only what this poll's cycles read is delivered without a read
+        self._delivered.clear()
         self.store.check_present()
         self.context.threads.register(now, report)
-        Ingest(self.context, now=now, report=report).run()
-        share, held, work = self.context.claims.claim(now, report)
+        seen = Ingest(self.context, now=now, report=report).run()
+        share, held, work = self.context.claims.claim(now, report, seen)
         for item in work:
             if self._stopping:
                 break
@@ -161,12 +163,16 @@ class Bot:
         return report
 
     def _process(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
-        """One thread's cycle in one unit of work; a failure leaves its inbox for next poll."""
+        """One thread's cycle in one unit of work; a failure leaves its inbox for next poll.
+        On a forum kept in the bot's database, the replies go out in the same unit of work
+        (they and what the delivery records commit with the cycle, or none of it does)."""
         watched = WatchedThread(
             key=work.key, campaign=self.campaigns.configured.get(work.key, Path(work.campaign_path))
         )
+        together = self.forum.in_bot_database
+        sending = False  # what breaks in a delivery stops the poll, as after the cycles
         try:
-            with self.store.session() as s:
+            with self.store.session(shared=together) as s:
                 leases = Leases(s)
                 thread = leases.hold(work.id, owner=self.options.owner)
                 if thread is None:  # another worker took it meanwhile
@@ -177,7 +183,13 @@ class Bot:
                 leases.keep(thread.id, cycle.changes)
                 # what to deliver, read in the same unit of work (it holds the lease)
                 owed = owed_replies(repo, inbox, work.id, now=now)
-            self._owed[work.id] = owed  # committed: the attempts are counted
+                sending = together
+                delivery = self._send(work, now, owed) if together else None
+            if delivery is not None:  # committed: posted, and recorded as posted
+                self._delivered.add(work.id)
+                self._report(work.key, delivery, report)
+            else:
+                self._owed[work.id] = owed  # committed: the attempts are counted
             # committed: the store holds its state and seeds
             self.states.committed(
                 cycle.thread_id, seq=cycle.last_seq, state=cycle.state, seeds=cycle.seeds
@@ -185,9 +197,13 @@ class Bot:
         except StoreError:
             raise  # the database's trouble, not the thread's: the next threads would fail too
         except (ConfigError, ForumError) as exc:
+            if sending:
+                raise
             report.errors.append(f"thread {work.key}: {exc}")
             log.info("thread %s: %s", work.key, exc)  # the poll's report says it (once)
         except Exception as exc:  # one broken thread never stops the others
+            if sending:
+                raise  # none of the cycle is kept: it runs again, and posts, next poll
             report.errors.append(f"thread {work.key}: {type(exc).__name__}: {exc}")
             log.exception("thread %s failed", work.key)
 
@@ -232,17 +248,24 @@ class Bot:
         return cycle
 
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
+        if work.id in self._delivered:  # sent with its cycle already
+            return
+        self._report(work.key, self._send(work, now, self._owed.pop(work.id, None)), report)
+
+    def _send(self, work: ThreadWork, now: datetime, owed: list[Owed] | None) -> Delivery:
         self.store.check_present()  # nothing goes out from a file damaged since it was read
-        key = work.key
-        delivery = deliver(
+        return deliver(
             self.store,
             self.forum,
             thread_id=work.id,
-            thread=key,
+            thread=work.key,
             now=now,
             owner=self.options.owner,
-            owed=self._owed.pop(work.id, None),
+            owed=owed,
         )
+
+    @staticmethod
+    def _report(key: str, delivery: Delivery, report: PollReport) -> None:
         if delivery.sent:
             report.delivered.setdefault(key, []).extend(delivery.sent)
         report.errors += [f"thread {key}: {line}" for line in delivery.refused]

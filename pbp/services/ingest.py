@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +27,7 @@ from pbp.forums.base import ForumPost, Listing, ThreadSurvey
 from pbp.services.history import save_start
 from pbp.services.polling import PollReport
 from pbp.services.rereads import RIDE_ALONG, Candidate, OpenRound, plan_batch
+from pbp.services.work_claims import WorkSeen
 from pbp.store.inbox import Inbox, RereadRow, StoredThread
 from pbp.store.leases import Leases
 from pbp.store.repository import Repository
@@ -63,12 +65,35 @@ class Ingest:
         self.forum = context.forum
         self.kind = context.forum.kind
 
-    def run(self) -> None:
-        """Read the listing (and the surveys it calls for) and keep what it showed."""
-        with self.context.store.session() as s:
-            self.context.claims.beat(Leases(s), now=self.now)
-            cursor = Repository(s).cursor(self.kind, LISTING_SCOPE)
-            fresh = self._run_here(Inbox(s).unsurveyed(self.kind))
+    def run(self) -> WorkSeen:
+        """Read the listing (and the surveys it calls for) and keep what it showed; what the
+        claims decide from, read in the same transaction as what was kept. On a forum kept
+        in the bot's database all of it is one transaction (the forum's reads are the
+        store's)."""
+        claims = self.context.claims
+        beat = claims.beat_due(self.now)
+        together = self.forum.in_bot_database
+        with self.context.store.session(shared=True) if together else nullcontext():
+            seen, cursor, unsurveyed = self._run(beat=beat)
+        # committed: what this process holds of the store's threads and cursor
+        if beat:
+            claims.beaten(self.now)
+        self.context.listed.cursor, self.context.listed.known = cursor, True
+        self.context.threads.unsurveyed = unsurveyed
+        return seen
+
+    def _run(self, *, beat: bool) -> tuple[WorkSeen, str | None, bool]:
+        """What ``run`` reads and keeps, what the claims decide from, the cursor kept and
+        whether a thread still waits for a survey."""
+        listed = self.context.listed
+        fresh: dict[str, int] = {}
+        cursor = listed.cursor
+        if beat or not listed.known or self.context.threads.unsurveyed:
+            with self.context.store.session() as s:
+                if beat:
+                    self.context.claims.beat(Leases(s), now=self.now)
+                cursor = Repository(s).cursor(self.kind, LISTING_SCOPE)
+                fresh = self._run_here(Inbox(s).unsurveyed(self.kind))
         # surveyed before the listing: a post made in between shows in the listing too, so a
         # thread is never taken for accounted while a post of it went unseen
         surveys = self._survey(fresh)
@@ -78,11 +103,13 @@ class Ingest:
             surveys.update(self._survey(bound))
             fresh.update(bound)
         reread, moved = self._reread(listing.posts if listing is not None else ())
-        self._keep(
+        seen = self._keep(
             _Read(listing=listing, surveys=surveys, reread=reread, moved=moved),
             fresh=fresh,
             cursor=cursor,
         )
+        kept = listing.cursor if listing is not None else cursor
+        return seen, kept, any(key not in surveys for key in fresh)
 
     def _run_here(self, threads: Iterable[StoredThread]) -> dict[str, int]:
         """The threads this bot runs among ``threads`` (key -> id): those the config lists
@@ -181,8 +208,9 @@ class Ingest:
 
     # -- keeping it -----------------------------------------------------------------------------
 
-    def _keep(self, read: _Read, *, fresh: Mapping[str, int], cursor: str | None) -> None:
-        """One transaction: the inbox, what the surveys decided, and the cursor."""
+    def _keep(self, read: _Read, *, fresh: Mapping[str, int], cursor: str | None) -> WorkSeen:
+        """One transaction: the inbox, what the surveys decided, and the cursor; and what the
+        claims decide from, as it stands then."""
         listing = read.listing
         listed = _by_thread(listing.posts if listing else ())
         bot = self.context.options.username.casefold()
@@ -216,8 +244,10 @@ class Ingest:
             )
             if listing is not None and listing.cursor != cursor:
                 Repository(s).save_cursor(self.kind, LISTING_SCOPE, listing.cursor, at=self.now)
+            seen = self.context.claims.seen(Leases(s), now=self.now)
         if kept:
             log.info("ingest: %d post versions kept for their threads", kept)
+        return seen
 
     def _unaccounted(
         self,

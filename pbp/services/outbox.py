@@ -10,9 +10,12 @@ with a recipient) is sent the same way: looked for under its key before any retr
 edited.
 
 A delivery sends inside the forum's ``sending()`` block (the local forum takes all of it in one
-transaction). Only what the forum took in a block that ended is recorded as posted: a block
-that raised may have taken its replies with it, and the attempts counted make the next
-delivery look each one up first.
+transaction) and records what the forum took and refused at its end, inside it: on the local
+forum that is the same transaction, so a reply is posted and recorded as posted together, or
+neither is (and inside the unit of work of the thread's cycle, the bot's, with all of it).
+Only what the forum took in a block that ended is recorded as posted: a block that raised may
+have taken its replies with it, and the attempts counted make the next delivery look each one
+up first.
 """
 
 from __future__ import annotations
@@ -138,16 +141,20 @@ def deliver(
         return delivery  # nothing to send: the forum is not asked (nor opened) at all
     done: list[tuple[Owed, str]] = []  # (reply, its id on the forum)
     failed: list[tuple[Owed, ForumError]] = []
+    recorded = False
     try:
         with forum.sending():  # on the forum when the block ends; if it raises, maybe not
             _send_all(forum, owed, thread=thread, delivery=delivery, done=done, failed=failed)
+            if done or failed:  # a forum in the bot's database: in the same transaction
+                _record(store, done, failed, thread_id=thread_id, now=now)
+        recorded = True
     except BaseException:
         # what the forum took inside the block may be gone with it: not recorded as posted,
         # its attempt is counted, so the next delivery looks it up by key before posting
         done.clear()
         raise
     finally:  # what the forum refused is recorded even then
-        if done or failed:
+        if not recorded and failed:
             _record(store, done, failed, thread_id=thread_id, now=now)
     return delivery
 

@@ -13,7 +13,7 @@ from pbp.forums.base import Forum
 from pbp.render.environment import shared_environment
 from pbp.render.replies import Replies
 from pbp.services.campaign_files import CampaignFiles
-from pbp.services.polling import BotOptions
+from pbp.services.polling import BotOptions, Listed
 from pbp.services.state_cache import StateCache
 from pbp.services.thread_directory import ThreadDirectory
 from pbp.services.work_claims import WorkClaims
@@ -47,3 +47,4 @@ class PollContext:
     seed_maker: Callable[[str, int], str]  # a new round's seed (thread key, round number)
     stopping: Callable[[], bool]  # whether a stop was asked for: finish the post in hand
     looked_at: set[str] = field(default_factory=set)  # unwatched threads whose opening was read
+    listed: Listed = field(default_factory=Listed)  # where this process's listing stopped

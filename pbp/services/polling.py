@@ -46,3 +46,13 @@ class PollReport:
     skipped: list[str] = field(default_factory=list)  # threads another worker holds
     waiting: list[str] = field(default_factory=list)  # replies a temporary failure held back
     delivered: dict[str, list[Delivered]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Listed:
+    """Where the last listing this process kept stopped (``known``: once one was kept, or the
+    store's cursor read). Any worker may move the store's cursor; listing from an older one
+    shows posts again, which the inbox and the cycles take as unchanged."""
+
+    cursor: str | None = None
+    known: bool = False

@@ -27,6 +27,9 @@ class ThreadDirectory:
         self._store, self._forum, self._campaigns = store, forum, campaigns
         self._registered: set[str] = set()  # configured threads known to be in the store
         self._stored: dict[str, StoredThread] = {}  # threads seen in the store, by key
+        # whether a thread may wait for the forum's survey: one this process put in the store,
+        # or one the last ingest could not survey (another worker's are looked for at beats)
+        self.unsurveyed = True
 
     def register(self, now: datetime, report: PollReport) -> None:
         """The configured threads, in the store once (a concurrent first poll included)."""
@@ -63,6 +66,7 @@ class ThreadDirectory:
                     at=now,
                 )
         self._registered.update(ready)
+        self.unsurveyed = True
 
     def stored(self, inbox: Inbox, keys: Iterable[str]) -> list[StoredThread]:
         """The threads with these keys the store has, in the order they were added; only keys

@@ -4,12 +4,24 @@ among the live workers, and the heartbeat that keeps its leases (SPEC §9)."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime
 
 from pbp.services.campaign_files import CampaignFiles
 from pbp.services.polling import BotOptions, PollReport
 from pbp.store.database import Store, StoreGone
 from pbp.store.leases import Leases, ThreadWork
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WorkSeen:
+    """The threads with work now, the live workers and the thread counts, as one unit of
+    work read them (the ingest's last, so that what it kept shows)."""
+
+    work: list[ThreadWork]
+    live: list[str]
+    total: int
+    held: int
 
 
 class WorkClaims:
@@ -20,26 +32,46 @@ class WorkClaims:
     ) -> None:
         self._store, self._forum, self._options = store, forum, options
         self._campaigns = campaigns
+        self._beaten: datetime | None = None  # this process's last beat, committed
+
+    def beat_due(self, now: datetime) -> bool:
+        """Whether this worker's beat is due: half its lease has passed since the last one
+        this process committed (its leases last at least that long still), or none was."""
+        last = self._beaten
+        return last is None or not last <= now < last + self._options.lease / 2
 
     def beat(self, leases: Leases, *, now: datetime) -> None:
-        """This worker is alive: its leases last another ``lease`` (the ingest's first step)."""
+        """This worker is alive: its leases last another ``lease`` (the ingest's first step;
+        ``beaten`` once it commits)."""
         leases.beat(
             name=self._options.owner, forum=self._forum, now=now, until=now + self._options.lease
         )
 
-    def claim(self, now: datetime, report: PollReport) -> tuple[int, int, list[ThreadWork]]:
+    def beaten(self, now: datetime) -> None:
+        """The beat of ``now`` is committed."""
+        self._beaten = now
+
+    def seen(self, leases: Leases, *, now: datetime) -> WorkSeen:
+        """What ``claim`` decides from, read in the unit of work of ``leases``."""
+        live, total, held = leases.live_and_counts(
+            self._forum, owner=self._options.owner, seen_since=now - self._options.lease
+        )
+        return WorkSeen(
+            work=leases.with_work(self._forum, now=now), live=live, total=total, held=held
+        )
+
+    def claim(
+        self, now: datetime, report: PollReport, seen: WorkSeen | None = None
+    ) -> tuple[int, int, list[ThreadWork]]:
         """This worker's share of the threads, how many it holds, and the threads with work it
-        holds now (taking free ones, expired ones and dead workers' ones under its share)."""
+        holds now (taking free ones, expired ones and dead workers' ones under its share).
+        ``seen``: what a unit of work of this poll read (else it is read now)."""
         me, alive = self._options.owner, self._options.owner_alive
-        with self._store.session() as s:
-            leases = Leases(s)
-            work = leases.with_work(self._forum, now=now)
-            live = [
-                w
-                for w in leases.workers(self._forum, seen_since=now - self._options.lease)
-                if w == me or alive(w)
-            ]
-            total, held = leases.counts(self._forum, owner=me)
+        if seen is None:
+            with self._store.session() as s:
+                seen = self.seen(Leases(s), now=now)
+        live = [w for w in seen.live if w == me or alive(w)]
+        total, held, work = seen.total, seen.held, seen.work
         share = math.ceil(total / max(1, len(live)))
         mine: list[ThreadWork] = []
         for item in work:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,11 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SCHEMA_REVISION = "0008"  # the newest migration; a test checks it against Alembic's head
 BACKENDS = ("sqlite", "postgresql")  # the upserts and migrations speak these two
 EXAMPLES = '"sqlite:///pbp.db" or "postgresql+psycopg://USER@HOST/DATABASE"'
+
+
+# The unit of work open in this thread (or task) that the local forum's storage and the
+# sessions opened inside it join: a ``transaction()`` block, or a ``session(shared=True)``.
+_OPEN: ContextVar[tuple[Store, Session | Connection] | None] = ContextVar("pbp_open", default=None)
 
 
 def known_revisions() -> frozenset[str]:
@@ -244,11 +250,49 @@ class Store:
             raise self._place.damaged(why)
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
+    def session(self, *, shared: bool = False) -> Iterator[Session]:
         """A unit of work: commits when the block ends, rolls back if it raises. A database
-        that does not answer raises ``StoreUnavailable``, in one line."""
+        that does not answer raises ``StoreUnavailable``, in one line.
+
+        Inside a ``transaction()`` block (or a ``shared`` session) of this store, in the same
+        thread, it is part of that unit of work instead: it commits with it, and if it
+        raises, none of the unit of work is kept. ``shared``: the local forum's storage
+        (``transaction()``, ``read_transaction()``) and the sessions opened inside the block
+        join this one (a delivery's posts, kept with what the delivery records)."""
+        joined = self._joined()
+        if isinstance(joined, Session):
+            yield joined
+            return
+        if joined is not None:
+            with (
+                self._answering(),
+                Session(
+                    bind=joined, join_transaction_mode="rollback_only", expire_on_commit=False
+                ) as session,
+                session.begin(),
+            ):
+                yield session
+            return
         with self._answering(), self._sessions() as session, session.begin():
-            yield session
+            token = _OPEN.set((self, session)) if shared else None
+            try:
+                yield session
+            finally:
+                if token is not None:
+                    _OPEN.reset(token)
+
+    def _joined(self) -> Session | Connection | None:
+        """The unit of work of this store open in this thread, if any."""
+        found = _OPEN.get()
+        return found[1] if found is not None and found[0] is self else None
+
+    def _joined_connection(self) -> Connection | None:
+        """The connection of the unit of work open in this thread, its objects flushed."""
+        joined = self._joined()
+        if isinstance(joined, Session):
+            joined.flush()
+            return joined.connection()
+        return joined
 
     @contextmanager
     def read_session(self) -> Iterator[Session]:
@@ -265,9 +309,18 @@ class Store:
     def transaction(self) -> Iterator[Connection]:
         """A unit of work of plain statements, no objects (the local forum's posts): a
         connection in a transaction, committed and failing as ``session()``'s, at less than
-        half its cost."""
+        half its cost. Inside a unit of work of this store open in this thread (a shared
+        session, another such block), it is part of that one."""
+        joined = self._joined_connection()
+        if joined is not None:
+            yield joined
+            return
         with self._answering(), self.engine.begin() as conn:
-            yield conn
+            token = _OPEN.set((self, conn))
+            try:
+                yield conn
+            finally:
+                _OPEN.reset(token)
 
     @contextmanager
     def _answering(self, *, opening: bool = False) -> Iterator[None]:
@@ -283,7 +336,13 @@ class Store:
 
     @contextmanager
     def read_transaction(self) -> Iterator[Connection]:
-        """``transaction()`` that only reads (it may run inside another one's write)."""
+        """``transaction()`` that only reads (it may run inside another one's write); inside
+        a unit of work of this store open in this thread, that one's connection (it sees
+        what the unit of work wrote)."""
+        joined = self._joined_connection()
+        if joined is not None:
+            yield joined
+            return
         with self._answering(), self._reader.connect() as conn, conn.begin() as tx:
             yield conn
             tx.rollback()

@@ -75,6 +75,17 @@ class Leases:
 
     # -- threads and their work -----------------------------------------------------------------
 
+    def live_and_counts(
+        self, forum: str, *, owner: str, seen_since: datetime
+    ) -> tuple[list[str], int, int]:
+        """``workers`` and ``counts`` at once (one statement while a worker is live)."""
+        rows = run(
+            self.s, _live_and_counts(), {"forum": forum, "owner": owner, "since": seen_since}
+        ).all()
+        if not rows:
+            return [], *self.counts(forum, owner=owner)
+        return [r[0] for r in rows], int(rows[0][1]), int(rows[0][2])
+
     def counts(self, forum: str, *, owner: str) -> tuple[int, int]:
         """How many threads the forum has, and how many of them ``owner`` holds."""
         row: Any = run(self.s, _counts(), {"forum": forum, "owner": owner}).one()
@@ -201,6 +212,25 @@ def _workers() -> Any:
 def _counts() -> Any:
     held = func.count(ThreadRow.id).filter(ThreadRow.lease_owner == bindparam("owner"))
     return select(func.count(), held).where(ThreadRow.forum == bindparam("forum"))
+
+
+@cache
+def _live_and_counts() -> Any:
+    forum: Any = bindparam("forum")
+    total = select(func.count(ThreadRow.id)).where(ThreadRow.forum == forum).scalar_subquery()
+    held = (
+        select(func.count(ThreadRow.id))
+        .where(ThreadRow.forum == forum, ThreadRow.lease_owner == bindparam("owner"))
+        .scalar_subquery()
+    )
+    return (
+        select(WorkerRow.name, total, held)
+        .where(
+            WorkerRow.forum == forum,
+            WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type),
+        )
+        .order_by(WorkerRow.name)
+    )
 
 
 @cache

@@ -55,6 +55,8 @@ class SqlLocalStorage:
     ``batch()``, one transaction for the whole block). Posts and messages are plain rows:
     read and written by statements on a connection, never as objects of a session."""
 
+    in_bot_database = True  # a batch inside a unit of work of the store is part of it
+
     def __init__(self, store: Store) -> None:
         self._store = store
         self._batch: Connection | None = None
@@ -174,6 +176,8 @@ class SqlLocalStorage:
             values["threads"] = list(threads)
         with self._reading() as conn:
             rows = execute(conn, _changed(every=threads is None), values).all()
+            if rows and threads is None:  # every post changed since: the newest is the last
+                return [_post(r) for r in rows], max(rows[-1].seq, seq)
             last = execute(conn, _last_change()).scalar() or 0
             return [_post(r) for r in rows], max(last, seq)
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, case, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
@@ -686,15 +686,14 @@ class Repository:
         self.mark_all_sent([Sent(reply_id=reply_id, forum_id=forum_id, text=text)], at=at)
 
     def mark_all_sent(self, sent: Sequence[Sent], *, at: datetime) -> None:
-        """``mark_sent`` for each of these replies, in two statements whatever their number:
+        """``mark_sent`` for each of these replies, in one statement whatever their number:
         those whose text is still the one sent are posted, the others owed as edits."""
         if not sent:
             return
         rows = [
             {"id_": r.reply_id, "forum_id": r.forum_id, "text_": r.text, "at": at} for r in sent
         ]
-        for changed in (False, True):  # each row matches exactly one of the two
-            run(self.s, _mark_sent(changed=changed), rows)
+        run(self.s, _mark_sent(), rows)
 
     def reply(self, reply_id: int) -> ReplyRecord | None:
         """One reply of the outbox."""
@@ -928,19 +927,20 @@ def _count_attempts() -> Any:
 
 
 @cache
-def _mark_sent(*, changed: bool) -> Any:
-    """Posted with the text sent; or (``changed``: the text changed meanwhile) still owed as
-    an edit."""
+def _mark_sent() -> Any:
+    """Posted with the text sent; or, if the text changed meanwhile, still owed as an edit."""
     table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
     at = bindparam("at", type_=table.c.posted_at.type)  # through UtcDateTime
-    posted_at = func.coalesce(table.c.posted_at, at)
-    statement = update(table).where(table.c.id == bindparam("id_"))
-    if changed:
-        return statement.where(table.c.text != bindparam("text_")).values(
-            status="edit-pending", forum_reply_id=bindparam("forum_id"), posted_at=posted_at
+    same = table.c.text == bindparam("text_")
+    return (
+        update(table)
+        .where(table.c.id == bindparam("id_"))
+        .values(
+            status=case((same, "posted"), else_="edit-pending"),
+            forum_reply_id=bindparam("forum_id"),
+            last_error=case((same, None), else_=table.c.last_error),
+            posted_at=func.coalesce(table.c.posted_at, at),
         )
-    return statement.where(table.c.text == bindparam("text_")).values(
-        status="posted", forum_reply_id=bindparam("forum_id"), last_error=None, posted_at=posted_at
     )
 
 

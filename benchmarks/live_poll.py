@@ -1,0 +1,253 @@
+"""What a live bot's poll costs when one of its threads has one new post: statements,
+transactions and CPU per post, on a SQLite file and on PostgreSQL.
+
+    python benchmarks/live_poll.py [POLLS] [--postgres ADMIN_URL] [--before DIR] [--runs N]
+                              [--where]     (default: 500 polls, 3 runs, SQLite only)
+
+Input: 50 threads of the local forum, each opened with the first 20 to 29 posts of its own
+``corpus.thread_events`` thread (realistic players' posts, the GM's close every tenth post,
+each thread with its own campaign file of ``corpus.CAMPAIGN``), all read and answered by a
+first poll of one bot in one process (``Bot.poll_once``, what `pbp run`'s scheduler calls),
+then 50 polls with one new post each (one per thread: every state cached, every template
+compiled). Measured: POLLS more polls on a simulated clock (a minute apart), each after
+exactly one new post, in the threads in turn (a live bot at a 60 s poll sees under one post a
+poll). Each thread's next post is its next in the corpus (edits left out): the threads stand
+at different points of a round, so about one poll in ten closes one.
+
+Counted through SQLAlchemy's engine events on every engine of the store, the local forum's
+plain connections (its listing, the delivery's transaction) included: statements (every
+``before_cursor_execute``; SQLite's ``BEGIN IMMEDIATE`` goes to the driver and is counted as
+the transaction it begins), transactions (``begin``) and commits (``commit``), and the
+process's CPU (``time.process_time``) and wall time per poll. ``--postgres ADMIN_URL`` also
+runs it on a PostgreSQL database made for the run (and dropped after it) on that server;
+``--before DIR`` runs the pbp in DIR (another checkout) the same way, first, in the same run,
+and prints the ratios. Each is run ``--runs`` times, in turns, and its least CPU and wall
+time kept (the counts are the same in every run). ``--where`` prints which code sent the
+statements of a poll.
+
+It does not measure: the database server's own CPU (only this process's), the forum's own
+posting of the new posts (outside the polls), Reddit (praw, its requests), several workers,
+a poll with several posts, edits or deletes, start-up, nor a thread's first read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+THREADS, OPENING = 50, 20
+
+CHILD = r"""
+import json, sys, time, tempfile, traceback
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+from sqlalchemy import event
+sys.path.insert(0, sys.argv[1])
+import corpus
+from pbp.forums.local import LocalForum
+from pbp.services.bot import Bot, BotOptions, WatchedThread
+from pbp.store.database import Store
+from pbp.store.local_posts import SqlLocalStorage
+
+url, polls, threads, opening, where = sys.argv[2], *map(int, sys.argv[3:6]), sys.argv[6] == "1"
+folder = Path(tempfile.mkdtemp())
+if not url:
+    url = f"sqlite:///{folder / 'pbp.db'}"
+store = Store(url)
+store.upgrade()
+clock = [corpus.START]
+forum = LocalForum(SqlLocalStorage(store), bot="pbp_bot", clock=lambda: clock[0])
+watched = []
+for i in range(threads):
+    campaign = folder / f"c{i}.toml"
+    campaign.write_text(corpus.CAMPAIGN.replace('"Realistic"', f'"Realistic {i}"'))
+    watched.append(WatchedThread(key=f"t{i}", campaign=campaign))
+bot = Bot(store=store, forum=forum, threads=watched,
+          options=BotOptions(username="pbp_bot", owner="live"))
+streams = [(e for e in corpus.thread_events(10_000, seed=i) if e["type"] == "post")
+           for i in range(threads)]
+for i, stream in enumerate(streams):
+    for _ in range(opening + i % 10):
+        e = next(stream)
+        forum.post(thread=f"t{i}", author=e["author"], body=e["body"], at=clock[0])
+clock[0] += timedelta(minutes=1)
+bot.poll_once(clock[0])
+
+sent = Counter()
+places = Counter()
+def _where():
+    for frame in reversed(traceback.extract_stack()[:-3]):
+        if "/pbp/" in frame.filename and "/pbp/store/" not in frame.filename:
+            return f"{Path(frame.filename).name}:{frame.name}"
+    return "?"
+def statement(*args):
+    sent["statements"] += 1
+    if where:
+        places[_where() + " " + " ".join(str(args[2]).split()[:3])] += 1
+def begin(*args):
+    sent["transactions"] += 1
+    if where:
+        places[_where() + " (BEGIN)"] += 1
+def commit(*args):
+    sent["commits"] += 1
+counting = [False]
+for engine in store.engines:
+    event.listen(engine, "before_cursor_execute", lambda *a: counting[0] and statement(*a))
+    event.listen(engine, "begin", lambda *a: counting[0] and begin(*a))
+    event.listen(engine, "commit", lambda *a: counting[0] and commit(*a))
+
+def one_poll(n):
+    i = n % threads
+    e = next(streams[i])
+    forum.post(thread=f"t{i}", author=e["author"], body=e["body"], at=clock[0])
+    clock[0] += timedelta(minutes=1)
+    counting[0] = True
+    cpu, wall = time.process_time(), time.perf_counter()
+    report = bot.poll_once(clock[0])
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    counting[0] = False
+    assert report.events == 1 and not report.errors, report
+    return cpu, wall, sum(len(d) for d in report.delivered.values())
+
+for n in range(threads):  # warm: every thread polled with one new post
+    one_poll(n)
+sent.clear()
+places.clear()
+per_poll, cpu_total, wall_total, replies = [], 0.0, 0.0, 0
+for n in range(polls):
+    before = sent["statements"], sent["transactions"]
+    cpu, wall, done = one_poll(n)
+    per_poll.append((sent["statements"] - before[0], sent["transactions"] - before[1]))
+    cpu_total, wall_total, replies = cpu_total + cpu, wall_total + wall, replies + done
+bot.release_leases()
+store.dispose()
+print(json.dumps({**sent, "polls": polls, "cpu": cpu_total, "wall": wall_total,
+                  "replies": replies, "per_poll": per_poll,
+                  "places": places.most_common(60)}))
+"""
+
+
+def _postgres_database(admin_url: str) -> tuple[str, Any]:
+    """A database made for this run on the server of ``admin_url``; its URL, and the
+    function that drops it."""
+    import secrets
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    name = f"pbp_bench_{secrets.token_hex(6)}"
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+    return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
+
+
+def run(url: str, polls: int, source: str | None, *, where: bool) -> dict[str, Any]:
+    """The benchmark in a new process, on the pbp in ``source`` (None: this checkout)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = source or str(HERE.parent)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(HERE),
+            url,
+            str(polls),
+            str(THREADS),
+            str(OPENING),
+            "1" if where else "0",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd="/",
+    )
+    if done.returncode != 0:
+        sys.exit(f"the bot failed:\n{done.stderr}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def _option(args: list[str], name: str) -> str | None:
+    if name not in args:
+        return None
+    at = args.index(name)
+    value = args[at + 1]
+    del args[at : at + 2]
+    return value
+
+
+def _line(label: str, got: dict[str, Any]) -> str:
+    polls = got["polls"]
+    counts = sorted(s for s, _ in got["per_poll"])
+    return (
+        f"  {label:<24} {got['statements'] / polls:>6.2f} {got['transactions'] / polls:>6.2f} "
+        f"{got['commits'] / polls:>6.2f} {counts[len(counts) // 2]:>4} {counts[-1]:>4} "
+        f"{got['cpu'] / polls * 1000:>7.2f} {got['wall'] / polls * 1000:>7.2f}"
+    )
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    before = _option(args, "--before")
+    postgres = _option(args, "--postgres")
+    runs = int(_option(args, "--runs") or 3)
+    where = "--where" in args
+    args = [a for a in args if a != "--where"]
+    polls = int(args[0]) if args else 500
+    databases: list[tuple[str, str | None]] = [("SQLite file", None)]
+    if postgres:
+        databases.append(("PostgreSQL", postgres))
+    print(
+        f"{THREADS} threads, {polls} polls of one new post each\n"
+        f"  {'':<24} {'stmts':>6} {'txns':>6} {'cmts':>6} {'med':>4} {'max':>4} "
+        f"{'cpu ms':>7} {'wall ms':>7}   (per poll; med, max: statements)"
+    )
+    for name, admin in databases:
+        print(name)
+        sources = ([before] if before else []) + [None]
+        found: dict[str | None, dict[str, Any]] = {}
+        for _ in range(runs):  # in turns, each source's fastest run kept
+            for source in sources:
+                url, drop = _postgres_database(admin) if admin else ("", None)
+                try:
+                    got = run(url, polls, source, where=where)
+                finally:
+                    if drop is not None:
+                        drop()
+                kept = found.setdefault(source, got)
+                kept["cpu"], kept["wall"] = (
+                    min(kept["cpu"], got["cpu"]),
+                    min(kept["wall"], got["wall"]),
+                )
+        for source in sources:
+            got = found[source]
+            print(_line(f"before ({source})" if source else "this checkout", got), flush=True)
+            if where:
+                for place, count in got["places"]:
+                    print(f"      {count / polls:6.2f}  {place}")
+        if before:
+            old, new = found[before], found[None]
+            print(
+                "  before / this checkout:"
+                f" statements {old['statements'] / new['statements']:.2f}x,"
+                f" transactions {old['transactions'] / new['transactions']:.2f}x,"
+                f" CPU per post {old['cpu'] / new['cpu']:.2f}x,"
+                f" wall per post {old['wall'] / new['wall']:.2f}x"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""What a live poll costs the database when one of its threads has one new post (issue 28):
+on the local forum, the statements and transactions of a poll that reads the post, answers
+it and records the answer, on SQLite and on PostgreSQL, with the bot warm (its worker's beat
+not due)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_scale import START
+from sample_campaigns import TEST_KEEP
+from sql_counter import counting
+
+from pbp.forums.local import LocalForum
+from pbp.services.bot import Bot, BotOptions, WatchedThread
+from pbp.store.database import Store
+from pbp.store.local_posts import SqlLocalStorage
+
+THREADS = 5
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'live.db'}"
+    else:
+        database: Any = request.getfixturevalue("postgres_database")
+        database.reset()
+        url = str(database.url)
+    store = Store(url)
+    store.upgrade()
+    try:
+        yield store
+    finally:
+        store.dispose()
+
+
+def test_a_poll_with_one_new_post_costs_20_statements_in_2_transactions(
+    store: Store, tmp_path: Path
+) -> None:
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(TEST_KEEP, encoding="utf-8")
+    clock = [START]
+    forum = LocalForum(SqlLocalStorage(store), bot="pbp_bot", clock=lambda: clock[0])
+    keys = [f"t{i}" for i in range(THREADS)]
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key=k, campaign=campaign) for k in keys],
+        options=BotOptions(username="pbp_bot", owner="w1", lease=timedelta(minutes=30)),
+    )
+    for key in keys:
+        forum.post(thread=key, author="bob", body="[physical: attack Goblin]", at=clock[0])
+    bot.poll_once(START)  # every thread read and answered
+    costs: list[tuple[int, int, list[str]]] = []
+    for minute, key in enumerate(keys * 2, 1):  # the second time round: every thread warm
+        clock[0] = START + timedelta(minutes=minute)
+        forum.post(thread=key, author="bob", body="[phisical: attack Goblin]", at=clock[0])
+        with counting(store) as sent:
+            report = bot.poll_once(clock[0])
+        assert report.events == 1 and not report.errors, report
+        [answer] = report.delivered[key]  # the typo's problem reply
+        assert answer.key.startswith("problems-"), answer
+        costs.append((len(sent.statements), sent.transactions, sent.statements))
+    for statements, transactions, sent_ in costs:  # the worker's beat not due before minute 15
+        # one transaction: the listing, the inbox, the cursor, the live workers and the
+        # thread counts, the threads with work; the other: the thread held, its inbox, the
+        # post's known versions, the version, the event, the processed mark, the reply's
+        # revisions, the reply, the inbox taken, the thread row, the replies owed, the replies
+        # found, the attempt, the forum's post, the reply marked posted
+        assert (statements, transactions) == (20, 2), sent_
