@@ -77,11 +77,16 @@ def local_forum_idle(
     """Whether a poll of the local forum (kind ``forum``) at ``now`` by worker ``owner``,
     running the configured ``threads``, would find nothing to do in ``database``; the
     listing's cursor is kept under ``scope``. False whenever in doubt."""
+    if now.tzinfo is None:
+        return False  # the full poll stores aware times only: it would refuse this one
     try:
         if not database.is_file() or database.stat().st_size == 0:
             return False  # no database yet: the full poll sets one up, or says why it cannot
         with closing(_connect(database, timeout=timeout)) as conn:
-            conn.execute("BEGIN")  # one snapshot for every read
+            # one snapshot for every read, under the write lock every unit of work of the bot
+            # takes first: a file it may not write to, or a lock not had in time, is the
+            # full poll's to report
+            conn.execute("BEGIN IMMEDIATE")
             try:
                 return _idle(conn, forum=forum, threads=threads, owner=owner, scope=scope, now=now)
             finally:
@@ -92,11 +97,9 @@ def local_forum_idle(
 
 def _connect(database: Path, *, timeout: float) -> sqlite3.Connection:
     # mode=rw: a file that is not there is not made (the full poll says what it makes)
-    conn = sqlite3.connect(
+    return sqlite3.connect(
         f"{database.as_uri()}?mode=rw", uri=True, timeout=timeout, isolation_level=None
     )
-    conn.execute("PRAGMA query_only=ON")
-    return conn
 
 
 def _idle(

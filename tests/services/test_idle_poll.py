@@ -342,3 +342,14 @@ def test_after_anything_idle_means_the_full_poll_does_nothing(
         if forum is None:  # the check is exact: "work" means the full poll does something
             assert idle or probe.did_something, (action, probe)
     table.store.dispose()
+
+
+def test_a_write_lock_not_had_in_time_leaves_it_to_the_full_poll(cron: Cron) -> None:
+    cron.settle(0)
+    with closing(sqlite3.connect(cron.database, isolation_level=None)) as writer:
+        writer.execute("BEGIN IMMEDIATE")  # `pbp post` or another worker, mid-write
+        assert not nothing_to_do(
+            cron.database, forum="local", threads=[THREAD], owner="cron", now=at(1), timeout=0.1
+        )
+        writer.execute("ROLLBACK")
+    assert cron.idle(1)
