@@ -5,14 +5,17 @@
 Input: a folder with a config of the local forum, a SQLite file and two threads of
 ``examples/sunken-keep.toml``, each with a post read and answered by two first polls. Then
 RUNS idle `pbp poll --once` in a row, each a new process, each in turn with a
-`python -c pass` (so a busy machine slows both alike); prints the median wall time, its ratio
-to `python -c pass`, the CPU time (user + system) of the first and the last run and of the
-first and last three. ``--before DIR`` runs the pbp in DIR (another checkout) on a folder of
+`python -c pass` (so a busy machine slows both alike), each checked to print what an idle
+poll prints; prints the median wall time, its ratio to `python -c pass`, the CPU time
+(user + system) of the first and the last run, and the last three runs against the first
+three (CPU and wall). ``--before DIR`` runs the pbp in DIR (another checkout) on a folder of
 its own, alternating with this one's.
 
-It does not measure: a poll with work (see ``live_poll`` figures), PostgreSQL, the Reddit
-forum (praw's import and its requests), nor a cold file cache (each command runs once
-before the timing).
+An idle run here is told by the check `pbp poll --once` asks first (``pbp.store.idle``: the
+standard library's sqlite3 on the file), without loading the bot. It does not measure: a
+poll with work (the full poll, see ``live_poll`` figures), PostgreSQL or the Reddit forum
+(both always take the full poll), nor a cold file cache (each command runs once before the
+timing).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PBP = "import sys; from pbp.cli import main; sys.argv[0] = 'pbp'; main()"
+IDLE = b"read 0 new post versions; posted or edited 0 replies\n"
 CONFIG = """
 campaigns = ["sunken-keep.toml"]
 [bot]
@@ -45,16 +49,23 @@ campaign = "sunken-keep.toml"
 """
 
 
-def timed(argv: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds (user + system) of one process."""
-    start = time.perf_counter()
-    child = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
+def timed(
+    argv: list[str], *, cwd: Path, env: dict[str, str], says: bytes | None = None
+) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one process (which must print ``says``, if
+    given, and nothing on stderr)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        said, complained = out.read(), err.read()
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{argv} failed in {cwd}")
+    if says is not None and (said != says or complained):
+        sys.exit(f"{argv} in {cwd} was not idle: {said!r} {complained!r}")
     return wall, usage.ru_utime + usage.ru_stime
 
 
@@ -99,18 +110,20 @@ def main() -> None:
         for source in sources:
             folder = tmp / (source or "this").strip("/").replace("/", "_")
             base.append(timed(bare, cwd=tmp, env=envs[source])[0])
-            wall, cpu = timed(poll, cwd=folder, env=envs[source])
+            wall, cpu = timed(poll, cwd=folder, env=envs[source], says=IDLE)
             walls[source].append(wall)
             cpus[source].append(cpu)
     bare_median = statistics.median(base)
     print(f"{runs} idle `pbp poll --once` in a row; python -c pass {bare_median:.3f} s")
     for source in sources:
-        wall, cpu = statistics.median(walls[source]), cpus[source]
+        wall, cpu, each = statistics.median(walls[source]), cpus[source], walls[source]
         label = f"before ({source})" if source else "this checkout"
         first, last = statistics.mean(cpu[:3]), statistics.mean(cpu[-3:])
+        grown = statistics.mean(each[-3:]) / statistics.mean(each[:3])
         print(
             f"  {label}: {wall:.3f} s wall ({wall / bare_median:.1f}x python -c pass), CPU "
-            f"{cpu[0]:.3f} s first, {cpu[-1]:.3f} s last, last 3 / first 3 {last / first:.2f}x"
+            f"{cpu[0]:.3f} s first, {cpu[-1]:.3f} s last; last 3 / first 3: CPU "
+            f"{last / first:.2f}x, wall {grown:.2f}x"
         )
     shutil.rmtree(tmp)
 

@@ -1,4 +1,9 @@
-"""The one place that picks concrete implementations from the configuration."""
+"""The one place that picks concrete implementations from the configuration.
+
+The bot's parts (the store, the bot and what they load: SQLAlchemy, the engine, the rulesets,
+the templates) are imported only by the functions that build them: `pbp poll --once` first
+asks ``poll_is_idle``, which needs none of them.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +11,18 @@ import os
 import socket
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from pbp.config import Config
 from pbp.errors import ForumError, PbpError
 from pbp.forums.base import Forum
 from pbp.forums.local import LocalForum
-from pbp.services.bot import Bot, BotOptions, WatchedThread
-from pbp.store.database import Store
-from pbp.store.local_posts import SqlLocalStorage
+from pbp.services.idle_poll import nothing_to_do
+from pbp.store.idle import sqlite_file
+
+if TYPE_CHECKING:
+    from pbp.services.bot import Bot
+    from pbp.store.database import Store
 
 Clock = Callable[[], datetime]
 
@@ -50,6 +59,8 @@ def open_store(config: Config, *, migrate_empty: bool = True) -> Store:
     A database with no pbp tables at all is set up on the spot (a first run needs no extra
     step); one at an older revision is refused with the command to run.
     """
+    from pbp.store.database import Store
+
     store = Store(config.database.url, timeout=config.database.timeout_seconds)
     if migrate_empty and store.current() is None:
         try:
@@ -97,11 +108,29 @@ def check_forum(config: Config) -> str | None:
 
 def local_forum(config: Config, store: Store, *, clock: Clock = utc_now) -> LocalForum:
     """The local forum in the configured database."""
+    from pbp.store.local_posts import SqlLocalStorage
+
     return LocalForum(SqlLocalStorage(store), bot=config.bot.username, clock=clock)
+
+
+def poll_is_idle(config: Config, *, now: datetime) -> bool:
+    """Whether a poll by this process at ``now`` would find nothing to do (read without
+    building the bot; False whenever in doubt, and for any set-up but the local forum in an
+    SQLite file)."""
+    return nothing_to_do(
+        sqlite_file(config.database.url),
+        forum=config.forum.kind,
+        threads=[t.id for t in config.threads],
+        owner=worker_name(),
+        now=now,
+        timeout=config.database.timeout_seconds,
+    )
 
 
 def make_bot(config: Config, *, store: Store | None = None, clock: Clock = utc_now) -> Bot:
     """The bot as the configuration describes it."""
+    from pbp.services.bot import Bot, BotOptions, WatchedThread
+
     store = store or open_store(config)
     poll = timedelta(seconds=config.bot.poll_seconds)
     return Bot(

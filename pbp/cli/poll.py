@@ -6,15 +6,16 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from pbp.bootstrap import make_bot, utc_now
+from pbp.bootstrap import make_bot, poll_is_idle, utc_now
 from pbp.cli.shell import config_option, fail, load
 from pbp.errors import PbpError
-from pbp.scheduler import BotRunner
-from pbp.services.bot import Bot, PollReport
-from pbp.store.database import StoreError
+
+if TYPE_CHECKING:  # loaded by make_bot: an idle `pbp poll --once` needs none of it
+    from pbp.services.bot import Bot, PollReport
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -22,16 +23,21 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _say(report: PollReport, *, skipped: bool = True) -> None:
-    sent = [d for done in report.delivered.values() for d in done]
-    private = sum(1 for d in sent if d.private_to is not None)
+def _said(*, events: int, replies: int, private: int) -> str:
+    """The poll's one line: what it read, posted and sent."""
     line = (
-        f"read {_count(report.events, 'new post version')}; "
-        f"posted or edited {_count(len(sent) - private, 'reply', 'replies')}"
+        f"read {_count(events, 'new post version')}; "
+        f"posted or edited {_count(replies, 'reply', 'replies')}"
     )
     if private:  # the GMs' full view, a player's own sheet
         line += f"; sent {_count(private, 'private message')}"
-    click.echo(line)
+    return line
+
+
+def _say(report: PollReport, *, skipped: bool = True) -> None:
+    sent = [d for done in report.delivered.values() for d in done]
+    private = sum(1 for d in sent if d.private_to is not None)
+    click.echo(_said(events=report.events, replies=len(sent) - private, private=private))
     for line in report.failed:
         click.echo(f"  post failed: {line}", err=True)
     for line in report.errors:
@@ -60,6 +66,9 @@ def poll(config_path: Path, once: bool) -> None:
     config = load(config_path, command="poll")
     if not config.threads:
         fail("poll", f"{config_path} lists no [[threads]] to run", status=2)
+    if poll_is_idle(config, now=utc_now()):  # said as the full poll would say it
+        click.echo(_said(events=0, replies=0, private=0))
+        return
     try:
         bot = make_bot(config)
         _say_new(bot, "poll")
@@ -90,6 +99,8 @@ def run(config_path: Path) -> None:
         f"pbp runs {len(config.threads)} thread(s) on the {config.forum.kind} forum, "
         f"polling every {config.bot.poll_seconds} s; Ctrl-C stops it"
     )
+    from pbp.scheduler import BotRunner  # APScheduler loads only for `pbp run`
+
     outage = config.database.outage_seconds
     runner = BotRunner(
         bot,
@@ -109,6 +120,8 @@ def run(config_path: Path) -> None:
 def _poll_and_release(bot: Bot) -> PollReport:
     """One poll; then the leases go back, so the next poll, from any process, may take the
     threads (not after the database failed: it would only wait for it again)."""
+    from pbp.store.database import StoreError  # loaded with the bot already
+
     try:
         report = bot.poll_once(utc_now())
     except StoreError:

@@ -25,7 +25,7 @@ from pbp.engine.reload import carry_over
 from pbp.errors import ConfigError, ForumError
 from pbp.forums.base import ForumPost, Listing, ThreadSurvey
 from pbp.services.history import save_start
-from pbp.services.polling import PollReport
+from pbp.services.polling import LISTING_SCOPE, PollReport
 from pbp.services.rereads import RIDE_ALONG, Candidate, OpenRound, plan_batch
 from pbp.services.work_claims import WorkSeen
 from pbp.store.inbox import Inbox, RereadRow, StoredThread
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from pbp.services.poll_context import PollContext
 
 log = logging.getLogger(__name__)
-LISTING_SCOPE = "all"
 _CAMPAIGN_LINE = re.compile(r"^\s*!campaign\s+(\S.*?)\s*$", re.IGNORECASE | re.MULTILINE)
 
 

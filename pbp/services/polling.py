@@ -6,8 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbp.services.outbox import Delivered
+if TYPE_CHECKING:  # the idle check of `pbp poll --once` reads this module without the outbox
+    from pbp.services.outbox import Delivered
+
+LISTING_SCOPE = "all"  # the cursor of a forum's one listing per poll
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

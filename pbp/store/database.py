@@ -14,6 +14,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbp.store.engines import DEFAULT_TIMEOUT, server_engine, sqlite_engine, sqlite_folder
+from pbp.store.revision import SCHEMA_REVISION
 from pbp.store.schema import Base
 from pbp.store.trouble import (
     FileWatch,
@@ -29,6 +30,7 @@ from pbp.store.trouble import (
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "SCHEMA_REVISION",
     "NoDatabase",
     "SchemaOutOfDate",
     "Store",
@@ -41,7 +43,6 @@ __all__ = [
 ]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0008"  # the newest migration; a test checks it against Alembic's head
 BACKENDS = ("sqlite", "postgresql")  # the upserts and migrations speak these two
 EXAMPLES = '"sqlite:///pbp.db" or "postgresql+psycopg://USER@HOST/DATABASE"'
 

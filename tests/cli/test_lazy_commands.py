@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -74,6 +75,22 @@ def test_parse_loads_markdown_it_only_for_a_post_with_markdown() -> None:
 def test_a_command_that_needs_the_database_still_loads_it() -> None:
     heavy, _ = imported("db", "status", "--config", "/nonexistent/config.toml")
     assert "sqlalchemy" in heavy
+
+
+def test_an_idle_poll_loads_neither_the_store_nor_the_bot(
+    site: Path, pbp_ok: Callable[..., str]
+) -> None:
+    ok = pbp_ok
+    ok(site, "post", "-t", "keep-1", "--as", "gm_sam", "!group Aria, Goblin")
+    ok(site, "poll", "--once")  # reads the post, answers
+    ok(site, "poll", "--once")  # sees its own replies
+    heavy, output = imported("poll", "--once", "--config", str(site / "config.toml"))
+    assert heavy == []
+    assert output == "read 0 new post versions; posted or edited 0 replies\n"
+    ok(site, "post", "-t", "keep-1", "--as", "alice", "Aria swings. [physical: attack Goblin]")
+    heavy, output = imported("poll", "--once", "--config", str(site / "config.toml"))
+    assert "sqlalchemy" in heavy
+    assert output.startswith("read 1 new post version;")
 
 
 def test_a_replay_on_sqlite_does_not_load_the_postgresql_dialect() -> None:
