@@ -89,8 +89,9 @@ def step(
     effects: list[Effect] = []
     if isinstance(event, CampaignMoved):
         return _moved(state, event)
-    if isinstance(event, SheetPosted):
-        return replace(state, sheet_round=event.round_number), ()
+    if isinstance(event, SheetPosted):  # unchanged: the shell logs nothing
+        same = event.round_number == state.sheet_round
+        return (state if same else replace(state, sheet_round=event.round_number)), ()
     shown = turns.board(state)
     state = _due(state, event.at, effects, dice, parse)
     match event:
