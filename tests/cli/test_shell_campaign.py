@@ -170,10 +170,10 @@ def _replies_to(shown: list[Shown], post_id: str) -> list[Shown]:
 def test_the_polls_report_what_they_read_and_posted(played: Played) -> None:
     # the cheat-sheet, the GM's set-up said back, the typo's error reply, cara's error reply
     assert played.first_poll.strip() == "read 4 new post versions; posted or edited 4 replies"
-    # cara's edit and the GM's close: the edited error reply and the round's summary
-    # and, under hide-npcs, the summary in full for the GM
+    # cara's edit and the GM's close: the edited error reply, the round's summary and the
+    # cheat sheet's turn board turned to round 2; under hide-npcs, the summary in full for the GM
     assert played.close_poll.strip() == (
-        "read 2 new post versions; posted or edited 2 replies; sent 1 private message"
+        "read 2 new post versions; posted or edited 3 replies; sent 1 private message"
     )
 
 

@@ -301,10 +301,11 @@ class LeaseSamples:
             rows = conn.execute(
                 text("SELECT lease_owner, count(*) FROM threads GROUP BY lease_owner")
             ).all()
+        # a worker beats at its start and then once every half lease (not every poll): how
+        # long it has been up tells how many polls it has had
+        now = time.time()
         settled = [
-            w
-            for w in workers
-            if _seconds(w.seen_at) - _seconds(w.started_at) >= SETTLED_POLLS * POLL_SECONDS
+            w for w in workers if now - _seconds(w.started_at) >= SETTLED_POLLS * POLL_SECONDS
         ]
         if len(settled) < self.started():
             self.unsettled += 1

@@ -6,10 +6,12 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from collections import Counter
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -63,8 +65,16 @@ def _rounds() -> list[tuple[str, str]]:
 def _timed_poll(folder: Path) -> float:
     copy = folder / "timing"
     copy.mkdir()
-    for name in ("config.toml", "sunken-keep.toml", "pbp.db"):
+    for name in ("config.toml", "sunken-keep.toml"):
         shutil.copy(folder / name, copy / name)
+    # the database through SQLite: a plain copy would open and close the file in this process,
+    # which drops every POSIX lock the test's own store holds on it (a poll ending then would
+    # take the WAL away from under that store's connections)
+    with (
+        closing(sqlite3.connect(folder / "pbp.db")) as source,
+        closing(sqlite3.connect(copy / "pbp.db")) as target,
+    ):
+        source.backup(target)
     started = time.monotonic()
     subprocess.run(_pbp("poll", "--once"), cwd=copy, check=True, capture_output=True)
     return time.monotonic() - started
