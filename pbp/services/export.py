@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,10 +28,14 @@ class _Stored:
     state: EngineState
     builder: LedgerBuilder
     closed: Iterator[StoredRound]
+    read_closed: Callable[[], Iterator[StoredRound]]  # the closed rounds, read from the start
     cheat_sheet: str | None  # the bot's first reply: it seals round 1's dice
 
 
-def _stored(bot: Bot, thread: str) -> _Stored:
+@contextmanager
+def _stored(bot: Bot, thread: str) -> Iterator[_Stored]:
+    """What the store holds of ``thread``, in a unit of work open while the block runs: its
+    closed rounds are read from the store as they are taken."""
     with bot.store.session() as s:
         repo = Repository(s)
         row = repo.thread(bot.forum.kind, thread)
@@ -42,20 +47,28 @@ def _stored(bot: Bot, thread: str) -> _Stored:
         state = bot.states.state(repo, row, bot.campaigns.campaign_of(repo, row))
         replies = bot.renderers.for_campaign(state.campaign, repo.seeds(row.id).get)
         sheet = repo.latest_reply(row.id, CHEAT_SHEET_KEY)
-        return _Stored(
+        yield _Stored(
             state=state,
             builder=LedgerBuilder(replies=replies, summaries={}),
             closed=stored_rounds(repo, row.id, state),
+            read_closed=lambda: stored_rounds(repo, row.id, state),
             cheat_sheet=sheet.text if sheet is not None else None,
         )
 
 
-def _streamed_ledger(stored: _Stored, closed: Iterable[StoredRound]) -> dict[str, Any]:
+def _streamed_ledger(
+    stored: _Stored, closed: Iterable[StoredRound], *, read_twice: bool = False
+) -> dict[str, Any]:
     """The ledger with its rounds and rejected tags as iterators (``LedgerBuilder.streamed``),
     round 1 with its ``seal`` as the cheat sheet published it (SPEC §6), so ``pbp verify``
     checks round 1's seed against it as it does later rounds' against the summary before
-    them."""
-    ledger = stored.builder.streamed(stored.state, (r.entry for r in closed))
+    them. ``read_twice``: the rejected tags are read from the store after the rounds (a long
+    thread's are never all held: ``closed`` is then ``stored.closed``)."""
+    ledger = stored.builder.streamed(
+        stored.state,
+        (r.entry for r in closed),
+        closed_again=(lambda: (r.entry for r in stored.read_closed())) if read_twice else None,
+    )
     seals = published_seals(stored.cheat_sheet or "").get(1, ())
     if seals:
         ledger["rounds"] = _sealed_first(ledger["rounds"], seals[0])
@@ -74,16 +87,17 @@ def _sealed_first(rounds: Iterator[dict[str, Any]], seal: str) -> Iterator[dict[
 
 def thread_ledger(bot: Bot, thread: str) -> dict[str, Any]:
     """The ledger of a thread as the bot holds it now."""
-    stored = _stored(bot, thread)
-    return materialized(_streamed_ledger(stored, stored.closed))
+    with _stored(bot, thread) as stored:
+        return materialized(_streamed_ledger(stored, stored.closed))
 
 
 def write_ledger(bot: Bot, thread: str, write: Callable[[str], object]) -> None:
     """Write the ledger of ``thread_ledger`` as ``json.dumps(indent=1, ensure_ascii=False)``
     would, a round at a time: each stored round is made an entry only when it is written, so
-    a long thread's ledger is never held as one tree, nor as one text."""
-    stored = _stored(bot, thread)
-    write_streamed(_streamed_ledger(stored, stored.closed), write)
+    a long thread's ledger is never held as one tree, nor as one text, nor are its stored
+    rounds or their rejected tags all read at once."""
+    with _stored(bot, thread) as stored:
+        write_streamed(_streamed_ledger(stored, stored.closed, read_twice=True), write)
 
 
 def _post_lines(posts: list[dict[str, Any]], *, closed_by: str | None) -> list[str]:
@@ -136,8 +150,8 @@ def _one_line(error: str) -> str:
 
 def thread_markdown(bot: Bot, thread: str) -> str:
     """A readable transcript: every round with its posts and its results."""
-    stored = _stored(bot, thread)
-    closed = list(stored.closed)
+    with _stored(bot, thread) as stored:
+        closed = list(stored.closed)
     ledger, state = materialized(_streamed_ledger(stored, closed)), stored.state
     posts = {r.entry.round["number"]: r.posts for r in closed}
     if state.round is not None:

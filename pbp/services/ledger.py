@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,18 +98,27 @@ class LedgerBuilder:
         and the state's open round and characters."""
         return materialized(self.streamed(state, closed))
 
-    def streamed(self, state: EngineState, closed: Iterable[ClosedEntry]) -> dict[str, Any]:
+    def streamed(
+        self,
+        state: EngineState,
+        closed: Iterable[ClosedEntry],
+        *,
+        closed_again: Callable[[], Iterable[ClosedEntry]] | None = None,
+    ) -> dict[str, Any]:
         """The whole ledger as ``build`` makes it, with its ``rounds`` and ``rejected`` lists as
         iterators, to be read in the order of the keys: ``rounds`` takes each of the ``closed``
         rounds as it comes (a long thread's rounds are never all held at once), and
-        ``rejected`` lists the rejected tags of the rounds ``rounds`` went through."""
+        ``rejected`` lists the rejected tags of the rounds ``rounds`` went through, kept
+        meanwhile; or, given ``closed_again`` (the same rounds read once more), of the rounds
+        it reads, so that a long thread's rejected tags are never all held either."""
         rejected: list[dict[str, Any]] = []
         rounds_read = False
 
         def rounds() -> Iterator[dict[str, Any]]:
             nonlocal rounds_read
             for entry in closed:
-                rejected.extend(entry.rejected)
+                if closed_again is None:
+                    rejected.extend(entry.rejected)
                 yield entry.round
             if state.round is not None:
                 yield self._open(state.round)
@@ -117,7 +126,11 @@ class LedgerBuilder:
 
         def rejections() -> Iterator[dict[str, Any]]:
             assert rounds_read, "the ledger's rounds are read before its rejected tags"
-            yield from rejected
+            if closed_again is None:
+                yield from rejected
+            else:
+                for entry in closed_again():
+                    yield from entry.rejected
             if state.round is not None:
                 yield from (
                     self._rejected(

@@ -53,8 +53,9 @@ class StoredRound:
 
 def stored_rounds(repo: Repository, thread_id: int, state: EngineState) -> Iterator[StoredRound]:
     """The thread's closed rounds, in order: those before its open round (a round re-opened by
-    ``!undo`` keeps its old row until it closes again). The rows are read at once; each is
-    made a round only when its turn comes."""
+    ``!undo`` keeps its old row until it closes again), read from the store a page at a time as
+    they are taken (inside the unit of work of ``repo``), each made a round only when its turn
+    comes."""
     before = state.round.number if state.round is not None else 1
     return map(_stored_round, repo.round_ledgers(thread_id, before=before))
 

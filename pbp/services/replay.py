@@ -14,6 +14,7 @@ from typing import Any
 
 from pbp.engine.events import Event, PostArrived, PostDeleted, PostEdited, Tick
 from pbp.forums.local import LocalForum
+from pbp.services import freed_memory
 from pbp.services.bot import Bot, BotOptions, WatchedThread
 from pbp.services.export import thread_ledger, write_ledger
 from pbp.services.files import load_campaign
@@ -24,6 +25,7 @@ from pbp.store.local_posts import SqlLocalStorage
 from pbp.store.repository import Repository
 
 THREAD = "replay"
+GIVE_BACK_EVERY = 1000  # events between two returns of freed memory (a few ms each)
 BOT = "pbp_bot"
 
 
@@ -178,6 +180,8 @@ def feed_all(run: ReplayRun, events: Iterable[Event]) -> ReplayRun:
     pending: set[str] = set()
     last: Event | None = None
     for number, event in enumerate(events):
+        if number % GIVE_BACK_EVERY == GIVE_BACK_EVERY - 1:
+            freed_memory.give_back()  # what the last events' posts and replies left free
         if number == 1 and last is not None and pending:
             run.poll(last)  # the bot watched from the first post: no round closes unseen
             pending.clear()
@@ -195,4 +199,5 @@ def feed_all(run: ReplayRun, events: Iterable[Event]) -> ReplayRun:
     if pending and last is not None:
         run.poll(last)
     run.settle()
+    freed_memory.give_back()
     return run

@@ -37,6 +37,7 @@ from pbp.store.schema import (
 from pbp.store.upsert import insert_new, upsert
 
 UNPOSTED = ("pending", "edit-pending", "failed")  # every status of a reply but "posted"
+LEDGER_PAGE = 100  # closed rounds' ledger entries read at a time (``round_ledgers``)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -817,15 +818,26 @@ class Repository:
         with suppress(KeyError):
             self._update_round(thread_id, number, ledger=data)
 
-    def round_ledgers(self, thread_id: int, *, before: int | None = None) -> list[str]:
+    def round_ledgers(self, thread_id: int, *, before: int | None = None) -> Iterator[str]:
         """The stored ledger entries of the closed rounds (those numbered below ``before``),
-        in round order."""
-        query = select(RoundRow.ledger).where(
+        in round order, read ``LEDGER_PAGE`` rounds at a time as they are taken (a long
+        thread's entries, its posts in full, are never all held at once): iterate inside
+        the unit of work."""
+        query = select(RoundRow.number, RoundRow.ledger).where(
             RoundRow.thread_id == thread_id, RoundRow.ledger.is_not(None)
         )
         if before is not None:
             query = query.where(RoundRow.number < before)
-        return [d for d in self.s.scalars(query.order_by(RoundRow.number)) if d is not None]
+        query = query.order_by(RoundRow.number).limit(LEDGER_PAGE)
+        after: int | None = None
+        while True:
+            page = self.s.execute(
+                query if after is None else query.where(RoundRow.number > after)
+            ).all()
+            yield from (data for _number, data in page if data is not None)
+            if len(page) < LEDGER_PAGE:
+                return
+            after = page[-1][0]
 
 
 # The statements of every poll, built once (building one costs more than running it); the

@@ -52,3 +52,34 @@ def test_the_ledger_written_a_round_at_a_time_is_the_ledger_as_json(tmp_path: Pa
     assert [r["round"] for r in ledger["rejected"]] == [1, 2]  # in round order
     assert len(pieces) > 10  # written piece by piece
     assert "".join(pieces) == json.dumps(ledger, indent=1, ensure_ascii=False)
+
+
+def test_a_ledger_longer_than_a_page_of_rounds_is_written_whole_and_in_order(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from pbp.store.repository import LEDGER_PAGE
+
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(TEST_KEEP, encoding="utf-8")
+    events = [PostArrived(post_id="p0", author="gm_sam", at=at(0), body="!group Aria, Goblin")]
+    rounds = LEDGER_PAGE + 5  # the stored rounds are read a page at a time, twice
+    for number in range(1, rounds + 1):
+        minute = 2 * number
+        events += [
+            PostArrived(
+                post_id=f"t{number}", author="alice", at=at(minute), body="[physical: atack Goblin]"
+            ),
+            PostArrived(post_id=f"c{number}", author="gm_sam", at=at(minute + 1), body="!close"),
+        ]
+    with replay_run(campaign, seed="s") as run:
+        feed_all(run, events)
+        ledger = run.ledger()
+        pieces: list[str] = []
+        run.write_ledger(pieces.append)
+    assert [r["number"] for r in ledger["rounds"]] == list(range(1, rounds + 2))
+    assert [(r["post"], r["round"]) for r in ledger["rejected"]] == [
+        (f"t{n}", n) for n in range(1, rounds + 1)
+    ]
+    assert "".join(pieces) == json.dumps(ledger, indent=1, ensure_ascii=False)

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from pbp.store import Store
 from pbp.store.leases import Leases
 from pbp.store.records import ThreadChanges
-from pbp.store.repository import CharacterState, Repository
+from pbp.store.repository import LEDGER_PAGE, CharacterState, Repository
 from pbp.store.schema import PostVersionRow, SceneRow, ThreadRow
 
 T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
@@ -270,7 +270,31 @@ def test_rounds_keep_their_seeds_summaries_and_ledgers(store: Store, new_thread:
         assert repo.summaries(tid) == {1: "round 1", 2: "round 2"}
         assert repo.summaries(other) == {}
         assert repo.summaries(tid, numbers=[2, 3]) == {2: "round 2"}
-        assert repo.round_ledgers(tid) == ['{"round": 1}', '{"round": 2}']
+        assert list(repo.round_ledgers(tid)) == ['{"round": 1}', '{"round": 2}']
+
+
+def test_a_long_threads_round_ledgers_come_a_page_at_a_time_in_order(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid, other = new_thread("keep-1"), new_thread("keep-2")
+    count = 2 * LEDGER_PAGE + 7  # two whole pages and a part
+    with store.session() as s:
+        repo = Repository(s)
+        for number in reversed(range(1, count + 1)):
+            repo.add_round(thread_id=tid, number=number, seed=f"seed-{number}")
+            repo.add_round(thread_id=other, number=number, seed=f"other-{number}")
+        for number in range(1, count + 1):
+            if number != LEDGER_PAGE:  # a round closed without an entry is left out
+                repo.save_round_ledger(tid, number, f'{{"round": {number}}}')
+            repo.save_round_ledger(other, number, "{}")
+    wanted = [f'{{"round": {n}}}' for n in range(1, count + 1) if n != LEDGER_PAGE]
+    with store.session() as s:
+        repo = Repository(s)
+        ledgers = repo.round_ledgers(tid)
+        assert next(ledgers) == '{"round": 1}'  # read as taken, inside the unit of work
+        assert [wanted[0], *ledgers] == wanted
+        assert list(repo.round_ledgers(tid, before=LEDGER_PAGE + 2)) == wanted[:LEDGER_PAGE]
+        assert list(repo.round_ledgers(tid, before=1)) == []
 
 
 # -- cursors and projections ------------------------------------------------------------------
