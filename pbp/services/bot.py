@@ -182,9 +182,11 @@ class Bot:
                 cycle = self._cycle(repo, inbox, thread, watched, now, report)
                 leases.keep(thread.id, cycle.changes)
                 # what to deliver, read in the same unit of work (it holds the lease)
-                owed = owed_replies(repo, inbox, work.id, now=now)
+                # (sent in it too, on a forum in the bot's database: the attempts are counted
+                # with the sent marks, all of it committed together or not at all)
+                owed = owed_replies(repo, work.id, now=now, count=not together)
                 sending = together
-                delivery = self._send(work, now, owed) if together else None
+                delivery = self._send(work, now, owed, counted=False) if together else None
             if delivery is not None:  # committed: posted, and recorded as posted
                 self._delivered.add(work.id)
                 self._report(work.key, delivery, report)
@@ -252,7 +254,9 @@ class Bot:
             return
         self._report(work.key, self._send(work, now, self._owed.pop(work.id, None)), report)
 
-    def _send(self, work: ThreadWork, now: datetime, owed: list[Owed] | None) -> Delivery:
+    def _send(
+        self, work: ThreadWork, now: datetime, owed: list[Owed] | None, *, counted: bool = True
+    ) -> Delivery:
         self.store.check_present()  # nothing goes out from a file damaged since it was read
         return deliver(
             self.store,
@@ -262,6 +266,7 @@ class Bot:
             now=now,
             owner=self.options.owner,
             owed=owed,
+            counted=counted,
         )
 
     @staticmethod

@@ -88,11 +88,16 @@ class Delivery:
     waiting: str | None = None
 
 
-def owed_replies(repo: Repository, inbox: Inbox, thread_id: int, *, now: datetime) -> list[Owed]:
+def owed_replies(
+    repo: Repository, thread_id: int, *, now: datetime, count: bool = True
+) -> list[Owed]:
     """The replies of a thread to post or edit now, oldest first, each with an attempt counted
-    (committed with the unit of work, before the forum is asked) at ``now``."""
-    rows = [r for r in repo.undelivered(thread_id) if r.status != "failed"]
-    found = inbox.found(thread_id) if rows else {}
+    (committed with the unit of work, before the forum is asked) at ``now``; with each, the
+    reply the forum was seen to hold under its key (read in the same statement).
+
+    ``count=False``: for a delivery in this same unit of work to a forum in the bot's
+    database (``deliver(counted=False)``), which counts the attempts with what it records:
+    the forum's posts, the attempts and the sent marks commit together or not at all."""
     owed = [
         Owed(
             id=r.id,
@@ -102,14 +107,16 @@ def owed_replies(repo: Repository, inbox: Inbox, thread_id: int, *, now: datetim
             text=r.text,
             forum_id=r.forum_reply_id,
             tried_before=r.attempts > 0,
-            found=found.get(forum_key(r)) if r.status == "pending" else None,
+            found=found if r.status == "pending" else None,
             since=(r.tried_at or r.created_at) if r.attempts > 0 else now,
             to_user=r.to_user,
             subject=r.subject or "",
         )
-        for r in rows
+        for r, found in repo.owed(thread_id)
+        if r.status != "failed"
     ]
-    repo.count_attempts([o.id for o in owed], at=now)
+    if count:
+        repo.count_attempts([o.id for o in owed], at=now)
     return owed
 
 
@@ -122,10 +129,13 @@ def deliver(
     now: datetime,
     owner: str | None = None,
     owed: list[Owed] | None = None,
+    counted: bool = True,
 ) -> Delivery:
     """Post or edit every undelivered reply of a thread, oldest first (nothing unless
     ``owner``, when given, still holds the thread's lease). ``owed``: the replies as
-    ``owed_replies`` read them in a unit of work committed since (else they are read now).
+    ``owed_replies`` read them in a unit of work committed since (else they are read now);
+    ``counted=False``: read without their attempts counted, in the unit of work this delivery
+    records in (a forum in the bot's database), so they are counted with the record.
 
     Stops at the first temporary forum error (the rest keep their order and go next poll). A
     permanent error on a reply to a post (the post is gone) posts it in the thread next time;
@@ -135,10 +145,13 @@ def deliver(
         with store.session() as s:
             if owner is not None and Leases(s).hold(thread_id, owner=owner) is None:
                 return Delivery(sent=[], refused=[])  # another worker runs the thread now
-            owed = owed_replies(Repository(s), Inbox(s), thread_id, now=now)
+            owed = owed_replies(Repository(s), thread_id, now=now)
     delivery = Delivery(sent=[], refused=[])
     if not owed:
         return delivery  # nothing to send: the forum is not asked (nor opened) at all
+    if not counted and not forum.in_bot_database:  # the attempts must commit before it asks
+        raise ValueError("only a forum in the bot's database counts attempts with the record")
+    uncounted = [] if counted else owed  # attempts to count with the record
     done: list[tuple[Owed, str]] = []  # (reply, its id on the forum)
     failed: list[tuple[Owed, ForumError]] = []
     recorded = False
@@ -146,7 +159,7 @@ def deliver(
         with forum.sending():  # on the forum when the block ends; if it raises, maybe not
             _send_all(forum, owed, thread=thread, delivery=delivery, done=done, failed=failed)
             if done or failed:  # a forum in the bot's database: in the same transaction
-                _record(store, done, failed, thread_id=thread_id, now=now)
+                _record(store, done, failed, thread_id=thread_id, now=now, uncounted=uncounted)
         recorded = True
     except BaseException:
         # what the forum took inside the block may be gone with it: not recorded as posted,
@@ -155,7 +168,7 @@ def deliver(
         raise
     finally:  # what the forum refused is recorded even then
         if not recorded and failed:
-            _record(store, done, failed, thread_id=thread_id, now=now)
+            _record(store, done, failed, thread_id=thread_id, now=now, uncounted=uncounted)
     return delivery
 
 
@@ -243,18 +256,24 @@ def _record(
     *,
     thread_id: int,
     now: datetime,
+    uncounted: list[Owed],
 ) -> None:
     """What the forum took and what it refused, in one unit of work after the delivery (an
     attempt was counted before each: a crash before this commits costs a key lookup next
-    time, never a second post)."""
+    time, never a second post). ``uncounted``: the replies read in this same unit of work
+    without their attempts counted (a forum in the bot's database): counted now, a sent one's
+    in its sent mark (one statement), as ``owed_replies`` would have counted them."""
     with store.session() as s:
         repo, inbox = Repository(s), Inbox(s)
+        sent_ids = {reply.id for reply, _ in done}
+        repo.count_attempts([o.id for o in uncounted if o.id not in sent_ids], at=now)
         repo.mark_all_sent(
             [
                 Sent(reply_id=reply.id, forum_id=forum_id, text=reply.text)
                 for reply, forum_id in done
             ],
             at=now,
+            count=bool(uncounted),
         )
         for reply, _ in done:
             if reply.found is not None:

@@ -10,7 +10,19 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Table, bindparam, case, delete, func, insert, select, update
+from sqlalchemy import (
+    String,
+    Table,
+    and_,
+    bindparam,
+    case,
+    cast,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
@@ -26,6 +38,7 @@ from pbp.store.schema import (
     CampaignRow,
     CharacterRow,
     EventRow,
+    FoundReplyRow,
     PollCursorRow,
     PostVersionRow,
     ProcessedPostRow,
@@ -667,6 +680,13 @@ class Repository:
         rows = run(self.s, _undelivered(), {"thread_id": thread_id}).all()
         return [record_of(ReplyRecord, r) for r in rows]
 
+    def owed(self, thread_id: int) -> list[tuple[ReplyRecord, str | None]]:
+        """``undelivered``, each reply with the id of the reply the forum was seen to hold
+        under its forum key (``Inbox.found_replies``), if any: one statement."""
+        self._write_deferred()
+        rows = run(self.s, _owed(), {"thread_id": thread_id}).all()
+        return [(record_of(ReplyRecord, r), r.found_forum_id) for r in rows]
+
     def replies(self, thread_id: int) -> list[ReplyRecord]:
         """Every reply of a thread, in the order they were queued."""
         self._write_deferred()
@@ -686,15 +706,17 @@ class Repository:
         (then the new text still has to go out, as an edit)."""
         self.mark_all_sent([Sent(reply_id=reply_id, forum_id=forum_id, text=text)], at=at)
 
-    def mark_all_sent(self, sent: Sequence[Sent], *, at: datetime) -> None:
+    def mark_all_sent(self, sent: Sequence[Sent], *, at: datetime, count: bool = False) -> None:
         """``mark_sent`` for each of these replies, in one statement whatever their number:
-        those whose text is still the one sent are posted, the others owed as edits."""
+        those whose text is still the one sent are posted, the others owed as edits.
+        ``count``: the attempt is counted in the same statement (``count_attempts``), for a
+        forum whose sending commits with this unit of work."""
         if not sent:
             return
         rows = [
             {"id_": r.reply_id, "forum_id": r.forum_id, "text_": r.text, "at": at} for r in sent
         ]
-        run(self.s, _mark_sent(), rows)
+        run(self.s, _mark_sent(count), rows)
 
     def reply(self, reply_id: int) -> ReplyRecord | None:
         """One reply of the outbox."""
@@ -928,6 +950,22 @@ def _undelivered() -> Any:
 
 
 @cache
+def _owed() -> Any:
+    table, found = _table(ReplyRow), _table(FoundReplyRow)
+    # the key the reply carries on the forum, as ``services.outbox.forum_key`` makes it
+    forum_key = case(
+        (table.c.revision == 1, table.c.key),
+        else_=table.c.key + "~" + cast(table.c.revision, String),
+    )
+    return (
+        select(table, found.c.forum_id.label("found_forum_id"))
+        .outerjoin(found, and_(found.c.thread_id == table.c.thread_id, found.c.key == forum_key))
+        .where(table.c.thread_id == bindparam("thread_id"), table.c.status.in_(UNPOSTED))
+        .order_by(table.c.id)
+    )
+
+
+@cache
 def _count_attempts() -> Any:
     table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
     at = bindparam("at", type_=table.c.tried_at.type)  # through UtcDateTime
@@ -939,21 +977,22 @@ def _count_attempts() -> Any:
 
 
 @cache
-def _mark_sent() -> Any:
-    """Posted with the text sent; or, if the text changed meanwhile, still owed as an edit."""
+def _mark_sent(count: bool) -> Any:
+    """Posted with the text sent; or, if the text changed meanwhile, still owed as an edit
+    (``count``: and the attempt counted, as ``_count_attempts`` counts it)."""
     table = _table(ReplyRow)  # of the table: nothing of the unit of work to flush first
     at = bindparam("at", type_=table.c.posted_at.type)  # through UtcDateTime
     same = table.c.text == bindparam("text_")
-    return (
-        update(table)
-        .where(table.c.id == bindparam("id_"))
-        .values(
-            status=case((same, "posted"), else_="edit-pending"),
-            forum_reply_id=bindparam("forum_id"),
-            last_error=case((same, None), else_=table.c.last_error),
-            posted_at=func.coalesce(table.c.posted_at, at),
-        )
-    )
+    values: dict[str, Any] = {
+        "status": case((same, "posted"), else_="edit-pending"),
+        "forum_reply_id": bindparam("forum_id"),
+        "last_error": case((same, None), else_=table.c.last_error),
+        "posted_at": func.coalesce(table.c.posted_at, at),
+    }
+    if count:
+        values["attempts"] = table.c.attempts + 1
+        values["tried_at"] = func.coalesce(table.c.tried_at, at)
+    return update(table).where(table.c.id == bindparam("id_")).values(values)
 
 
 def _table(model: Any) -> Table:
