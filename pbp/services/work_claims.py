@@ -53,12 +53,10 @@ class WorkClaims:
 
     def seen(self, leases: Leases, *, now: datetime) -> WorkSeen:
         """What ``claim`` decides from, read in the unit of work of ``leases``."""
-        live, total, held = leases.live_and_counts(
-            self._forum, owner=self._options.owner, seen_since=now - self._options.lease
+        work, live, total, held = leases.seen(
+            self._forum, owner=self._options.owner, now=now, seen_since=now - self._options.lease
         )
-        return WorkSeen(
-            work=leases.with_work(self._forum, now=now), live=live, total=total, held=held
-        )
+        return WorkSeen(work=work, live=live, total=total, held=held)
 
     def claim(
         self, now: datetime, report: PollReport, seen: WorkSeen | None = None

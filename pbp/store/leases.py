@@ -14,7 +14,20 @@ from datetime import datetime
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, or_, select, update
+from sqlalchemy import (
+    Integer,
+    Table,
+    bindparam,
+    delete,
+    func,
+    literal_column,
+    null,
+    or_,
+    select,
+    union_all,
+    update,
+)
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.orm import Session
 
 from pbp.store.execute import run
@@ -75,17 +88,6 @@ class Leases:
 
     # -- threads and their work -----------------------------------------------------------------
 
-    def live_and_counts(
-        self, forum: str, *, owner: str, seen_since: datetime
-    ) -> tuple[list[str], int, int]:
-        """``workers`` and ``counts`` at once (one statement while a worker is live)."""
-        rows = run(
-            self.s, _live_and_counts(), {"forum": forum, "owner": owner, "since": seen_since}
-        ).all()
-        if not rows:
-            return [], *self.counts(forum, owner=owner)
-        return [r[0] for r in rows], int(rows[0][1]), int(rows[0][2])
-
     def counts(self, forum: str, *, owner: str) -> tuple[int, int]:
         """How many threads the forum has, and how many of them ``owner`` holds."""
         row: Any = run(self.s, _counts(), {"forum": forum, "owner": owner}).one()
@@ -107,6 +109,31 @@ class Leases:
             )
             for r in rows
         ]
+
+    def seen(
+        self, forum: str, *, owner: str, now: datetime, seen_since: datetime
+    ) -> tuple[list[ThreadWork], list[str], int, int]:
+        """``with_work`` and ``live_and_counts`` in one statement: the threads with work now,
+        the workers seen since ``seen_since``, how many threads the forum has and how many
+        ``owner`` holds."""
+        rows = run(
+            self.s, _seen(), {"forum": forum, "owner": owner, "now": now, "since": seen_since}
+        ).all()
+        counts = rows[0]  # the first part: one row
+        work = [
+            ThreadWork(
+                id=r.id,
+                key=r.key,
+                campaign_path=r.path,
+                owner=r.lease_owner,
+                expires=r.lease_expires,
+                bound=r.bound_by is not None,
+            )
+            for r in rows
+            if r.part == _WORK
+        ]
+        live = [r.name for r in rows if r.part == _WORKERS]
+        return work, live, int(counts.total), int(counts.held)
 
     def claim(
         self,
@@ -214,39 +241,24 @@ def _counts() -> Any:
     return select(func.count(), held).where(ThreadRow.forum == bindparam("forum"))
 
 
-@cache
-def _live_and_counts() -> Any:
-    forum: Any = bindparam("forum")
-    total = select(func.count(ThreadRow.id)).where(ThreadRow.forum == forum).scalar_subquery()
-    held = (
-        select(func.count(ThreadRow.id))
-        .where(ThreadRow.forum == forum, ThreadRow.lease_owner == bindparam("owner"))
-        .scalar_subquery()
-    )
-    return (
-        select(WorkerRow.name, total, held)
-        .where(
-            WorkerRow.forum == forum,
-            WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type),
-        )
-        .order_by(WorkerRow.name)
-    )
+_WORK_COLUMNS = (
+    ThreadRow.id,
+    ThreadRow.key,
+    CampaignRow.path,
+    ThreadRow.lease_owner,
+    ThreadRow.lease_expires,
+    ThreadRow.bound_by,
+)
 
 
-@cache
-def _with_work() -> Any:
+def _work(*columns: Any) -> Any:
+    """The threads with work now (``with_work``), as ``columns``."""
     waiting = select(InboxRow.thread_id)
     owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
     now = bindparam("now", type_=ThreadRow.next_due_at.type)
     return (
-        select(
-            ThreadRow.id,
-            ThreadRow.key,
-            CampaignRow.path,
-            ThreadRow.lease_owner,
-            ThreadRow.lease_expires,
-            ThreadRow.bound_by,
-        )
+        select(*columns)
+        .select_from(ThreadRow)
         .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
         .where(
             ThreadRow.forum == bindparam("forum"),
@@ -258,8 +270,52 @@ def _with_work() -> Any:
                 ThreadRow.next_due_at <= now,
             ),
         )
-        .order_by(ThreadRow.id)
     )
+
+
+@cache
+def _with_work() -> Any:
+    return _work(*_WORK_COLUMNS).order_by(ThreadRow.id)
+
+
+_COUNTS, _WORKERS, _WORK = 0, 1, 2  # the parts of ``_seen``, in their order
+
+
+@cache
+def _seen() -> Any:
+    """``_counts``, ``_workers`` and ``_with_work`` as the parts of one query, each row
+    marked with its part, each part's columns in their own places (NULL, of their type,
+    elsewhere: a NULL's type must be given for every part to match)."""
+
+    def none(column: Any) -> Any:
+        return sql_cast(null(), column.type)
+
+    def part(number: int) -> Any:
+        return literal_column(str(number), Integer).label("part")
+
+    held = func.count(ThreadRow.id).filter(ThreadRow.lease_owner == bindparam("owner"))
+    counts = select(
+        part(_COUNTS),
+        none(WorkerRow.name).label("name"),
+        func.count(ThreadRow.id).label("total"),
+        held.label("held"),
+        *(none(c).label(c.key) for c in _WORK_COLUMNS),
+    ).where(ThreadRow.forum == bindparam("forum"))
+    workers = select(
+        part(_WORKERS),
+        WorkerRow.name,
+        none(ThreadRow.id),
+        none(ThreadRow.id),
+        *(none(c) for c in _WORK_COLUMNS),
+    ).where(
+        WorkerRow.forum == bindparam("forum"),
+        WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type),
+    )
+    work = _work(
+        part(_WORK), none(WorkerRow.name), none(ThreadRow.id), none(ThreadRow.id), *_WORK_COLUMNS
+    )
+    ordered = union_all(counts, workers, work).subquery()
+    return select(ordered).order_by(ordered.c.part, ordered.c.name, ordered.c.id)
 
 
 @cache

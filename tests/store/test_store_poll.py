@@ -335,6 +335,42 @@ def test_only_threads_with_work_now_are_listed_and_a_new_one_waits_for_its_surve
         assert work[0].campaign_path == "/campaigns/inbox.toml" and work[0].owner is None
 
 
+def test_what_the_claims_decide_from_is_one_query_with_the_answers_of_its_three(
+    store: Store, new_thread: NewThread
+) -> None:
+    ids = {k: new_thread(k) for k in ("idle", "inbox", "owed", "due")}
+    surveyed(store, *ids.values())
+    with store.session() as s:
+        leases = Leases(s)
+        for name, at in (("B", minutes(3)), ("A", T0), ("gone", minutes(-20))):
+            leases.beat(name=name, forum="local", now=at, until=at + TTL)
+        leases.beat(name="R", forum="reddit", now=minutes(3), until=minutes(8))
+    claim(store, ids["inbox"], "A", minutes(1))
+    claim(store, ids["idle"], "A", minutes(1))
+    claim(store, ids["due"], "B", minutes(1))
+    with store.session() as s:
+        Inbox(s).put(ids["inbox"], [post("p1", thread="inbox")], at=T0)
+        Repository(s).queue_reply(thread_id=ids["owed"], key="k", to=None, text="x", at=T0)
+        s.scalars(select(ThreadRow).where(ThreadRow.id == ids["due"])).one().next_due_at = T0
+    for since, owner in ((minutes(-1), "A"), (minutes(1), "B"), (minutes(9), "C")):
+        with store.session() as s, counting(store) as sent:
+            leases = Leases(s)
+            work, live, total, held = leases.seen(
+                "local", owner=owner, now=minutes(10), seen_since=since
+            )
+            assert len(sent.statements) == 1
+            assert work == leases.with_work("local", now=minutes(10))
+            assert live == leases.workers("local", seen_since=since)
+            assert (total, held) == leases.counts("local", owner=owner)
+    with store.session() as s:
+        work, live, total, held = Leases(s).seen(
+            "local", owner="A", now=minutes(10), seen_since=minutes(-1)
+        )
+        assert [w.key for w in work] == ["inbox", "owed", "due"] and work[0].owner == "A"
+        assert work[0].expires is not None and work[0].expires.tzinfo is not None
+        assert (live, total, held) == (["A", "B"], 4, 2)
+
+
 def test_a_thread_is_held_for_a_unit_of_work_only_by_its_owner(
     store: Store, new_thread: NewThread
 ) -> None:
