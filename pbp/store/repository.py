@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
+from pbp.store import keyed_replies
 from pbp.store.execute import run
 from pbp.store.records import (
     CampaignRecord,
@@ -148,6 +149,9 @@ class Repository:
         UPDATE of the stored ones edited."""
         owed, self._owed = self._owed, []
         if not owed:
+            return
+        if keyed_replies.applies(self.s, owed):  # the same, with no read first
+            keyed_replies.write(self.s, owed)
             return
         # the newest revision of each key: a row stored (read as values), or one owed here
         latest: dict[tuple[int, str], dict[str, Any]] = {}

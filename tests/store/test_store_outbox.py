@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
+from sql_counter import counting
 from sqlalchemy import select
 
-from pbp.store import Store
+from pbp.store import Store, keyed_replies
 from pbp.store.repository import Repository
 from pbp.store.schema import ReplyRow
 
@@ -229,3 +231,53 @@ def test_an_edit_owed_in_a_block_changes_the_stored_row_and_its_object(
     with store.session() as s:
         rows = {r.key: (r.text, r.edits, r.status, r.revision) for r in Repository(s).replies(tid)}
     assert rows == {"a": ("fourth", 3, "edit-pending", 1), "b": ("other, edited", 1, "pending", 1)}
+
+
+OwedBatch = list[tuple[str, str, str | None, bool]]  # (key, text, to, edit)
+
+
+def _owe_batches(store: Store, tid: int, batches: list[OwedBatch]) -> list[tuple[object, ...]]:
+    for batch in batches:
+        with store.session() as s:
+            repo = Repository(s)
+            with repo.deferred():
+                for key, text, to, edit in batch:
+                    if edit:
+                        repo.owe_edit(thread_id=tid, key=key, text=text, at=T0)
+                    else:
+                        repo.owe_reply(thread_id=tid, key=key, to=to, text=text, at=minutes(1))
+    with store.session() as s:
+        return [
+            (r.key, r.revision, r.to_post, r.text, r.status, r.edits, r.attempts, r.created_at)
+            for r in Repository(s).replies(tid)
+        ]
+
+
+def test_replies_owed_without_their_revisions_read_first_are_written_as_with_them(
+    store: Store, new_thread: NewThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batches: list[OwedBatch] = [
+        [("a", "a1", "p1", False), ("b", "b1", None, False)],
+        [("a", "a2", "p1", False), ("b", "b edited", None, True), ("c", "c1", "p2", False)],
+        [("z", "no row yet", None, True), ("c", "c2", None, False)],
+        [("a", "a2 edited", None, True)],
+        [("b", "twice", None, False), ("b", "twice, edited", None, True)],  # read first
+    ]
+    fast, slow = new_thread("fast"), new_thread("slow")
+    for posted in (fast, slow):
+        mark_posted(store, queue(store, posted, "a", "a0"))  # a posted row to edit
+    with counting(store) as sent:
+        got = _owe_batches(store, fast, batches)
+    monkeypatch.setattr(keyed_replies, "applies", lambda _session, _owed: False)
+    assert got == _owe_batches(store, slow, batches)
+    assert sent.statements.count("SELECT") == 2  # the last batch's read, and the replies
+    assert [r[:5] for r in got] == [
+        ("a", 1, None, "a0", "posted"),
+        ("a", 2, "p1", "a1", "pending"),
+        ("b", 1, None, "b edited", "pending"),
+        ("a", 3, "p1", "a2 edited", "pending"),
+        ("c", 1, "p2", "c1", "pending"),
+        ("z", 1, None, "no row yet", "pending"),
+        ("c", 2, None, "c2", "pending"),
+        ("b", 2, None, "twice, edited", "pending"),
+    ]

@@ -1,0 +1,124 @@
+"""The replies and edits a thread's cycle owes, written by statements that find their keys'
+stored revisions themselves, so none has to be read first (``Repository.deferred``).
+
+Each edit is one UPDATE of its key's newest row (new text, one more edit, and a posted reply
+``edit-pending``); an edit of a key with no row yet, and each new reply, goes in with the new
+rows, in one INSERT, each row's revision the next after its key's newest (1 for a new key).
+That is what the read-first way writes, provided no key is owed twice (a later one would
+depend on an earlier one of the same batch), the unit of work holds no reply as an object (a
+statement would leave it stale) and there is at most one edit (several go in one UPDATE the
+read-first way): ``applies`` says whether it is so.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Sequence
+from datetime import datetime
+from functools import cache
+from typing import Any, Protocol
+
+from sqlalchemy import Table, bindparam, case, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from pbp.store.execute import run
+from pbp.store.schema import ReplyRow
+
+
+class OwedReply(Protocol):
+    """A reply (or an edit of one) owed: where, under which key, and its text."""
+
+    @property
+    def thread_id(self) -> int: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def to(self) -> str | None: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def edit(self) -> bool: ...
+
+
+def applies(session: Session, owed: Sequence[OwedReply]) -> bool:
+    """Whether ``write`` writes ``owed`` as the read-first way would."""
+    keys = {(o.thread_id, o.key) for o in owed}
+    return (
+        len(keys) == len(owed)
+        and sum(o.edit for o in owed) <= 1
+        and not any(isinstance(o, ReplyRow) for o in (*session.identity_map.values(), *session.new))
+    )
+
+
+def write(session: Session, owed: Sequence[OwedReply]) -> None:
+    """Write ``owed`` (``applies`` holds), in their order."""
+    unstored: set[int] = set()  # edits of keys with no row: they go in as new rows
+    for i, o in enumerate(owed):
+        if o.edit:
+            done = run(
+                session, _edit_newest(), {"thread_id_": o.thread_id, "key_": o.key, "text_": o.text}
+            )
+            if not done.rowcount:
+                unstored.add(i)
+    new = [
+        {
+            "thread_id": o.thread_id,
+            "key": o.key,
+            "thread_id_": o.thread_id,
+            "key_": o.key,
+            "to_post": None if o.edit else o.to,
+            "text": o.text,
+            "status": "pending",
+            "attempts": 0,
+            "edits": 0,
+            "created_at": o.at,
+        }
+        for i, o in enumerate(owed)
+        if not o.edit or i in unstored
+    ]
+    if new:
+        run(session, _insert_next_revision(), new)
+
+
+def _table() -> Table:
+    return typing.cast(Table, ReplyRow.__table__)
+
+
+def _newest(older: Any) -> Any:
+    return (older.c.thread_id == bindparam("thread_id_")) & (older.c.key == bindparam("key_"))
+
+
+@cache
+def _edit_newest() -> Any:
+    table = _table()
+    older = table.alias("older")
+    newest = (
+        select(older.c.id)
+        .where(_newest(older))
+        .order_by(older.c.revision.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return (
+        update(table)
+        .where(table.c.id == newest)
+        .values(
+            text=bindparam("text_"),
+            edits=table.c.edits + 1,
+            status=case((table.c.status == "posted", "edit-pending"), else_=table.c.status),
+        )
+    )
+
+
+@cache
+def _insert_next_revision() -> Any:
+    table = _table()
+    older = table.alias("older")
+    revision = (
+        select(func.coalesce(func.max(older.c.revision), 0) + 1)
+        .where(_newest(older))
+        .scalar_subquery()
+    )
+    return insert(table).values(revision=revision)
