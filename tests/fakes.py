@@ -94,6 +94,14 @@ class MemoryLocalStorage:
         self._posts[post.id] = new
         self._seq[post.id] = self._last_seq
 
+    def edit_post(self, post_id: str, *, body: str, edited_at: datetime) -> bool:
+        """A new text of a post not deleted (False: there is no such post)."""
+        old = self._posts.get(post_id)
+        if old is None or old.deleted:
+            return False
+        self.save_post(replace(old, body=body, edited_at=edited_at))
+        return True
+
     def get_post(self, post_id: str) -> ForumPost | None:
         """One post by id, deleted or not."""
         return self._posts.get(post_id)

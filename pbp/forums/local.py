@@ -53,6 +53,11 @@ class LocalStorage(Protocol):
         """Store a new version of an existing post (an edit or a delete)."""
         ...
 
+    def edit_post(self, post_id: str, *, body: str, edited_at: datetime) -> bool:
+        """Store a new text of a post that is not deleted, written at ``edited_at`` (a new
+        version, as ``save_post`` stores one); False if there is no such post."""
+        ...
+
     def get_post(self, post_id: str) -> ForumPost | None:
         """The post with that id, deleted or not."""
         ...
@@ -218,8 +223,14 @@ class LocalForum:
     def edit_reply(self, *, thread: str, reply_id: str, text: str, key: str) -> None:
         """Replace the text of one of the bot's replies (the key stays in its own column)."""
         del thread, key
-        old = self._existing(reply_id)
-        self._storage.save_post(replace(old, body=_checked_text(text), edited_at=self._clock()))
+        try:
+            body = _checked_text(text)
+        except ForumError:
+            self._existing(reply_id)  # a post that is not there (or gone) is told first
+            raise
+        if not self._storage.edit_post(reply_id, body=body, edited_at=self._clock()):
+            self._existing(reply_id)  # not there, or gone: it says which
+            raise ForumError(f"post {reply_id} could not be edited", temporary=False)
 
     def find_reply(self, *, thread: str, key: str, to: str | None, since: datetime) -> str | None:
         """The bot's reply with that key in the thread, if any (by key: wherever it is)."""

@@ -160,6 +160,16 @@ class SqlLocalStorage:
             if not done.rowcount:
                 raise KeyError(post.id)
 
+    def edit_post(self, post_id: str, *, body: str, edited_at: datetime) -> bool:
+        """A new text of a post not deleted, and a new change number, in one statement."""
+        with self._writing() as conn:
+            done = execute(
+                conn,
+                _statement(conn.dialect.name, "edit"),
+                {"post_id": post_id, "body": body, "edited_at": edited_at},
+            )
+            return bool(done.rowcount)
+
     def get_post(self, post_id: str) -> ForumPost | None:
         """One post by id."""
         with self._reading() as conn:
@@ -286,12 +296,18 @@ class SqlLocalStorage:
 def _statement(dialect: str, kind: str) -> Any:
     """The local forum's writes, built once (each runs for every post): ``given`` and
     ``numbered`` insert a post (with its id, or ``p<n>`` from the ``prefix``) unless the id
-    is taken, returning the id; ``save`` writes a new version of a post. Each takes a new
-    change number; each max() is its own subquery (SQLite answers a lone max() from its
-    index)."""
+    is taken, returning the id; ``save`` writes a new version of a post, ``edit`` a new text
+    of one not deleted. Each takes a new change number; each max() is its own subquery
+    (SQLite answers a lone max() from its index)."""
     table = POSTS
     times = LocalPostRow.created_at.type
     seq = select(func.coalesce(func.max(table.c.seq), 0) + 1).scalar_subquery()
+    if kind == "edit":  # ``save`` of a post not deleted, its deleted_at left as it is (none)
+        return (
+            update(table)
+            .where(table.c.id == bindparam("post_id"), table.c.deleted_at.is_(None))
+            .values(seq=seq, body=bindparam("body"), edited_at=bindparam("edited_at", type_=times))
+        )
     if kind == "save":
         return (
             update(table)

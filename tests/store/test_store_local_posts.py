@@ -109,6 +109,21 @@ def test_a_deleted_post_is_listed_again_as_deleted(storage: LocalStorage) -> Non
     assert [(p.id, p.body, p.deleted) for p in posts] == [("p1", "", True)]
 
 
+def test_an_edit_is_a_new_version_of_a_post_not_deleted(storage: LocalStorage) -> None:
+    p1 = storage.add_post(post("keep-1", "alice", "one", 1))
+    p2 = storage.add_post(post("keep-1", "bob", "two", 2))
+    storage.save_post(replace(p2, body="", deleted_at=minutes(5)))
+    _, seq = storage.changed_since(["keep-1"], seq=0)
+
+    assert storage.edit_post(p1.id, body="one, fixed", edited_at=minutes(6))
+    assert not storage.edit_post(p2.id, body="back", edited_at=minutes(6))  # deleted
+    assert not storage.edit_post("p404", body="x", edited_at=minutes(6))
+
+    posts, after = storage.changed_since(["keep-1"], seq=seq)
+    assert posts == [replace(p1, body="one, fixed", edited_at=minutes(6))] and after == seq + 1
+    assert storage.get_post(p2.id) == replace(p2, body="", deleted_at=minutes(5))
+
+
 def test_saving_an_unknown_post_is_an_error(storage: LocalStorage) -> None:
     with pytest.raises(KeyError):
         storage.save_post(post("keep-1", "alice", "one", 1, id="p404"))
