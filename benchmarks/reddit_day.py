@@ -1,6 +1,7 @@
 """What a running bot asks of Reddit in a day: requests per poll, through real praw.
 
     python benchmarks/reddit_day.py [--threads 1000] [--hours 24] [--seed 1] [--json FILE]
+                                    [--no-turn-board]
     PYTHONPATH=OLDER python benchmarks/reddit_day.py ...   (OLDER: another checkout's folder)
 
 One bot (one worker, a SQLite file) runs THREADS submissions of one subreddit on the fake
@@ -16,6 +17,10 @@ writes them:
   who has acted this round writes prose without a tag instead of another turn;
 - half the mistaken turns are fixed by an edit 2 to 90 minutes later (the bot's error reply is
   then edited to say so), 5% of the good ones are edited too, 1% of all posts are deleted.
+
+Each thread's opening post, the bot's cheat sheet, shows the turn board (the default): it is
+edited in each poll that changes who has acted, one write more; ``--no-turn-board`` runs the
+same day with ``turn_board = false``.
 
 Every request the fake answers is counted, by kind: the listing (`/r/<sub>/comments`),
 re-reads (`/api/info`), comment trees (`/comments/…`), the bot's history (`/user/…`, only when
@@ -61,6 +66,7 @@ GM = "gm_sam"
 POLL_SECONDS = 60
 START = 1_800_000_000.0
 PLAYERS = [("alice", "Aria"), ("bob", "Bram"), ("cara", "Cora"), ("dan", "Dax")]
+BOARD_AT = 'visibility = "hide-npcs"\n'  # where --no-turn-board adds its line
 CAMPAIGN = """
 [campaign]
 name = "A Day of Tables"
@@ -144,7 +150,7 @@ class Table:
 class Day:
     """The fake Reddit, the bot, the threads, and the requests counted poll by poll."""
 
-    def __init__(self, folder: Path, *, threads: int, seed: int) -> None:
+    def __init__(self, folder: Path, *, threads: int, seed: int, board: bool = True) -> None:
         self.rng = random.Random(seed)
         self.fake = FakeReddit().start()
         self.fake.add_subreddit(SUB)
@@ -153,7 +159,8 @@ class Day:
             Table(self.fake.add_submission(SUB, GM, f"Table {n}")) for n in range(threads)
         ]
         campaign = folder / "day.toml"
-        campaign.write_text(CAMPAIGN, encoding="utf-8")
+        text = CAMPAIGN if board else CAMPAIGN.replace(BOARD_AT, BOARD_AT + "turn_board = false\n")
+        campaign.write_text(text, encoding="utf-8")
         store = Store(f"sqlite:///{folder / 'pbp.db'}")
         store.upgrade()
         reddit = praw.Reddit(**praw_settings(self.fake))
@@ -256,11 +263,11 @@ def _kind(method: str, path: str) -> str:
     return f"other {method} {path}"
 
 
-def run(*, threads: int, hours: float, seed: int) -> dict[str, object]:
+def run(*, threads: int, hours: float, seed: int, board: bool = True) -> dict[str, object]:
     for module in (prawcore.sessions, prawcore.rate_limit):
         module.time = SleepRecorder()  # type: ignore[attr-defined]
     with tempfile.TemporaryDirectory() as folder:
-        day = Day(Path(folder), threads=threads, seed=seed)
+        day = Day(Path(folder), threads=threads, seed=seed, board=board)
         try:
             began = time.perf_counter()
             first = day.poll()
@@ -295,8 +302,15 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=24.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--no-turn-board",
+        action="store_true",
+        help="the campaign with turn_board = false (no edits of the opening posts)",
+    )
     args = parser.parse_args()
-    figures = run(threads=args.threads, hours=args.hours, seed=args.seed)
+    figures = run(
+        threads=args.threads, hours=args.hours, seed=args.seed, board=not args.no_turn_board
+    )
     print(json.dumps(figures, indent=1))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,30 @@ class _Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
+class _Loader(jinja2.FileSystemLoader):
+    """Jinja's loader of template files that, unless files are read again when they change,
+    remembers the names it found in no folder: an include with a fallback (``{% include
+    ["slots/" ~ slot ~ ".md.j2", "slots/_action.md.j2"] %}``) looks for its first name in
+    every folder at each render, and Jinja keeps only the templates it found."""
+
+    def __init__(self, searchpath: list[str], *, reload: bool) -> None:
+        super().__init__(searchpath)
+        self._missing: set[str] | None = None if reload else set()
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        missing = self._missing
+        if missing is not None and template in missing:
+            raise jinja2.TemplateNotFound(template)
+        try:
+            return super().get_source(environment, template)
+        except jinja2.TemplateNotFound:
+            if missing is not None:
+                missing.add(template)
+            raise
+
+
 def make_environment(override: Path | None = None, *, reload: bool = True) -> jinja2.Environment:
     """An environment that loads ``override`` first (a campaign's folder), then the built-ins.
     ``reload``: a template file changed since it was compiled is compiled again (Jinja looks at
@@ -83,7 +108,7 @@ def make_environment(override: Path | None = None, *, reload: bool = True) -> ji
     folders.append(str(builtin_templates_dir()))
     folders += [str(folder) for folder in ruleset_templates_dirs()]
     env = _Environment(
-        loader=jinja2.FileSystemLoader(folders),
+        loader=_Loader(folders, reload=reload),
         autoescape=False,  # replies are Markdown, not HTML: user text goes through |md
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
