@@ -218,8 +218,7 @@ class Bot:
         now: datetime,
         report: PollReport,
     ) -> ThreadCycle:
-        taken = inbox.take_pending(thread.id, thread.key)  # gone with the unit of work only
-        pending = taken.pending
+        pending = inbox.take_pending(thread.id, thread.key)  # gone with the unit of work only
         posts = [p.post for p in pending]  # in the order listed: a later copy is newer
         shown_at = {p.post.id: p.ingested_at for p in pending}
         if thread.needs_read:  # the store cannot account for every post: read it whole
@@ -245,7 +244,7 @@ class Bot:
             silent=thread.last_seq == 0,
         )
         with repo.deferred():  # the log's rows in one INSERT per table
-            report.events += cycle.run(posts, report, shown_at=shown_at, known=taken.known)
+            report.events += cycle.run(posts, report, shown_at=shown_at)
         cycle.changes.needs_read = False
         return cycle
 

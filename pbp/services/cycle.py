@@ -33,7 +33,7 @@ from pbp.services.polling import PollReport, WatchedThread
 from pbp.services.projection import next_due, save_projections, scene_values
 from pbp.services.rereads import OpenRound, may_go_stale, schedules
 from pbp.store.records import ThreadChanges, ThreadRecord
-from pbp.store.repository import KnownPost, Repository
+from pbp.store.repository import Repository
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -120,22 +120,16 @@ class ThreadCycle:
         report: PollReport,
         *,
         shown_at: Mapping[str, datetime] | None = None,
-        known: Mapping[str, KnownPost | None] | None = None,
     ) -> int:
         """Handle the new versions among ``posts``, then let time pass to ``now``.
         ``shown_at``: when the forum showed each post (post id -> the latest time; a post
-        not in it: now); ``known``: the newest version the store holds of some of them, read
-        in this unit of work (None: none stored), the others' read here."""
+        not in it: now)."""
         moved_to = self.thread.moved_to
         if moved_to is not None and self.state.moved_to is None:  # told once, then read no more
             self._event(CampaignMoved(at=self.now, to=moved_to), kind="moved", post_id=moved_to)
         posts = posts + self._rereads(posts, shown_at or {})
-        planned = plan(
-            posts,
-            known=self._known(posts, known or {}),
-            bot=self.context.options.username,
-            now=self.now,
-        )
+        known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
+        planned = plan(posts, known=known, bot=self.context.options.username, now=self.now)
         for item in planned:
             if self.context.stopping():  # stop after the post in hand; the rest comes next start
                 break
@@ -163,14 +157,6 @@ class ThreadCycle:
         self._keep_open_round()
         self.last_seq = changes.last_seq
         return len(planned)
-
-    def _known(
-        self, posts: list[ForumPost], read: Mapping[str, KnownPost | None]
-    ) -> dict[str, KnownPost]:
-        """The newest version the store holds of each of ``posts`` (those never seen left
-        out): those of ``read``, and the others' read now."""
-        stored = self.repo.known_posts(self.thread_id, (p.id for p in posts if p.id not in read))
-        return {**{i: k for i, k in read.items() if k is not None}, **stored}
 
     def _rereads(self, posts: list[ForumPost], shown_at: Mapping[str, datetime]) -> list[ForumPost]:
         """SPEC §4.3/§8: before a close, the open round's posts are read again (a forum whose

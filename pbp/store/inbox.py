@@ -10,12 +10,11 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, insert, literal_column, or_, select, update
+from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbp.forums.base import ForumPost
 from pbp.store.execute import run
-from pbp.store.repository import KnownPost
 from pbp.store.schema import (
     CampaignRow,
     FoundReplyRow,
@@ -46,15 +45,6 @@ class Pending:
     id: int
     post: ForumPost
     ingested_at: datetime
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Taken:
-    """The post versions a thread's worker took from the inbox, and the newest version the
-    store holds of each of their posts (post id -> it, None for a post never seen)."""
-
-    pending: list[Pending]
-    known: dict[str, KnownPost | None]
 
 
 def _pending_of(row: Any, thread: str) -> Pending:
@@ -161,28 +151,15 @@ class Inbox:
         rows = run(self.s, _pending(), {"thread_id": thread_id}, flush=False).all()
         return [_pending_of(r, thread) for r in rows]
 
-    def take_pending(self, thread_id: int, thread: str) -> Taken:
+    def take_pending(self, thread_id: int, thread: str) -> list[Pending]:
         """``pending`` and ``take`` in one statement: the thread's post versions waiting, in
         the order they were listed, taken as they are read (a unit of work that rolls back
-        leaves them for the next poll; one listed meanwhile stays for it too), each with the
-        newest version the store holds of its post (``Repository.known_posts``)."""
+        leaves them for the next poll; one listed meanwhile stays for it too)."""
         rows = sorted(
             run(self.s, _take_pending(), {"thread_id": thread_id}, flush=False),
             key=lambda r: r.id,  # (a DELETE's rows come in no set order)
         )
-        known = {
-            r.post_id: None
-            if r.known_version is None
-            else KnownPost(
-                post_id=r.post_id,
-                version=r.known_version,
-                author=r.known_author,
-                body_hash=r.known_hash,
-                deleted=bool(r.known_deleted),
-            )
-            for r in rows
-        }
-        return Taken(pending=[_pending_of(r, thread) for r in rows], known=known)
+        return [_pending_of(r, thread) for r in rows]
 
     def take(self, ids: Iterable[int]) -> None:
         """The thread's worker took these versions (by id: a version another worker listed
@@ -358,33 +335,11 @@ def _pending() -> Any:
 
 @cache
 def _take_pending() -> Any:
+    # the inbox's columns alone: SQLite looks a RETURNING clause's correlated subquery up by
+    # the outer WHERE's columns only (a post's newest version read there would scan every
+    # version of the thread, for each row); the cycle reads those in one statement of its own
     inbox = typing.cast(Table, InboxRow.__table__)
-    versions = typing.cast(Table, PostVersionRow.__table__)
-    # the deleted row's columns, named with their table (SQLite's DELETE names its table's
-    # columns bare, and in the subquery a bare name is post_versions' own)
-    thread_id: Any = literal_column(f"{inbox.name}.thread_id")
-    post_id: Any = literal_column(f"{inbox.name}.post_id")
-
-    def newest(column: Any) -> Any:  # of the post's newest version stored
-        return (
-            select(column)
-            .where(versions.c.thread_id == thread_id, versions.c.post_id == post_id)
-            .order_by(versions.c.version.desc())
-            .limit(1)
-            .scalar_subquery()
-        )
-
-    return (
-        delete(inbox)
-        .where(inbox.c.thread_id == bindparam("thread_id"))
-        .returning(
-            *inbox.c,
-            newest(versions.c.version).label("known_version"),
-            newest(versions.c.author).label("known_author"),
-            newest(versions.c.body_hash).label("known_hash"),
-            newest(versions.c.deleted).label("known_deleted"),
-        )
-    )
+    return delete(inbox).where(inbox.c.thread_id == bindparam("thread_id")).returning(*inbox.c)
 
 
 @cache
