@@ -42,6 +42,21 @@ class OwedReply(Protocol):
     def edit(self) -> bool: ...
 
 
+def new_row(o: OwedReply) -> dict[str, Any]:
+    """The values of the new row of ``o``, its revision aside: pending, never tried, unedited
+    (an edit of a key with no row yet goes in as its first text, in the thread)."""
+    return {
+        "thread_id": o.thread_id,
+        "key": o.key,
+        "to_post": None if o.edit else o.to,
+        "text": o.text,
+        "status": "pending",
+        "attempts": 0,
+        "edits": 0,
+        "created_at": o.at,
+    }
+
+
 def applies(session: Session, owed: Sequence[OwedReply]) -> bool:
     """Whether ``write`` writes ``owed`` as the read-first way would."""
     keys = {(o.thread_id, o.key) for o in owed}
@@ -63,18 +78,7 @@ def write(session: Session, owed: Sequence[OwedReply]) -> None:
             if not done.rowcount:
                 unstored.add(i)
     new = [
-        {
-            "thread_id": o.thread_id,
-            "key": o.key,
-            "thread_id_": o.thread_id,
-            "key_": o.key,
-            "to_post": None if o.edit else o.to,
-            "text": o.text,
-            "status": "pending",
-            "attempts": 0,
-            "edits": 0,
-            "created_at": o.at,
-        }
+        {**new_row(o), "thread_id_": o.thread_id, "key_": o.key}
         for i, o in enumerate(owed)
         if not o.edit or i in unstored
     ]

@@ -98,40 +98,19 @@ class Leases:
         too), replies to deliver, a whole read, a deadline or reminder due. A thread the forum
         has not been asked about yet waits for that."""
         rows = run(self.s, _with_work(), {"forum": forum, "now": now}).all()
-        return [
-            ThreadWork(
-                id=r.id,
-                key=r.key,
-                campaign_path=r.path,
-                owner=r.lease_owner,
-                expires=r.lease_expires,
-                bound=r.bound_by is not None,
-            )
-            for r in rows
-        ]
+        return [_thread_work(r) for r in rows]
 
     def seen(
         self, forum: str, *, owner: str, now: datetime, seen_since: datetime
     ) -> tuple[list[ThreadWork], list[str], int, int]:
-        """``with_work`` and ``live_and_counts`` in one statement: the threads with work now,
+        """``with_work``, ``workers`` and ``counts`` in one statement: the threads with work now,
         the workers seen since ``seen_since``, how many threads the forum has and how many
         ``owner`` holds."""
         rows = run(
             self.s, _seen(), {"forum": forum, "owner": owner, "now": now, "since": seen_since}
         ).all()
         counts = rows[0]  # the first part: one row
-        work = [
-            ThreadWork(
-                id=r.id,
-                key=r.key,
-                campaign_path=r.path,
-                owner=r.lease_owner,
-                expires=r.lease_expires,
-                bound=r.bound_by is not None,
-            )
-            for r in rows
-            if r.part == _WORK
-        ]
+        work = [_thread_work(r) for r in rows if r.part == _WORK]
         live = [r.name for r in rows if r.part == _WORKERS]
         return work, live, int(counts.total), int(counts.held)
 
@@ -211,6 +190,18 @@ class Leases:
 
 # The statements of every poll, built once (building one costs more than running it); the
 # values are bound when they run.
+
+
+def _thread_work(row: Any) -> ThreadWork:
+    """A thread with work, from a row of ``_WORK_COLUMNS``."""
+    return ThreadWork(
+        id=row.id,
+        key=row.key,
+        campaign_path=row.path,
+        owner=row.lease_owner,
+        expires=row.lease_expires,
+        bound=row.bound_by is not None,
+    )
 
 
 @cache

@@ -174,17 +174,7 @@ class Repository:
                     edited[old["id"]] = old
                 continue
             revision = 1 if old is None else old["revision"] + 1
-            row = {
-                "thread_id": o.thread_id,
-                "key": o.key,
-                "revision": revision,
-                "to_post": None if o.edit else o.to,
-                "text": o.text,
-                "status": "pending",
-                "attempts": 0,
-                "edits": 0,
-                "created_at": o.at,
-            }
+            row = {**keyed_replies.new_row(o), "revision": revision}
             latest[(o.thread_id, o.key)] = row
             new.append(row)
         self._edit_stored(list(edited.values()))
