@@ -6,6 +6,7 @@ import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import jinja2
 
@@ -99,20 +100,94 @@ def render_problem(
     template = env.get_template(f"problems/{problem.code}.md.j2")
     # the fields left out: the problem's own, and those of the rule it cites
     blank = (hidden.numbers_of(problem), hidden.numbers_of(getattr(problem, "violation", None)))
-    try:
-        return _rendered(template, problem, examples or Examples(), blank)
-    except TypeError:  # a field that cannot be hashed: rendered each time
-        return _render(template, problem, examples or Examples(), blank)
+    return _RENDERED.words(template, problem, examples or Examples(), blank)
 
 
 Blank = tuple[tuple[str, ...], tuple[str, ...]]
+_MISSING = object()  # a field an example's template asked for and ``Examples`` has not
 
 
-@functools.lru_cache(maxsize=1024)
-def _rendered(template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank) -> str:
-    """A problem's words, rendered once per template (one reloaded is another object) and
-    value: a thread repeats its mistakes, and the words depend on nothing else."""
-    return _render(template, problem, examples, blank)
+class _Reads:
+    """``Examples`` as a template sees them, noting which fields it read and their values.
+
+    A render that read these fields and no more gives the same words for any examples with
+    the same values in them (a template is a pure function of what it reads): the reply, the
+    summary's refusal line and the ledger's entry of one problem are written with different
+    examples, and most problems' words read none of them. Anything else done with the whole
+    value (printed, compared, iterated) counts as having read all of it."""
+
+    __slots__ = ("_pbp_examples", "_pbp_read", "_pbp_whole")  # (no field of Examples)
+
+    def __init__(self, examples: Examples) -> None:
+        self._pbp_examples = examples
+        self._pbp_read: dict[str, object] = {}
+        self._pbp_whole = False
+
+    def __getattr__(self, name: str) -> object:
+        value = getattr(self._pbp_examples, name, _MISSING)
+        self._pbp_read.setdefault(name, value)
+        if value is _MISSING:
+            raise AttributeError(name)
+        return value
+
+    def _all(self) -> Examples:
+        self._pbp_whole = True
+        return self._pbp_examples
+
+    def __str__(self) -> str:
+        return str(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return self._all() == other
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __iter__(self) -> Any:
+        whole: Any = self._all()
+        return iter(whole)  # (raises, as Examples does)
+
+    def __getitem__(self, key: object) -> Any:
+        whole: Any = self._all()
+        return whole[key]  # (raises, as Examples does)
+
+
+class _Rendered:
+    """Problems' words already written: for each template, problem and blanked fields, the
+    words of each render with the fields of the examples it read (``_Reads``). Bounded: the
+    oldest problem is forgotten past ``most`` (a thread repeats its mistakes, soon)."""
+
+    def __init__(self, most: int = 1024) -> None:
+        self._most = most
+        self._seen: dict[tuple[object, ...], list[tuple[tuple[tuple[str, object], ...], str]]] = {}
+
+    def words(
+        self, template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank
+    ) -> str:
+        key = (template, problem, blank)  # (a template reloaded is another object)
+        try:
+            renders = self._seen.get(key)
+        except TypeError:  # a field that cannot be hashed: rendered each time
+            return _render(template, problem, examples, blank)
+        for read, words in renders or ():
+            if all(getattr(examples, name, _MISSING) == value for name, value in read):
+                return words
+        seen = _Reads(examples)
+        words = _render(template, problem, seen, blank)  # type: ignore[arg-type]
+        if not seen._pbp_whole:
+            if renders is None:
+                if len(self._seen) >= self._most:
+                    del self._seen[next(iter(self._seen))]
+                renders = self._seen[key] = []
+            if len(renders) < 8:  # (examples that differ in what it reads: a few kept)
+                renders.append((tuple(seen._pbp_read.items()), words))
+        return words
+
+
+_RENDERED = _Rendered()
 
 
 def _render(
