@@ -19,6 +19,7 @@ from pbp.engine.effects import (
     ReminderContent,
     Reply,
 )
+from pbp.engine.last_answer import keeps_last_answer
 from pbp.engine.lazy_dice import DiceForRound
 from pbp.engine.orders import TurnBoard
 from pbp.engine.private import private_key
@@ -145,6 +146,7 @@ def early_close(
     return state
 
 
+@keeps_last_answer  # (a step's state after is the next one's before)
 def board(state: EngineState) -> TurnBoard | None:
     """The turn board of the open round, when the campaign shows one."""
     rnd = state.round

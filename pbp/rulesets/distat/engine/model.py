@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbp.engine.done import Done
+from pbp.engine.last_answer import keeps_last_answer
 from pbp.engine.roster import Roster
 from pbp.engine.scene_roster import Member, SceneRoster, scene_roster
 from pbp.rulesets.distat.rules import CharacterView, CheckRecord, DistatScene, Fighter
@@ -34,6 +35,7 @@ class DistatCast:
     options: RulesOptions = field(default_factory=RulesOptions)
 
 
+@keeps_last_answer  # (asked of one roster for each check of a post)
 def own(roster: Roster) -> DistatScene:
     """The Distat scene of the roster: its groups with Distat's part of the cast."""
     shared = scene_roster(roster)
