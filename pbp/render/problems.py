@@ -179,8 +179,8 @@ class _Rendered:
         words = _render(template, problem, seen, blank)  # type: ignore[arg-type]
         if not seen._pbp_whole:
             if renders is None:
-                if len(self._seen) >= self._most:
-                    del self._seen[next(iter(self._seen))]
+                if len(self._seen) >= self._most:  # (another thread may forget it first)
+                    self._seen.pop(next(iter(self._seen), key), None)
                 renders = self._seen[key] = []
             if len(renders) < 8:  # (examples that differ in what it reads: a few kept)
                 renders.append((tuple(seen._pbp_read.items()), words))
