@@ -18,8 +18,9 @@ fact here that stands for it:
 - the ingest's surveys: a thread the forum was not asked about yet, configured or bound;
 - the listing: a post written, edited or deleted after the cursor, or no cursor to read
   from (the cursor would move);
-- the claim (``Leases.with_work``, the same query): a thread with post versions in the inbox,
-  replies owed, a whole read, or a deadline or reminder due, configured or bound.
+- the claim (the threads with work of ``Leases.seen``, the same query): a thread with post
+  versions in the inbox, replies owed, a whole read, or a deadline or reminder due,
+  configured or bound.
 
 Nothing is written: the full poll's own writes on an idle run (this worker's row, added at
 its heartbeat and removed when it stops) leave the database as they found it.
@@ -38,8 +39,8 @@ from pbp.store.revision import SCHEMA_REVISION
 OWED = ("pending", "edit-pending")  # reply statuses still to deliver, as pbp.store.leases.OWED
 _SQLITE_URL_PREFIXES = ("sqlite:///", "sqlite+pysqlite:///")
 
-# The threads of one forum with work now: ``Leases.with_work``'s query, as SQLAlchemy writes it
-# for SQLite (the same comparisons: booleans by IS, times as the stored text).
+# The threads of one forum with work now: that part of ``Leases.seen``'s query, as SQLAlchemy
+# writes it for SQLite (the same comparisons: booleans by IS, times as the stored text).
 _WITH_WORK = """
 SELECT threads."key", threads.bound_by IS NOT NULL
 FROM threads JOIN campaigns ON campaigns.id = threads.campaign_id

@@ -146,27 +146,15 @@ class Inbox:
             run(self.s, _insert_inbox(), rows, flush=False)
         return len(rows)
 
-    def pending(self, thread_id: int, thread: str) -> list[Pending]:
-        """The thread's post versions waiting, in the order they were listed."""
-        rows = run(self.s, _pending(), {"thread_id": thread_id}, flush=False).all()
-        return [_pending_of(r, thread) for r in rows]
-
     def take_pending(self, thread_id: int, thread: str) -> list[Pending]:
-        """``pending`` and ``take`` in one statement: the thread's post versions waiting, in
-        the order they were listed, taken as they are read (a unit of work that rolls back
-        leaves them for the next poll; one listed meanwhile stays for it too)."""
+        """The thread's post versions waiting, in the order they were listed, taken as they are
+        read in one statement (a unit of work that rolls back leaves them for the next poll;
+        one listed meanwhile stays for it too)."""
         rows = sorted(
             run(self.s, _take_pending(), {"thread_id": thread_id}, flush=False),
             key=lambda r: r.id,  # (a DELETE's rows come in no set order)
         )
         return [_pending_of(r, thread) for r in rows]
-
-    def take(self, ids: Iterable[int]) -> None:
-        """The thread's worker took these versions (by id: a version another worker listed
-        meanwhile, even with a lower id not committed yet, stays for the next poll)."""
-        wanted = list(ids)
-        for i in range(0, len(wanted), CHUNK):
-            run(self.s, _take(), {"ids": wanted[i : i + CHUNK]}, flush=False)
 
     # -- re-reads -------------------------------------------------------------------------------
 
@@ -255,11 +243,6 @@ class Inbox:
         ]
         insert_new(self.s, FoundReplyRow.__table__, rows, keys=("thread_id", "key"))
 
-    def found(self, thread_id: int) -> dict[str, str]:
-        """The replies found on the forum in a thread: forum key -> id."""
-        rows = run(self.s, _found(), {"thread_id": thread_id}, flush=False).all()
-        return {r.key: r.forum_id for r in rows}
-
     def forget_found(self, thread_id: int, key: str) -> None:
         """The reply found under ``key`` is the outbox's now."""
         self.s.execute(
@@ -328,27 +311,9 @@ def _insert_inbox() -> Any:
 
 
 @cache
-def _pending() -> Any:
-    table = InboxRow.__table__  # rows of the table, not objects: read once, then deleted
-    return select(table).where(table.c.thread_id == bindparam("thread_id")).order_by(table.c.id)
-
-
-@cache
 def _take_pending() -> Any:
     # the inbox's columns alone: SQLite looks a RETURNING clause's correlated subquery up by
     # the outer WHERE's columns only (a post's newest version read there would scan every
     # version of the thread, for each row); the cycle reads those in one statement of its own
     inbox = typing.cast(Table, InboxRow.__table__)
     return delete(inbox).where(inbox.c.thread_id == bindparam("thread_id")).returning(*inbox.c)
-
-
-@cache
-def _take() -> Any:
-    return delete(InboxRow).where(InboxRow.id.in_(bindparam("ids", expanding=True)))
-
-
-@cache
-def _found() -> Any:
-    return select(FoundReplyRow.key, FoundReplyRow.forum_id).where(
-        FoundReplyRow.thread_id == bindparam("thread_id")
-    )

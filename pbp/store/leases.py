@@ -70,12 +70,6 @@ class Leases:
         )
         run(self.s, _renew(), {"name": name, "until": until})
 
-    def workers(self, forum: str, *, seen_since: datetime) -> list[str]:
-        """The workers of a forum that polled since ``seen_since``."""
-        return list(
-            run(self.s, _workers(), {"forum": forum, "since": seen_since}, flush=False).scalars()
-        )
-
     def leave(self, *, name: str) -> None:
         """A worker stops: its threads are free at once."""
         self.s.execute(
@@ -88,24 +82,13 @@ class Leases:
 
     # -- threads and their work -----------------------------------------------------------------
 
-    def counts(self, forum: str, *, owner: str) -> tuple[int, int]:
-        """How many threads the forum has, and how many of them ``owner`` holds."""
-        row: Any = run(self.s, _counts(), {"forum": forum, "owner": owner}).one()
-        return int(row[0]), int(row[1])
-
-    def with_work(self, forum: str, *, now: datetime) -> list[ThreadWork]:
-        """The threads with something to do now: post versions waiting in the inbox (a re-read's
-        too), replies to deliver, a whole read, a deadline or reminder due. A thread the forum
-        has not been asked about yet waits for that."""
-        rows = run(self.s, _with_work(), {"forum": forum, "now": now}).all()
-        return [_thread_work(r) for r in rows]
-
     def seen(
         self, forum: str, *, owner: str, now: datetime, seen_since: datetime
     ) -> tuple[list[ThreadWork], list[str], int, int]:
-        """``with_work``, ``workers`` and ``counts`` in one statement: the threads with work now,
-        the workers seen since ``seen_since``, how many threads the forum has and how many
-        ``owner`` holds."""
+        """In one statement: the threads with something to do now (post versions waiting in the
+        inbox, a re-read's too; replies to deliver; a whole read; a deadline or reminder due;
+        a thread the forum has not been asked about yet waits for that), the workers seen
+        since ``seen_since``, how many threads the forum has and how many ``owner`` holds."""
         rows = run(
             self.s, _seen(), {"forum": forum, "owner": owner, "now": now, "since": seen_since}
         ).all()
@@ -214,24 +197,6 @@ def _renew() -> Any:
     )
 
 
-@cache
-def _workers() -> Any:
-    return (
-        select(WorkerRow.name)
-        .where(
-            WorkerRow.forum == bindparam("forum"),
-            WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type),
-        )
-        .order_by(WorkerRow.name)
-    )
-
-
-@cache
-def _counts() -> Any:
-    held = func.count(ThreadRow.id).filter(ThreadRow.lease_owner == bindparam("owner"))
-    return select(func.count(), held).where(ThreadRow.forum == bindparam("forum"))
-
-
 _WORK_COLUMNS = (
     ThreadRow.id,
     ThreadRow.key,
@@ -243,7 +208,7 @@ _WORK_COLUMNS = (
 
 
 def _work(*columns: Any) -> Any:
-    """The threads with work now (``with_work``), as ``columns``."""
+    """The threads with work now, as ``columns``."""
     waiting = select(InboxRow.thread_id)
     owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
     now = bindparam("now", type_=ThreadRow.next_due_at.type)
@@ -264,19 +229,14 @@ def _work(*columns: Any) -> Any:
     )
 
 
-@cache
-def _with_work() -> Any:
-    return _work(*_WORK_COLUMNS).order_by(ThreadRow.id)
-
-
 _COUNTS, _WORKERS, _WORK = 0, 1, 2  # the parts of ``_seen``, in their order
 
 
 @cache
 def _seen() -> Any:
-    """``_counts``, ``_workers`` and ``_with_work`` as the parts of one query, each row
-    marked with its part, each part's columns in their own places (NULL, of their type,
-    elsewhere: a NULL's type must be given for every part to match)."""
+    """The thread counts, the live workers and the threads with work (``_work``) as the parts
+    of one query, each row marked with its part, each part's columns in their own places
+    (NULL, of their type, elsewhere: a NULL's type must be given for every part to match)."""
 
     def none(column: Any) -> Any:
         return sql_cast(null(), column.type)
