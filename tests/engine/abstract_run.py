@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine_helpers import BOT, Row, event_of, make_campaign, problems_in
+from scripted_dice import ScriptedDice
 from thread_run import ClosedReports, engine_ledger
 
 from pbp.campaign.model import Campaign
@@ -22,7 +23,6 @@ from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.render.environment import make_environment
 from pbp.render.replies import Replies
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seeded import Key, SeededDice
 from pbp.rules.dice.source import Dice
 from pbp.rulesets.abstract.engine.model import (

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from engine_helpers import BOT, Row, event_of, ledger, make_campaign, thread
+from scripted_dice import ScriptedDice
 from thread_run import ClosedReports, actions_of
 
 from pbp.campaign.loader import parse_campaign
@@ -16,7 +17,6 @@ from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seeded import Key, SeededDice, derive_roll
 from pbp.rules.dice.source import Dice
 from pbp.rulesets.d20.engine.model import D20Entry, D20Report, D20State

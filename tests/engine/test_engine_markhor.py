@@ -7,13 +7,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine_helpers import BOT, Row, event_of
+from scripted_dice import ScriptedDice
 from thread_run import ClosedReports
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seeded import Key, SeededDice
 from pbp.rules.dice.source import Dice
 from pbp.rulesets.markhor.engine.model import MarkhorEntry, MarkhorReport, MarkhorState

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from engine_helpers import BOT, event_of
+from scripted_dice import ScriptedDice
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.post_contents import ProblemsContent
 from pbp.engine.state import EngineState
 from pbp.engine.step import initial_state, step
 from pbp.errors import ConfigError
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rulesets.abstract.engine.model import AbstractReport
 from pbp.rulesets.d20.engine.model import D20Report
 from pbp.rulesets.d20.tags import AttackRollTag, CheckTag

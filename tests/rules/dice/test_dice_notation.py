@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripted_dice import ScriptedDice
 
 from pbp.errors import PbpError
 from pbp.rules.dice.notation import (
@@ -27,7 +28,6 @@ from pbp.rules.dice.notation import (
     format_notation,
     parse_notation,
 )
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.seal import seed_from_int
 from pbp.rules.dice.seeded import SeededDice
 

@@ -7,9 +7,9 @@ import hmac
 import re
 
 import pytest
+from scripted_dice import ScriptedDice, ScriptedDiceError
 
 from pbp.rules.dice import seeded as seeded_module
-from pbp.rules.dice.scripted import ScriptedDice, ScriptedDiceError
 from pbp.rules.dice.seal import new_seed, seal, seed_from_int
 from pbp.rules.dice.seeded import RecordingDice, RollRecord, SeededDice, derive_roll
 from pbp.rules.dice.source import Dice

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripted_dice import ScriptedDice
 
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rulesets.abstract.rules.pool import (
     DIVISORS,
     MAX_DICE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
+from scripted_dice import ScriptedDice
 
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.abstract.rules.reaction import MAX_REROLLS, ReactionRoll, reaction_order
 

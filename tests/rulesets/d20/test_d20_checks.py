@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripted_dice import ScriptedDice
 
 from pbp.errors import PbpError
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rulesets.d20.rules.checks import (
     Check,
     Difficulty,

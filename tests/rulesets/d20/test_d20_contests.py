@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from scripted_dice import ScriptedDice, ScriptedDiceError
 
-from pbp.rules.dice.scripted import ScriptedDice, ScriptedDiceError
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.rules.aid import aid_bonus, resolve_aid, roll_aid, total_aid
 from pbp.rulesets.d20.rules.attack import roll_attack

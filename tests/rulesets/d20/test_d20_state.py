@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from scripted_dice import ScriptedDice
 
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.rules.actions import MOVE, ActionCost, Activity, RoundBudget, spend
 from pbp.rulesets.d20.rules.checks import Check, Difficulty, resolve_check

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scripted_dice import ScriptedDice
 
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.markhor.rules.advantage import net_advantage, roll_with
 

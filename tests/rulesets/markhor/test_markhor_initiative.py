@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripted_dice import ScriptedDice
 
-from pbp.rules.dice.scripted import ScriptedDice
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.markhor.rules.initiative import (
     MAX_TIEBREAK_ROUNDS,
