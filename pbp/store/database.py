@@ -229,10 +229,6 @@ class Store:
         with self._answering(opening=True):
             Base.metadata.create_all(self.engine)
 
-    def create_for_tests(self) -> None:
-        """Every table at once, without Alembic (fast fixtures; the contract suite migrates)."""
-        self.create_schema()
-
     def check_present(self) -> None:
         """Raise ``StoreGone`` if the SQLite file in use was deleted or replaced since it was
         first checked (a new, empty database would be made in its place), ``StoreDamaged`` if

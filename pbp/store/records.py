@@ -111,16 +111,6 @@ class CampaignRecord:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FailedPost:
-    """A post version whose handling failed, and why."""
-
-    post_id: str
-    version: int
-    detail: str | None
-    handled_at: datetime
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AccountRecord:
     """An account of the web pages (the columns of ``schema.WebAccountRow``)."""
 

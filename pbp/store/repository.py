@@ -30,7 +30,6 @@ from pbp.store import keyed_replies
 from pbp.store.execute import run
 from pbp.store.records import (
     CampaignRecord,
-    FailedPost,
     ReplyRecord,
     ThreadRecord,
     record_of,
@@ -417,20 +416,6 @@ class Repository:
             .execution_options(synchronize_session=False)
         )
 
-    def processed(self, thread_id: int, post_id: str, version: int) -> bool:
-        """Whether that version of the post was handled already."""
-        self._write_deferred()
-        return (
-            self.s.scalars(
-                select(ProcessedPostRow.id).where(
-                    ProcessedPostRow.thread_id == thread_id,
-                    ProcessedPostRow.post_id == post_id,
-                    ProcessedPostRow.version == version,
-                )
-            ).first()
-            is not None
-        )
-
     def mark_processed(
         self,
         *,
@@ -453,21 +438,6 @@ class Repository:
                 "handled_at": at,
             },
         )
-
-    def failed_posts(self, thread_id: int) -> list[FailedPost]:
-        """Post versions whose handling failed (for `pbp export` and the logs)."""
-        self._write_deferred()
-        rows = self.s.scalars(
-            select(ProcessedPostRow).where(
-                ProcessedPostRow.thread_id == thread_id, ProcessedPostRow.outcome == "failed"
-            )
-        )
-        return [
-            FailedPost(
-                post_id=r.post_id, version=r.version, detail=r.detail, handled_at=r.handled_at
-            )
-            for r in rows
-        ]
 
     def log_event(
         self,
@@ -667,16 +637,10 @@ class Repository:
         if row.status == "posted":
             row.status = "edit-pending"
 
-    def undelivered(self, thread_id: int) -> list[ReplyRecord]:
-        """Replies still to post or edit, oldest first (read from the table: nothing of the
-        unit of work is loaded for them)."""
-        self._write_deferred()
-        rows = run(self.s, _undelivered(), {"thread_id": thread_id}).all()
-        return [record_of(ReplyRecord, r) for r in rows]
-
     def owed(self, thread_id: int) -> list[tuple[ReplyRecord, str | None]]:
-        """``undelivered``, each reply with the id of the reply the forum was seen to hold
-        under its forum key (``Inbox.found_replies``), if any: one statement."""
+        """Replies still to post or edit, oldest first (read from the table: nothing of the
+        unit of work is loaded for them), each with the id of the reply the forum was seen to
+        hold under its forum key (``Inbox.found_replies``), if any: one statement."""
         self._write_deferred()
         rows = run(self.s, _owed(), {"thread_id": thread_id}).all()
         return [(record_of(ReplyRecord, r), r.found_forum_id) for r in rows]
@@ -695,14 +659,10 @@ class Repository:
         if reply_ids:
             run(self.s, _count_attempts(), {"ids": list(reply_ids), "at": at})
 
-    def mark_sent(self, reply_id: int, *, forum_id: str, text: str, at: datetime) -> None:
-        """The forum holds the reply with ``text``: posted, unless the text changed meanwhile
-        (then the new text still has to go out, as an edit)."""
-        self.mark_all_sent([Sent(reply_id=reply_id, forum_id=forum_id, text=text)], at=at)
-
     def mark_all_sent(self, sent: Sequence[Sent], *, at: datetime, count: bool = False) -> None:
-        """``mark_sent`` for each of these replies, in one statement whatever their number:
-        those whose text is still the one sent are posted, the others owed as edits.
+        """The forum holds each of these replies with the text sent, in one statement whatever
+        their number: those whose text is still the one sent are posted, the others (the text
+        changed meanwhile) owed as edits.
         ``count``: the attempt is counted in the same statement (``count_attempts``), for a
         forum whose sending commits with this unit of work."""
         if not sent:
@@ -933,17 +893,6 @@ def _cursor() -> Any:
 
 
 @cache
-def _undelivered() -> Any:
-    table = _table(ReplyRow)
-    return (
-        select(table)
-        # every status but "posted", by name: read through the index of the few still owed
-        .where(table.c.thread_id == bindparam("thread_id"), table.c.status.in_(UNPOSTED))
-        .order_by(table.c.id)
-    )
-
-
-@cache
 def _owed() -> Any:
     table, found = _table(ReplyRow), _table(FoundReplyRow)
     # the key the reply carries on the forum, as ``services.outbox.forum_key`` makes it
@@ -954,6 +903,7 @@ def _owed() -> Any:
     return (
         select(table, found.c.forum_id.label("found_forum_id"))
         .outerjoin(found, and_(found.c.thread_id == table.c.thread_id, found.c.key == forum_key))
+        # every status but "posted", by name: read through the index of the few still owed
         .where(table.c.thread_id == bindparam("thread_id"), table.c.status.in_(UNPOSTED))
         .order_by(table.c.id)
     )

@@ -268,7 +268,7 @@ def _seen_after(local: LocalHarness) -> object:
 @given(script=ops)
 def test_memory_storage_answers_as_the_sql_storage(script: list[Op]) -> None:
     store = Store("sqlite://", durable=False)
-    store.create_for_tests()
+    store.create_schema()
     try:
         sql, memory = local_harness(SqlLocalStorage(store)), local_harness(MemoryLocalStorage())
         seen = []

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.postgres
 def pg_store(postgres_database: Any) -> Iterator[Store]:
     postgres_database.reset()
     store = Store(str(postgres_database.url))
-    store.create_for_tests()
+    store.create_schema()
     try:
         yield store
     finally:

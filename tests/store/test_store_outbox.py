@@ -11,7 +11,7 @@ from sql_counter import counting
 from sqlalchemy import select
 
 from pbp.store import Store, keyed_replies
-from pbp.store.repository import Repository
+from pbp.store.repository import Repository, Sent
 from pbp.store.schema import ReplyRow
 
 T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
@@ -134,8 +134,8 @@ def test_undelivered_lists_what_is_still_owed_oldest_first(
         Repository(s).queue_edit(thread_id=tid, key="b", text="edited again", at=T0)
 
     with store.session() as s:
-        owed = Repository(s).undelivered(tid)
-        assert [(r.key, r.status) for r in owed] == [
+        owed = Repository(s).owed(tid)
+        assert [(r.key, r.status) for r, _ in owed] == [
             ("b", "edit-pending"),
             ("c", "pending"),
             ("e", "pending"),
@@ -171,13 +171,16 @@ def test_mark_sent_records_the_post_in_utc_and_keeps_the_first_post_time(
     berlin = timezone(timedelta(hours=1))
 
     with store.session() as s:
-        Repository(s).mark_sent(
-            reply_id, forum_id="pbp-3", text="text", at=minutes(5).astimezone(berlin)
+        Repository(s).mark_all_sent(
+            [Sent(reply_id=reply_id, forum_id="pbp-3", text="text")],
+            at=minutes(5).astimezone(berlin),
         )
     with store.session() as s:
         Repository(s).queue_edit(thread_id=tid, key="summary-1", text="fixed", at=minutes(6))
     with store.session() as s:
-        Repository(s).mark_sent(reply_id, forum_id="pbp-3", text="fixed", at=minutes(7))
+        Repository(s).mark_all_sent(
+            [Sent(reply_id=reply_id, forum_id="pbp-3", text="fixed")], at=minutes(7)
+        )
 
     with store.session() as s:
         row = Repository(s).reply(reply_id)
@@ -194,7 +197,9 @@ def test_mark_sent_of_an_outdated_text_leaves_the_new_text_to_edit(
         Repository(s).queue_edit(thread_id=tid, key="summary-1", text="new", at=minutes(1))
 
     with store.session() as s:
-        Repository(s).mark_sent(reply_id, forum_id="pbp-3", text="old", at=minutes(2))
+        Repository(s).mark_all_sent(
+            [Sent(reply_id=reply_id, forum_id="pbp-3", text="old")], at=minutes(2)
+        )
 
     with store.session() as s:
         row = Repository(s).reply(reply_id)

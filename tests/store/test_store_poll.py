@@ -18,7 +18,7 @@ from pbp.store import Store
 from pbp.store.inbox import Inbox
 from pbp.store.leases import OWED, Leases, ThreadWork
 from pbp.store.records import ThreadChanges
-from pbp.store.repository import Repository
+from pbp.store.repository import Repository, Sent
 from pbp.store.schema import (
     CampaignRow,
     FoundReplyRow,
@@ -230,7 +230,7 @@ def test_the_posts_a_thread_accounts_for_are_those_read_waiting_and_replied_not_
         repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
         reply = repo.latest_reply(tid, "cheatsheet")
         assert reply is not None
-        repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
+        repo.mark_all_sent([Sent(reply_id=reply.id, forum_id="r1", text="hi")], at=T0)
     with store.session() as s:
         assert Inbox(s).known_posts([tid]) == {tid: {"p1", "p3", "r1"}}
 
@@ -244,7 +244,7 @@ def test_replies_found_on_the_forum_are_kept_unless_the_outbox_posted_them(
         repo.queue_reply(thread_id=tid, key="cheatsheet", to=None, text="hi", at=T0)
         reply = repo.latest_reply(tid, "cheatsheet")
         assert reply is not None
-        repo.mark_sent(reply.id, forum_id="r1", text="hi", at=T0)
+        repo.mark_all_sent([Sent(reply_id=reply.id, forum_id="r1", text="hi")], at=T0)
     with store.session() as s:
         Inbox(s).found_replies(tid, {"cheatsheet": "r1", "summary-1": "r7"})
         Inbox(s).found_replies(tid, {"summary-1": "r7"})  # found again: no second row
