@@ -29,11 +29,6 @@ class CharacterSheet:
     # own: "hold" (it passes) or "none"; None: the campaign's ``standing_default``
     standing: StandingDefault | None = None
 
-    @property
-    def is_npc(self) -> bool:
-        """Whether the GM runs this character."""
-        return self.player is None
-
     def part(self, kind: type[P]) -> P:
         """The sheet's part of that type (an empty one when the sheet has none)."""
         found = self.parts.get(kind)

@@ -239,7 +239,3 @@ class RosterKeeper:
         for cast in self.casts:
             after = cast.carry_over(before, after)
         return after
-
-
-SCENE_ROSTER = RosterKeeper()
-"""The keeper of a roster no ruleset keeps a part of (a scene with the cast alone)."""

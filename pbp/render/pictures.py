@@ -50,7 +50,6 @@ class ScenePicture:
     scene: str
     groups: tuple[Group, ...] = ()
     fighters: tuple[Fighter, ...] = ()
-    pool_labels: tuple[str, str] = ("HP", "WP")
     outlook: tuple[Outlook, ...] = ()
 
 

@@ -6,7 +6,6 @@ restraints)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbp.engine.state import EngineState
@@ -53,7 +52,3 @@ def side_of(state: EngineState, name: str) -> str:
     """The side of a character of the scene as it stands."""
     scene = state.round.base if state.round is not None else state.scene
     return scene.side(name)
-
-
-SceneTable = Callable[[EngineState, Shown], Table]
-SceneSheet = Callable[[EngineState, str, Shown], SheetLines]

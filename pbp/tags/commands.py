@@ -70,11 +70,6 @@ class DeadlineCommand:
     timing = CommandTiming.AT_ONCE
     word = "deadline"
 
-    @property
-    def off(self) -> bool:
-        """``!deadline off``."""
-        return self.after is None and self.at is None
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EncounterCommand:
@@ -282,11 +277,6 @@ class StandingCommand:
     gm_only = False
     timing = CommandTiming.AT_ONCE
     word = "standing"
-
-    @property
-    def off(self) -> bool:
-        """``!standing off``."""
-        return self.tag is None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

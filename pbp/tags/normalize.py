@@ -9,7 +9,6 @@ import unicodedata
 # parsed, so `>!` does not open a quote; tags inside spoilers count (SPEC §2).
 SPOILER_OPEN = "\ue000\ue001"
 SPOILER_CLOSE = "\ue002\ue003"
-PRIVATE_MARKS = frozenset(SPOILER_OPEN + SPOILER_CLOSE)
 
 _QUOTES = str.maketrans(
     {

@@ -45,9 +45,9 @@ def test_bundled_example_campaign_loads() -> None:
     assert campaign.gms == ("gm_sam",)
     roster = {c.name: c for c in campaign.characters}
     assert list(roster) == ["Aria", "Bram", "Cora", "Goblin", "Ogre"]
-    assert [c.name for c in campaign.characters if c.is_npc] == ["Goblin", "Ogre"]
-    assert {c.side for c in campaign.characters if c.is_npc} == {"foes"}
-    assert {c.side for c in campaign.characters if not c.is_npc} == {"party"}
+    assert [c.name for c in campaign.characters if c.player is None] == ["Goblin", "Ogre"]
+    assert {c.side for c in campaign.characters if c.player is None} == {"foes"}
+    assert {c.side for c in campaign.characters if c.player is not None} == {"party"}
     talents = {name: c.part(DistatSheet).talents for name, c in roster.items()}
     assert talents["Ogre"][0].epv == 1
     assert talents["Cora"][0].kind == "passive"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbp.campaign.loader import parse_campaign
 from pbp.engine.roster import Roster
-from pbp.engine.scene_roster import SCENE_ROSTER, SceneRoster
+from pbp.engine.scene_roster import RosterKeeper, SceneRoster
 from pbp.errors import Problem
 from pbp.tags.command_parser import parse_command_line
 from pbp.tags.commands import Command
@@ -25,6 +25,7 @@ player = "alice"
 name = "Bram"
 player = "bob"
 """
+SCENE_ROSTER = RosterKeeper()  # the keeper of a roster no ruleset keeps a part of
 
 
 def _command(line: str) -> Command:

@@ -151,11 +151,6 @@ class DieResult:
         """The sum of the die's rolls."""
         return sum(self.rolls)
 
-    @property
-    def exploded(self) -> bool:
-        """Whether the die rolled again after showing its maximum."""
-        return len(self.rolls) > 1
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DiceTermResult:

@@ -54,9 +54,6 @@ SITUATIONAL: dict[str, Literal["eav", "epv"]] = {
 """Built-in talents whose bonus applies only in a situation: key -> which sheet number
 replaces their built-in +1."""
 
-FLAGS: frozenset[str] = frozenset({"fleetfooted", "pin", "eternal"})
-"""Built-in talents with an effect but no bonus: their sheet numbers stay always-on modifiers."""
-
 
 def talent_key(name: str) -> str:
     """The name as built-in talents are matched: case-folded, letters and digits only."""
