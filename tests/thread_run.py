@@ -29,7 +29,7 @@ from pbp.rules.dice.seeded import SeededDice
 from pbp.rules.dice.source import Dice
 from pbp.rulesets.distat.engine.model import ActionEntry, DistatRound, RosterReport
 from pbp.rulesets.distat.rules import CharacterView
-from pbp.services.ledger import LedgerBuilder
+from pbp.services.ledger import LedgerBuilder, materialized
 from pbp.services.seeds import round_seeds
 
 
@@ -59,7 +59,7 @@ def engine_ledger(
     builder = LedgerBuilder(replies=replies, summaries=summaries)
     before = state.round.number if state.round is not None else 1
     closed = [builder.closed_entry(reports[n]) for n in sorted(reports) if n < before]
-    return builder.build(state, closed)
+    return materialized(builder.streamed(state, closed))
 
 
 @dataclass(slots=True)

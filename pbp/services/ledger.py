@@ -93,11 +93,6 @@ class LedgerBuilder:
             views.ledger_characters(state, out)
         return out
 
-    def build(self, state: EngineState, closed: Iterable[ClosedEntry]) -> dict[str, Any]:
-        """The whole ledger: the ``closed`` rounds (in round order, as the store keeps them)
-        and the state's open round and characters."""
-        return materialized(self.streamed(state, closed))
-
     def streamed(
         self,
         state: EngineState,
@@ -105,7 +100,8 @@ class LedgerBuilder:
         *,
         closed_again: Callable[[], Iterable[ClosedEntry]] | None = None,
     ) -> dict[str, Any]:
-        """The whole ledger as ``build`` makes it, with its ``rounds`` and ``rejected`` lists as
+        """The whole ledger (the ``closed`` rounds, in round order as the store keeps them, and
+        the state's open round and characters), with its ``rounds`` and ``rejected`` lists as
         iterators, to be read in the order of the keys: ``rounds`` takes each of the ``closed``
         rounds as it comes (a long thread's rounds are never all held at once), and
         ``rejected`` lists the rejected tags of the rounds ``rounds`` went through, kept
