@@ -3,6 +3,7 @@ the answers to a player's help commands, and the commands that act after the tag
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
@@ -207,13 +208,22 @@ def close(state: EngineState, command: CloseCommand, acting: Acting) -> EngineSt
     return _closed(state, acting)
 
 
-def _closed(state: EngineState, acting: Acting) -> EngineState:
+def _closed(
+    state: EngineState,
+    acting: Acting,
+    *,
+    after: Callable[[Roster], Roster] | None = None,
+    notes: tuple[str, ...] = (),
+) -> EngineState:
+    """The open round closed by the acting post (``after``, ``notes``: as ``close_round``)."""
     post = acting.post
     state, more = close_round(
         state,
         at=post.at,
         closed_by=post.post_id,
         reply_to=post.post_id,
+        after=after,
+        notes=notes,
         dice=acting.dice,
         parse=acting.parse,
     )
@@ -310,20 +320,9 @@ def end_encounter(
     def rest(roster: Roster) -> Roster:
         return registry.end_encounter(roster, medic=medic, rally=rally)
 
-    post = acting.post
-    state, more = close_round(
-        state,
-        at=post.at,
-        closed_by=post.post_id,
-        reply_to=post.post_id,
-        after=rest,
-        notes=("encounter_end",),
-        dice=acting.dice,
-        parse=acting.parse,
-    )
-    acting.effects.extend(more)
+    state = _closed(state, acting, after=rest, notes=("encounter_end",))
     state, said = registry.rest(  # RULES A10: medical care
-        state, night=False, medic=medic, post_id=post.post_id
+        state, night=False, medic=medic, post_id=acting.post.post_id
     )
     acting.also.extend(said)
     kind = state.campaign.ruleset  # the campaign's own scene follows
