@@ -33,6 +33,7 @@ from pbp.tags.model import PassTag
 from pbp.tags.registry import Tag
 
 ALL_SLOTS: frozenset[str] = frozenset({"move", "physical", "mental"})
+_BY_EFFECT: dict[str, type[Attack | Restrain]] = {"attack": Attack, "restrain": Restrain}
 
 
 def _talent_effect(scene: DistatScene, actor: str, talent: str) -> str:
@@ -57,25 +58,8 @@ def _check_part(
         case Maneuver.USE:
             talent = part.talent or ""
             effect = _talent_effect(scene, actor, talent)
-            if effect == "attack":
-                return Attack(
-                    actor=actor,
-                    stat=stat,
-                    target=target,
-                    share=part.share,
-                    bonus=bonus,
-                    talent=talent,
-                )
-            if effect == "restrain":
-                return Restrain(
-                    actor=actor,
-                    stat=stat,
-                    target=target,
-                    share=part.share,
-                    bonus=bonus,
-                    talent=talent,
-                )
-            return UseTalent(
+            kind = _BY_EFFECT.get(effect, UseTalent)  # any other: an opposed check only
+            return kind(
                 actor=actor, stat=stat, target=target, talent=talent, share=part.share, bonus=bonus
             )
 
