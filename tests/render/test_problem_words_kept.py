@@ -4,7 +4,7 @@ must still be those of the examples of each (issue 28: one render where the word
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import jinja2
@@ -52,16 +52,7 @@ def _env() -> tuple[jinja2.Environment, list[str]]:
 
 
 GOBLIN = Examples()  # target Goblin
-OGRE = Examples.named(
-    scene="distat",
-    target="Ogre",
-    other="Goblin",
-    ally="Aria",
-    own="Bram",
-    task="",
-    feature="",
-    talent="",
-)
+OGRE = replace(GOBLIN, target="Ogre", other="Goblin")
 
 
 def test_words_that_read_no_example_are_rendered_once_for_every_examples() -> None:
@@ -79,16 +70,7 @@ def test_words_that_read_a_name_are_those_of_each_examples() -> None:
     assert render_problem(problem, env=env, examples=OGRE).endswith("attack Ogre]`")
     assert render_problem(problem, env=env, examples=GOBLIN).endswith("attack Goblin]`")
     # the same target in other examples: the words kept
-    same_target = Examples.named(
-        scene="distat",
-        target="Goblin",
-        other="Imp",
-        ally="Cora",
-        own="Dax",
-        task="",
-        feature="",
-        talent="",
-    )
+    same_target = replace(GOBLIN, other="Imp", ally="Cora", own="Dax")
     assert render_problem(problem, env=env, examples=same_target).endswith("attack Goblin]`")
     assert renders == ["[hit]", "[hit]"]
 
