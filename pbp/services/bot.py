@@ -5,7 +5,7 @@
 2. **Process**: this worker takes the leases of threads with work (inbox versions, replies to
    deliver, a whole read, a deadline, reminder or re-read due), up to its fair share of the
    threads among the live workers, and runs each one's cycle (``services/cycle.py``) in one
-   unit of work: the versions taken from the inbox, the events, the processed-post records,
+   unit of work: the versions taken from the inbox (each with how it was handled), the events,
    the replies owed (the outbox), the seeds and the snapshot commit together.
 3. **Deliver** (``services/outbox.py``): the replies owed in the threads it holds.
 

@@ -220,13 +220,7 @@ class ThreadCycle:
                 written_at=item.at,
                 seen_at=self.now,
                 deleted=True,
-            )
-            repo.mark_processed(
-                thread_id=tid,
-                post_id=item.post_id,
-                version=item.version,
                 outcome="skipped",
-                at=self.now,
                 detail="deleted unread",
             )
             return
@@ -246,13 +240,7 @@ class ThreadCycle:
                 written_at=item.at,
                 seen_at=self.now,
                 deleted=item.deleted,
-            )
-            repo.mark_processed(
-                thread_id=tid,
-                post_id=item.post_id,
-                version=item.version,
                 outcome="failed",
-                at=self.now,
                 detail=f"{type(exc).__name__}: {exc}",
             )
             return
@@ -268,13 +256,6 @@ class ThreadCycle:
             deleted=item.deleted,
         )
         self._log(kind=item.kind, post_id=item.post_id, version=item.version, at=item.at)
-        repo.mark_processed(
-            thread_id=tid,
-            post_id=item.post_id,
-            version=item.version,
-            outcome="handled",
-            at=self.now,
-        )
         if item.deleted:
             repo.purge(tid, item.post_id)  # SPEC §4.3: text purged, hash kept
             self.barrier = True

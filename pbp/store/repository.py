@@ -41,7 +41,6 @@ from pbp.store.schema import (
     FoundReplyRow,
     PollCursorRow,
     PostVersionRow,
-    ProcessedPostRow,
     ReplyRow,
     RoundRow,
     SceneRow,
@@ -119,13 +118,13 @@ class Repository:
 
     @contextmanager
     def deferred(self) -> Iterator[None]:
-        """Inside the block, the post versions seen, the events logged and the processed
-        records wait, and go in one INSERT per table when it ends (or when a read of those
+        """Inside the block, the post versions seen (each with how it was handled) and the
+        events logged wait, and go in one INSERT per table when it ends (or when a read of those
         tables needs them first); a block that raises writes none of them."""
         if self._deferred is not None:
             yield
             return
-        self._deferred = {PostVersionRow: [], EventRow: [], ProcessedPostRow: []}
+        self._deferred = {PostVersionRow: [], EventRow: []}
         try:
             yield
             self._write_deferred()
@@ -349,7 +348,7 @@ class Repository:
             select(func.min(ThreadRow.next_due_at)).where(ThreadRow.forum == forum)
         )
 
-    # -- posts, events, processed records -----------------------------------------------------
+    # -- posts and events ------------------------------------------------------------------
 
     def known_posts(self, thread_id: int, post_ids: Iterable[str]) -> dict[str, KnownPost]:
         """The newest version seen of each of these posts (those never seen are left out)."""
@@ -388,8 +387,12 @@ class Repository:
         written_at: datetime,
         seen_at: datetime,
         deleted: bool,
+        outcome: str = "handled",
+        detail: str | None = None,
     ) -> None:
-        """Record a version of a post as seen."""
+        """Record a version of a post as seen and how it was handled (``outcome``: handled,
+        failed or skipped, with ``detail`` saying why): the guard that makes every version
+        count once."""
         self._log_row(
             PostVersionRow,
             {
@@ -403,6 +406,8 @@ class Repository:
                 "seen_at": seen_at,
                 "deleted": deleted,
                 "purged": body is None,
+                "outcome": outcome,
+                "detail": detail,
             },
         )
 
@@ -414,29 +419,6 @@ class Repository:
             .where(PostVersionRow.thread_id == thread_id, PostVersionRow.post_id == post_id)
             .values(body=None, purged=True)
             .execution_options(synchronize_session=False)
-        )
-
-    def mark_processed(
-        self,
-        *,
-        thread_id: int,
-        post_id: str,
-        version: int,
-        outcome: str,
-        at: datetime,
-        detail: str | None = None,
-    ) -> None:
-        """Record that a post version was handled (or failed, or was skipped)."""
-        self._log_row(
-            ProcessedPostRow,
-            {
-                "thread_id": thread_id,
-                "post_id": post_id,
-                "version": version,
-                "outcome": outcome,
-                "detail": detail,
-                "handled_at": at,
-            },
         )
 
     def log_event(

@@ -141,7 +141,8 @@ class ThreadRow(Base):
 
 
 class PostVersionRow(Base):
-    """Every version of a post the bot has seen, with its body hash (text purged on delete)."""
+    """Every version of a post the bot has seen, with its body hash (text purged on delete),
+    and how it was handled: the guard that makes every version count once (its unique key)."""
 
     __tablename__ = "post_versions"
     __table_args__ = (UniqueConstraint("thread_id", "post_id", "version"),)
@@ -156,6 +157,10 @@ class PostVersionRow(Base):
     seen_at: Mapped[datetime] = mapped_column(UtcDateTime())
     deleted: Mapped[bool] = mapped_column(default=False)
     purged: Mapped[bool] = mapped_column(default=False)
+    outcome: Mapped[str] = mapped_column(  # handled | failed | skipped
+        String(20), default="handled", server_default="handled"
+    )
+    detail: Mapped[str | None] = mapped_column(Text, nullable=True)  # why it failed or was skipped
 
 
 class EventRow(Base):
@@ -170,20 +175,6 @@ class EventRow(Base):
     post_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
     version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     at: Mapped[datetime] = mapped_column(UtcDateTime())
-
-
-class ProcessedPostRow(Base):
-    """One post version handled: the guard that makes every version count once."""
-
-    __tablename__ = "processed_posts"
-    __table_args__ = (UniqueConstraint("thread_id", "post_id", "version"),)
-    id: Mapped[int] = mapped_column(primary_key=True)
-    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
-    post_id: Mapped[str] = mapped_column(String(100))
-    version: Mapped[int] = mapped_column(Integer)
-    outcome: Mapped[str] = mapped_column(String(20))  # handled | failed | skipped
-    detail: Mapped[str | None] = mapped_column(Text, nullable=True)
-    handled_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class RoundRow(Base):

@@ -6,7 +6,7 @@ from service_table import BOT, SETUP, Table
 from sqlalchemy import select
 
 from pbp.services.plan import body_hash
-from pbp.store.schema import PostVersionRow, ProcessedPostRow
+from pbp.store.schema import PostVersionRow
 
 
 def test_a_typo_gets_one_reply_however_often_the_bot_polls(table: Table) -> None:
@@ -18,7 +18,7 @@ def test_a_typo_gets_one_reply_however_often_the_bot_polls(table: Table) -> None
     assert len(table.reply_to(typo)) == 1
     assert "phisical" in table.reply_to(typo)[0].body
     with table.store.session() as s:
-        rows = s.scalars(select(ProcessedPostRow).where(ProcessedPostRow.post_id == typo)).all()
+        rows = s.scalars(select(PostVersionRow).where(PostVersionRow.post_id == typo)).all()
         assert [(r.version, r.outcome) for r in rows] == [(1, "handled")]
 
 
@@ -93,8 +93,8 @@ def test_a_post_deleted_before_the_bot_saw_it_is_recorded_and_never_read(table: 
     table.poll(5)
     assert table.ledger()["rounds"][0]["actions"] == []
     with table.store.session() as s:
-        row = s.scalars(select(ProcessedPostRow).where(ProcessedPostRow.post_id == gone)).one()
-        assert row.outcome == "skipped"
+        row = s.scalars(select(PostVersionRow).where(PostVersionRow.post_id == gone)).one()
+        assert (row.outcome, row.detail) == ("skipped", "deleted unread")
 
 
 def test_a_roll_tag_works_in_a_distat_scene_and_lists_its_dice(table: Table) -> None:

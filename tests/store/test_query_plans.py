@@ -30,7 +30,6 @@ SMALL = frozenset({"workers", "campaigns"})
 GROWING = frozenset(
     {
         "post_versions",
-        "processed_posts",
         "thread_events",
         "replies",
         "local_posts",

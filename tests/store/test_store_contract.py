@@ -16,7 +16,7 @@ from pbp.store import Store
 from pbp.store.leases import Leases
 from pbp.store.records import ThreadChanges
 from pbp.store.repository import LEDGER_PAGE, CharacterState, Repository
-from pbp.store.schema import PostVersionRow, ProcessedPostRow, SceneRow, ThreadRow
+from pbp.store.schema import PostVersionRow, SceneRow, ThreadRow
 
 T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 NewThread = Callable[..., int]
@@ -35,6 +35,8 @@ def add_version(
     author: str = "alice",
     body: str | None = "text",
     deleted: bool = False,
+    outcome: str = "handled",
+    detail: str | None = None,
 ) -> None:
     repo.add_version(
         thread_id=thread_id,
@@ -46,6 +48,8 @@ def add_version(
         written_at=T0,
         seen_at=T0,
         deleted=deleted,
+        outcome=outcome,
+        detail=detail,
     )
 
 
@@ -134,57 +138,39 @@ def processed(s: Session, thread_id: int, post_id: str, version: int) -> bool:
     """Whether that version of the post was handled already."""
     return (
         s.scalars(
-            select(ProcessedPostRow.id).where(
-                ProcessedPostRow.thread_id == thread_id,
-                ProcessedPostRow.post_id == post_id,
-                ProcessedPostRow.version == version,
+            select(PostVersionRow.id).where(
+                PostVersionRow.thread_id == thread_id,
+                PostVersionRow.post_id == post_id,
+                PostVersionRow.version == version,
             )
         ).first()
         is not None
     )
 
 
-def test_a_post_version_counts_as_processed_once_marked(
+def test_a_post_version_counts_as_processed_once_recorded_with_its_outcome(
     store: Store, new_thread: NewThread
 ) -> None:
     tid, other = new_thread("keep-1"), new_thread("keep-2")
     with store.session() as s:
         repo = Repository(s)
         assert not processed(s, tid, "p1", 1)
-        repo.mark_processed(thread_id=tid, post_id="p1", version=1, outcome="handled", at=T0)
-        repo.mark_processed(
-            thread_id=tid, post_id="p2", version=1, outcome="failed", at=T0, detail="bad tag"
-        )
+        add_version(repo, tid, "p1", 1)
+        add_version(repo, tid, "p2", 1, outcome="failed", detail="bad tag")
 
     with store.session() as s:
-        repo = Repository(s)
         assert processed(s, tid, "p1", 1)
         assert not processed(s, tid, "p1", 2)
         assert not processed(s, other, "p1", 1)
-        failed = s.execute(
-            select(ProcessedPostRow.post_id, ProcessedPostRow.detail).where(
-                ProcessedPostRow.thread_id == tid, ProcessedPostRow.outcome == "failed"
-            )
+        outcomes = s.execute(
+            select(PostVersionRow.post_id, PostVersionRow.outcome, PostVersionRow.detail)
+            .where(PostVersionRow.thread_id == tid)
+            .order_by(PostVersionRow.post_id)
         )
-        assert [tuple(r) for r in failed] == [("p2", "bad tag")]
-
-
-def test_the_database_refuses_to_process_a_version_twice(
-    store: Store, new_thread: NewThread
-) -> None:
-    tid = new_thread()
-    with store.session() as s:
-        Repository(s).mark_processed(
-            thread_id=tid, post_id="p1", version=1, outcome="handled", at=T0
-        )
-
-    with pytest.raises(IntegrityError), store.session() as s:
-        repo = Repository(s)
-        repo.mark_processed(thread_id=tid, post_id="p1", version=1, outcome="handled", at=T0)
-        s.flush()
-
-    with store.session() as s:
-        assert processed(s, tid, "p1", 1)
+        assert [tuple(r) for r in outcomes] == [
+            ("p1", "handled", None),
+            ("p2", "failed", "bad tag"),
+        ]
 
 
 # -- the event log ----------------------------------------------------------------------------
@@ -406,15 +392,12 @@ def test_deferred_log_rows_go_in_one_insert_per_table_and_reads_see_them(
             for n in range(1, 6):
                 add_version(repo, tid, f"p{n}", 1)
                 repo.log_event(tid, seq=n, kind="post", post_id=f"p{n}", version=1, at=minutes(n))
-                repo.mark_processed(
-                    thread_id=tid, post_id=f"p{n}", version=1, outcome="handled", at=minutes(n)
-                )
             assert sent.statements == []  # nothing written yet
             # a read of those tables writes them first
             assert [e.post_id for e in repo.events_after(tid, 4)] == ["p5"]
-            assert sent.statements.count("INSERT") == 3
+            assert sent.statements.count("INSERT") == 2
             add_version(repo, tid, "p6", 1)
-        assert sent.statements.count("INSERT") == 4, sent  # the rest when the block ends
+        assert sent.statements.count("INSERT") == 3, sent  # the rest when the block ends
     with store.session() as s:
         repo = Repository(s)
         assert [e.post_id for e in repo.events_after(tid, 0)] == [f"p{n}" for n in range(1, 6)]

@@ -152,3 +152,51 @@ def test_a_unit_of_work_commits_when_it_ends(store: Store) -> None:
 
     with store.session() as s:
         assert Repository(s).cursor("local", "all") == "c-1"
+
+
+def test_the_outcomes_of_handled_versions_move_into_their_version_rows(empty_store: Store) -> None:
+    from alembic import command
+
+    command.upgrade(empty_store._alembic(), "0008")  # before the outcome joined the version
+    with empty_store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO campaigns (id, name, path, file_hash, loaded_at)"
+                " VALUES (1, 'Keep', 'keep.toml', 'h', :t)"
+            ),
+            {"t": T0},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO threads (id, forum, key, campaign_id, campaign_hash, created_at,"
+                " last_seq, snapshot_seq, snapshot_format, polls, needs_survey, needs_read)"
+                " VALUES (1, 'local', 't1', 1, 'h', :t, 0, 0, 0, 0, false, false)"
+            ),
+            {"t": T0},
+        )
+        for post, outcome, detail in [("p1", "handled", None), ("p2", "failed", "bad tag")]:
+            conn.execute(
+                text(
+                    "INSERT INTO post_versions (thread_id, post_id, version, author, body,"
+                    " body_hash, written_at, seen_at, deleted, purged)"
+                    " VALUES (1, :p, 1, 'bob', 'x', 'h', :t, :t, false, false)"
+                ),
+                {"p": post, "t": T0},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO processed_posts (thread_id, post_id, version, outcome, detail,"
+                    " handled_at) VALUES (1, :p, 1, :o, :d, :t)"
+                ),
+                {"p": post, "o": outcome, "d": detail, "t": T0},
+            )
+
+    assert empty_store.upgrade() == ("0008", empty_store.head())
+
+    with empty_store.engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT post_id, outcome, detail FROM post_versions ORDER BY post_id")
+        ).all()
+        tables = set(inspect(conn).get_table_names())
+    assert [tuple(r) for r in rows] == [("p1", "handled", None), ("p2", "failed", "bad tag")]
+    assert "processed_posts" not in tables
