@@ -17,12 +17,12 @@ So a crash at any point loses nothing and repeats nothing, whichever worker read
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
 from pbp.errors import ConfigError, ForumError
-from pbp.forums.base import Forum
+from pbp.forums.base import Forum, ForumPost
 from pbp.rules.dice.seal import new_seed
 from pbp.services.campaign_files import CampaignFiles
 from pbp.services.cycle import ThreadCycle
@@ -35,11 +35,17 @@ from pbp.services.thread_directory import ThreadDirectory
 from pbp.services.work_claims import WorkClaims
 from pbp.store.database import Store, StoreError
 from pbp.store.inbox import Inbox
-from pbp.store.leases import Leases, ThreadWork
-from pbp.store.records import ThreadRecord
+from pbp.store.leases import HeldThread, Leases, ThreadWork
+from pbp.store.records import KnownPost, ThreadRecord
 from pbp.store.repository import Repository
 
 log = logging.getLogger(__name__)
+
+
+class LeaseLost(Exception):
+    """Another worker took a thread's lease while its cycle ran in place."""
+
+
 __all__ = ["Bot", "BotOptions", "PollReport", "WatchedThread", "campaign_named_in"]
 
 
@@ -141,7 +147,7 @@ class Bot:
         self._delivered.clear()
         self.store.check_present()
         self.context.threads.register(now, report)
-        seen = Ingest(self.context, now=now, report=report).run()
+        seen = Ingest(self.context, now=now, report=report, in_place=self._in_place).run()
         share, held, work = self.context.claims.claim(now, report, seen)
         for item in work:
             if self._stopping:
@@ -166,9 +172,7 @@ class Bot:
         """One thread's cycle in one unit of work; a failure leaves its inbox for next poll.
         On a forum kept in the bot's database, the replies go out in the same unit of work
         (they and what the delivery records commit with the cycle, or none of it does)."""
-        watched = WatchedThread(
-            key=work.key, campaign=self.campaigns.configured.get(work.key, Path(work.campaign_path))
-        )
+        watched = self._watched(work.key, work.campaign_path)
         together = self.forum.in_bot_database
         sending = False  # what breaks in a delivery stops the poll, as after the cycles
         try:
@@ -186,16 +190,15 @@ class Bot:
                 # with the sent marks, all of it committed together or not at all)
                 owed = owed_replies(repo, work.id, now=now, count=not together)
                 sending = together
-                delivery = self._send(work, now, owed, counted=False) if together else None
+                delivery = (
+                    self._send(work.id, work.key, now, owed, counted=False) if together else None
+                )
             if delivery is not None:  # committed: posted, and recorded as posted
                 self._delivered.add(work.id)
                 self._report(work.key, delivery, report)
             else:
                 self._owed[work.id] = owed  # committed: the attempts are counted
-            # committed: the store holds its state and seeds
-            self.states.committed(
-                cycle.thread_id, seq=cycle.last_seq, state=cycle.state, seeds=cycle.seeds
-            )
+            self._committed(cycle)
         except StoreError:
             raise  # the database's trouble, not the thread's: the next threads would fail too
         except (ConfigError, ForumError) as exc:
@@ -209,6 +212,43 @@ class Bot:
             report.errors.append(f"thread {work.key}: {type(exc).__name__}: {exc}")
             log.exception("thread %s failed", work.key)
 
+    def _in_place(
+        self,
+        leases: Leases,
+        held: HeldThread,
+        posts: Sequence[ForumPost],
+        *,
+        now: datetime,
+        report: PollReport,
+    ) -> Callable[[], None]:
+        """A thread this worker holds, with nothing to do but the posts the listing showed of
+        it: its cycle and its replies in the ingest's unit of work (``ingest.InPlace``), from
+        its row and the versions known of those posts as the claims' query read them; an
+        error raises, and none of the unit of work is kept (the usual way runs instead)."""
+        thread = held.thread
+        watched = self._watched(thread.key, held.campaign_path)
+        repo = Repository(leases.s)
+        cycle = self._cycle(
+            repo, Inbox(leases.s), thread, watched, now, report, in_hand=(posts, held.known)
+        )
+        if not leases.keep(thread.id, cycle.changes, owner=self.options.owner):
+            raise LeaseLost(f"thread {thread.key} was taken over during its cycle")
+        owed = owed_replies(repo, thread.id, now=now, count=False, owed_before=held.found_replies)
+        delivery = self._send(thread.id, thread.key, now, owed, counted=False)
+        self._report(thread.key, delivery, report)  # (the poll's report takes it if committed)
+        return lambda: self._committed(cycle)
+
+    def _watched(self, key: str, campaign_path: str) -> WatchedThread:
+        return WatchedThread(
+            key=key, campaign=self.campaigns.configured.get(key, Path(campaign_path))
+        )
+
+    def _committed(self, cycle: ThreadCycle) -> None:
+        """The cycle's unit of work committed: the store holds its state and seeds."""
+        self.states.committed(
+            cycle.thread_id, seq=cycle.last_seq, state=cycle.state, seeds=cycle.seeds
+        )
+
     def _cycle(
         self,
         repo: Repository,
@@ -217,10 +257,19 @@ class Bot:
         watched: WatchedThread,
         now: datetime,
         report: PollReport,
+        *,
+        in_hand: tuple[Sequence[ForumPost], Mapping[str, KnownPost]] | None = None,
     ) -> ThreadCycle:
-        pending = inbox.take_pending(thread.id, thread.key)  # gone with the unit of work only
-        posts = [p.post for p in pending]  # in the order listed: a later copy is newer
-        shown_at = {p.post.id: p.ingested_at for p in pending}
+        """The thread's cycle on the versions its inbox holds, or (``in_hand``) on the posts
+        given, with the versions known of them (a thread with nothing in its inbox)."""
+        known: Mapping[str, KnownPost] | None = None
+        if in_hand is None:
+            pending = inbox.take_pending(thread.id, thread.key)  # gone with the unit of work only
+            posts = [p.post for p in pending]  # in the order listed: a later copy is newer
+            shown_at = {p.post.id: p.ingested_at for p in pending}
+        else:
+            posts, known = list(in_hand[0]), in_hand[1]
+            shown_at = {p.id: now for p in posts}
         if thread.needs_read:  # the store cannot account for every post: read it whole
             whole = self.forum.backfill(thread.key)
             bot = self.options.username.casefold()
@@ -234,6 +283,7 @@ class Bot:
             )
             posts = [*posts, *whole]  # the read is newer than what waited
             shown_at.update((p.id, now) for p in whole)
+            known = None  # (of more posts than those in hand)
         # a thread read from its start resolves closed rounds silently (SPEC §4)
         cycle = ThreadCycle(
             self.context,
@@ -244,24 +294,32 @@ class Bot:
             silent=thread.last_seq == 0,
         )
         with repo.deferred():  # the log's rows in one INSERT per table
-            report.events += cycle.run(posts, report, shown_at=shown_at)
+            report.events += cycle.run(posts, report, shown_at=shown_at, known=known)
         cycle.changes.needs_read = False
         return cycle
 
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:
         if work.id in self._delivered:  # sent with its cycle already
             return
-        self._report(work.key, self._send(work, now, self._owed.pop(work.id, None)), report)
+        self._report(
+            work.key, self._send(work.id, work.key, now, self._owed.pop(work.id, None)), report
+        )
 
     def _send(
-        self, work: ThreadWork, now: datetime, owed: list[Owed] | None, *, counted: bool = True
+        self,
+        thread_id: int,
+        key: str,
+        now: datetime,
+        owed: list[Owed] | None,
+        *,
+        counted: bool = True,
     ) -> Delivery:
         self.store.check_present()  # nothing goes out from a file damaged since it was read
         return deliver(
             self.store,
             self.forum,
-            thread_id=work.id,
-            thread=work.key,
+            thread_id=thread_id,
+            thread=key,
             now=now,
             owner=self.options.owner,
             owed=owed,

@@ -32,7 +32,7 @@ from pbp.services.plan import Planned, body_hash, plan
 from pbp.services.polling import PollReport, WatchedThread
 from pbp.services.projection import next_due, save_projections, scene_values
 from pbp.services.rereads import OpenRound, may_go_stale, schedules
-from pbp.store.records import ThreadChanges, ThreadRecord
+from pbp.store.records import KnownPost, ThreadChanges, ThreadRecord
 from pbp.store.repository import Repository
 
 if TYPE_CHECKING:
@@ -120,15 +120,19 @@ class ThreadCycle:
         report: PollReport,
         *,
         shown_at: Mapping[str, datetime] | None = None,
+        known: Mapping[str, KnownPost] | None = None,
     ) -> int:
         """Handle the new versions among ``posts``, then let time pass to ``now``.
         ``shown_at``: when the forum showed each post (post id -> the latest time; a post
-        not in it: now)."""
+        not in it: now); ``known``: the newest version the store holds of each of
+        ``posts`` (read here if not given)."""
         moved_to = self.thread.moved_to
         if moved_to is not None and self.state.moved_to is None:  # told once, then read no more
             self._event(CampaignMoved(at=self.now, to=moved_to), kind="moved", post_id=moved_to)
-        posts = posts + self._rereads(posts, shown_at or {})
-        known = self.repo.known_posts(self.thread_id, (p.id for p in posts))
+        again = self._rereads(posts, shown_at or {})
+        if known is None or again:
+            known = self.repo.known_posts(self.thread_id, (p.id for p in [*posts, *again]))
+        posts = posts + again
         planned = plan(posts, known=known, bot=self.context.options.username, now=self.now)
         for item in planned:
             if self.context.stopping():  # stop after the post in hand; the rest comes next start

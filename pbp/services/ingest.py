@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pbp.engine.commands import may_close
 from pbp.engine.reload import carry_over
@@ -27,9 +27,9 @@ from pbp.forums.base import ForumPost, Listing, ThreadSurvey
 from pbp.services.history import save_start
 from pbp.services.polling import LISTING_SCOPE, PollReport
 from pbp.services.rereads import RIDE_ALONG, Candidate, OpenRound, plan_batch
-from pbp.services.work_claims import WorkSeen
+from pbp.store.database import StoreError
 from pbp.store.inbox import Inbox, RereadRow, StoredThread
-from pbp.store.leases import Leases
+from pbp.store.leases import HeldThread, Leases, Seen
 from pbp.store.repository import Repository
 
 if TYPE_CHECKING:
@@ -56,15 +56,53 @@ class _Read:
     moved: dict[int, OpenRound] = field(default_factory=dict)
 
 
-class Ingest:
-    """One worker's ingest in one poll."""
+class InPlace(Protocol):
+    """A held thread's cycle run inside the ingest's unit of work, with the posts the listing
+    showed of it in hand (``Bot``); what is to be done once that unit of work commits."""
 
-    def __init__(self, context: PollContext, *, now: datetime, report: PollReport) -> None:
+    def __call__(
+        self,
+        leases: Leases,
+        held: HeldThread,
+        posts: Sequence[ForumPost],
+        *,
+        now: datetime,
+        report: PollReport,
+    ) -> Callable[[], None]: ...
+
+
+class InPlaceFailed(Exception):
+    """A cycle run in place failed: none of the ingest's unit of work is kept, and the poll
+    ingests again the usual way (the thread's cycle then runs, and fails, on its own)."""
+
+
+class Ingest:
+    """One worker's ingest in one poll.
+
+    On a forum kept in the bot's database, a thread this worker holds with nothing to do but
+    the posts the listing shows of it has its cycle run ``in_place``, in the ingest's unit of
+    work, those posts in hand: they never go through the inbox, and its row and the versions
+    known of them come with what the claims decide from (``Leases.seen``). The cursor is
+    then kept at the worker's beat, or when anything goes into the inbox: a listing from an
+    older cursor shows posts again, which the cycles take as unchanged."""
+
+    def __init__(
+        self,
+        context: PollContext,
+        *,
+        now: datetime,
+        report: PollReport,
+        in_place: InPlace | None = None,
+    ) -> None:
         self.context, self.now, self.report = context, now, report
         self.forum = context.forum
         self.kind = context.forum.kind
+        together = self.forum.in_bot_database and self.forum.lists_changes
+        self.in_place = in_place if together else None
+        self._saved: str | None = None  # the cursor this ingest kept, if it kept one
+        self._committed: list[Callable[[], None]] = []  # to do once the ingest commits
 
-    def run(self) -> WorkSeen:
+    def run(self) -> Seen:
         """Read the listing (and the surveys it calls for) and keep what it showed; what the
         claims decide from, read in the same transaction as what was kept. On a forum kept
         in the bot's database all of it is one transaction (the forum's reads are the
@@ -72,16 +110,32 @@ class Ingest:
         claims = self.context.claims
         beat = claims.beat_due(self.now)
         together = self.forum.in_bot_database
-        with self.context.store.session(shared=True) if together else nullcontext():
-            seen, cursor, unsurveyed = self._run(beat=beat)
+        report, self.report = self.report, PollReport()  # merged once committed
+        try:
+            with self.context.store.session(shared=True) if together else nullcontext():
+                seen, cursor, unsurveyed = self._run(beat=beat)
+        except InPlaceFailed as failed:  # none of it kept: ingest again, the usual way
+            log.info("a cycle run in place failed (%s): ingesting again", failed.__cause__)
+            self.in_place, self.report = None, PollReport()
+            self._saved, self._committed = None, []
+            with self.context.store.session(shared=True) if together else nullcontext():
+                seen, cursor, unsurveyed = self._run(beat=beat)
+        finally:
+            report.merge(self.report)
+            self.report = report
         # committed: what this process holds of the store's threads and cursor
         if beat:
             claims.beaten(self.now)
-        self.context.listed.cursor, self.context.listed.known = cursor, True
+        listed = self.context.listed
+        listed.cursor, listed.known = cursor, True
+        if self._saved is not None:
+            listed.saved = self._saved
         self.context.threads.unsurveyed = unsurveyed
+        for done in self._committed:
+            done()
         return seen
 
-    def _run(self, *, beat: bool) -> tuple[WorkSeen, str | None, bool]:
+    def _run(self, *, beat: bool) -> tuple[Seen, str | None, bool]:
         """What ``run`` reads and keeps, what the claims decide from, the cursor kept and
         whether a thread still waits for a survey."""
         listed = self.context.listed
@@ -91,7 +145,9 @@ class Ingest:
             with self.context.store.session() as s:
                 if beat:
                     self.context.claims.beat(Leases(s), now=self.now)
-                cursor = Repository(s).cursor(self.kind, LISTING_SCOPE)
+                stored = Repository(s).cursor(self.kind, LISTING_SCOPE)
+                if not listed.known or stored != listed.saved:  # another worker moved it
+                    cursor = listed.saved = stored
                 fresh = self._run_here(Inbox(s).unsurveyed(self.kind))
         # surveyed before the listing: a post made in between shows in the listing too, so a
         # thread is never taken for accounted while a post of it went unseen
@@ -99,6 +155,8 @@ class Ingest:
         listing = self._listing(cursor)
         if listing is not None:
             bound = self._bind(listing.posts)
+            if bound:  # threads made in this unit of work: none runs in place (a retry
+                self.in_place = None  # would find them gone)
             surveys.update(self._survey(bound))
             fresh.update(bound)
         reread, moved = self._reread(listing.posts if listing is not None else ())
@@ -106,6 +164,7 @@ class Ingest:
             _Read(listing=listing, surveys=surveys, reread=reread, moved=moved),
             fresh=fresh,
             cursor=cursor,
+            beat=beat,
         )
         kept = listing.cursor if listing is not None else cursor
         return seen, kept, any(key not in surveys for key in fresh)
@@ -207,23 +266,35 @@ class Ingest:
 
     # -- keeping it -----------------------------------------------------------------------------
 
-    def _keep(self, read: _Read, *, fresh: Mapping[str, int], cursor: str | None) -> WorkSeen:
+    def _keep(
+        self, read: _Read, *, fresh: Mapping[str, int], cursor: str | None, beat: bool
+    ) -> Seen:
         """One transaction: the inbox, what the surveys decided, and the cursor; and what the
-        claims decide from, as it stands then."""
+        claims decide from, as it stands then; and the cycles run in place."""
         listing = read.listing
         listed = _by_thread(listing.posts if listing else ())
         bot = self.context.options.username.casefold()
         with self.context.store.session() as s:
             inbox = Inbox(s)
             watched = self._run_here(self.context.threads.stored(inbox, listed))
+            news = {
+                key: new
+                for key, thread_id in watched.items()
+                if (new := [p for p in listed[key] if p.author.casefold() != bot])
+            }
+            mine = self.context.claims.mine
+            held = (
+                {k: watched[k] for k in news if watched[k] in mine}
+                if self.in_place is not None and not self.context.stopping()
+                else {}
+            )
             kept = 0
-            for key, thread_id in watched.items():
+            for key, new in news.items():
+                if key not in held:
+                    kept += inbox.put(watched[key], new, at=self.now)
+            for thread_id, again in read.reread.items():  # after the listing: as new
                 kept += inbox.put(
-                    thread_id, (p for p in listed[key] if p.author.casefold() != bot), at=self.now
-                )
-            for thread_id, posts in read.reread.items():  # after the listing: as new
-                kept += inbox.put(
-                    thread_id, (p for p in posts if p.author.casefold() != bot), at=self.now
+                    thread_id, (p for p in again if p.author.casefold() != bot), at=self.now
                 )
             for thread_id, moved in read.moved.items():
                 inbox.reread_next(thread_id, open_round=moved.encode(), at=moved.reread_at)
@@ -241,12 +312,42 @@ class Ingest:
             inbox.read_whole(
                 thread_id for key, thread_id in unaccounted.items() if key not in fresh
             )
-            if listing is not None and listing.cursor != cursor:
+            leases = Leases(s)
+            seen = self.context.claims.seen(
+                leases,
+                now=self.now,
+                mine=list(held.values()),
+                posts=[p.id for key in held for p in news[key]],
+            )
+            busy = {w.id for w in seen.work}
+            for key, thread_id in held.items():
+                here = seen.threads.get(thread_id)
+                if here is None or thread_id in busy:  # not ours, or more to do: the usual way
+                    if here is None:
+                        mine.discard(thread_id)
+                    kept += inbox.put(thread_id, news[key], at=self.now)
+                    continue
+                self._run_in_place(leases, here, news[key])
+            moved_on = listing is not None and listing.cursor != cursor
+            if moved_on and (self.in_place is None or beat or kept or fresh or unaccounted):
+                assert listing is not None
                 Repository(s).save_cursor(self.kind, LISTING_SCOPE, listing.cursor, at=self.now)
-            seen = self.context.claims.seen(Leases(s), now=self.now)
+                self._saved = listing.cursor
         if kept:
             log.info("ingest: %d post versions kept for their threads", kept)
         return seen
+
+    def _run_in_place(self, leases: Leases, held: HeldThread, posts: Sequence[ForumPost]) -> None:
+        """The thread's cycle in this unit of work (``InPlace``); if it fails, none of the
+        unit of work is kept (``InPlaceFailed``), but for the database's own trouble."""
+        assert self.in_place is not None
+        try:
+            done = self.in_place(leases, held, posts, now=self.now, report=self.report)
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise InPlaceFailed(f"thread {held.thread.key}") from exc
+        self._committed.append(done)
 
     def _unaccounted(
         self,

@@ -89,7 +89,12 @@ class Delivery:
 
 
 def owed_replies(
-    repo: Repository, thread_id: int, *, now: datetime, count: bool = True
+    repo: Repository,
+    thread_id: int,
+    *,
+    now: datetime,
+    count: bool = True,
+    owed_before: bool = True,
 ) -> list[Owed]:
     """The replies of a thread to post or edit now, oldest first, each with an attempt counted
     (committed with the unit of work, before the forum is asked) at ``now``; with each, the
@@ -97,7 +102,13 @@ def owed_replies(
 
     ``count=False``: for a delivery in this same unit of work to a forum in the bot's
     database (``deliver(counted=False)``), which counts the attempts with what it records:
-    the forum's posts, the attempts and the sent marks commit together or not at all."""
+    the forum's posts, the attempts and the sent marks commit together or not at all.
+
+    ``owed_before=False``: the thread owed nothing, and the forum was seen to hold no reply
+    it has no row of, when the unit of work began; the replies its cycle wrote are then all
+    it owes, and they are not read again when the repository knows them all."""
+    written = None if owed_before else repo.owed_here(thread_id)
+    rows = repo.owed(thread_id) if written is None else [(r, None) for r in written]
     owed = [
         Owed(
             id=r.id,
@@ -112,7 +123,7 @@ def owed_replies(
             to_user=r.to_user,
             subject=r.subject or "",
         )
-        for r, found in repo.owed(thread_id)
+        for r, found in rows
         if r.status != "failed"
     ]
     if count:

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from pbp.engine.events import PostArrived, PostDeleted, PostEdited
 from pbp.forums.base import ForumPost
-from pbp.store.repository import KnownPost
+from pbp.store.records import KnownPost
 
 PostEvent = PostArrived | PostEdited | PostDeleted
 

@@ -51,6 +51,16 @@ class PollReport:
     waiting: list[str] = field(default_factory=list)  # replies a temporary failure held back
     delivered: dict[str, list[Delivered]] = field(default_factory=dict)
 
+    def merge(self, other: PollReport) -> None:
+        """Add what ``other`` (a part of the same poll) did."""
+        self.events += other.events
+        self.failed += other.failed
+        self.errors += other.errors
+        self.skipped += other.skipped
+        self.waiting += other.waiting
+        for key, sent in other.delivered.items():
+            self.delivered.setdefault(key, []).extend(sent)
+
 
 @dataclass(slots=True)
 class Listed:
@@ -60,3 +70,4 @@ class Listed:
 
     cursor: str | None = None
     known: bool = False
+    saved: str | None = None  # the store's cursor as this process last read or kept it

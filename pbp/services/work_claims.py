@@ -4,24 +4,13 @@ among the live workers, and the heartbeat that keeps its leases (SPEC §9)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime
 
 from pbp.services.campaign_files import CampaignFiles
 from pbp.services.polling import BotOptions, PollReport
 from pbp.store.database import Store, StoreGone
-from pbp.store.leases import Leases, ThreadWork
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WorkSeen:
-    """The threads with work now, the live workers and the thread counts, as one unit of
-    work read them (the ingest's last, so that what it kept shows)."""
-
-    work: list[ThreadWork]
-    live: list[str]
-    total: int
-    held: int
+from pbp.store.leases import Leases, Seen, ThreadWork
 
 
 class WorkClaims:
@@ -33,6 +22,8 @@ class WorkClaims:
         self._store, self._forum, self._options = store, forum, options
         self._campaigns = campaigns
         self._beaten: datetime | None = None  # this process's last beat, committed
+        # the threads this worker took or was last seen to hold (a guess: ``seen`` checks it)
+        self.mine: set[int] = set()
 
     def beat_due(self, now: datetime) -> bool:
         """Whether this worker's beat is due: half its lease has passed since the last one
@@ -51,15 +42,28 @@ class WorkClaims:
         """The beat of ``now`` is committed."""
         self._beaten = now
 
-    def seen(self, leases: Leases, *, now: datetime) -> WorkSeen:
-        """What ``claim`` decides from, read in the unit of work of ``leases``."""
-        work, live, total, held = leases.seen(
-            self._forum, owner=self._options.owner, now=now, seen_since=now - self._options.lease
+    def seen(
+        self,
+        leases: Leases,
+        *,
+        now: datetime,
+        mine: Sequence[int] = (),
+        posts: Sequence[str] = (),
+    ) -> Seen:
+        """What ``claim`` decides from, read in the unit of work of ``leases`` (the threads with
+        work, the live workers, the thread counts), with the rows of the threads ``mine``
+        this worker holds and the versions known of ``posts`` in them (``Leases.seen``)."""
+        return leases.seen(
+            self._forum,
+            owner=self._options.owner,
+            now=now,
+            seen_since=now - self._options.lease,
+            mine=mine,
+            posts=posts,
         )
-        return WorkSeen(work=work, live=live, total=total, held=held)
 
     def claim(
-        self, now: datetime, report: PollReport, seen: WorkSeen | None = None
+        self, now: datetime, report: PollReport, seen: Seen | None = None
     ) -> tuple[int, int, list[ThreadWork]]:
         """This worker's share of the threads, how many it holds, and the threads with work it
         holds now (taking free ones, expired ones and dead workers' ones under its share).
@@ -77,7 +81,9 @@ class WorkClaims:
                 continue  # taken out of the config: left alone
             if item.owner == me:
                 mine.append(item)
+                self.mine.add(item.id)
                 continue
+            self.mine.discard(item.id)
             dead = item.owner is not None and (item.owner not in live or not alive(item.owner))
             expired = item.expires is not None and item.expires < now
             if item.owner is not None and not dead and not expired:
@@ -96,6 +102,7 @@ class WorkClaims:
             if taken:
                 held += 1
                 mine.append(item)
+                self.mine.add(item.id)
         return share, held, mine
 
     def shed(self, share: int, *, keep: set[int]) -> None:
@@ -107,7 +114,9 @@ class WorkClaims:
             if extra > 0:
                 idle = [t for t in held if t not in keep]
                 busy = [t for t in held if t in keep]
-                leases.release((idle + busy)[:extra], owner=self._options.owner)
+                given_up = (idle + busy)[:extra]
+                leases.release(given_up, owner=self._options.owner)
+                self.mine.difference_update(given_up)
 
     def release(self) -> None:
         """Give up this worker's threads and leave the workers' list (on a clean stop)."""
@@ -117,3 +126,4 @@ class WorkClaims:
             return  # nothing to give up in a database that is gone (and none to make anew)
         with self._store.session() as s:
             Leases(s).leave(name=self._options.owner)
+        self.mine.clear()

@@ -67,8 +67,10 @@ def applies(session: Session, owed: Sequence[OwedReply]) -> bool:
     )
 
 
-def write(session: Session, owed: Sequence[OwedReply]) -> None:
-    """Write ``owed`` (``applies`` holds), in their order."""
+def write(session: Session, owed: Sequence[OwedReply]) -> list[Any]:
+    """Write ``owed`` (``applies`` holds), in their order; the new rows as written (their
+    ``id``, ``key``, ``revision``, ``to_post``, ``text`` and ``created_at``, in no set
+    order: a key is owed once)."""
     unstored: set[int] = set()  # edits of keys with no row: they go in as new rows
     for i, o in enumerate(owed):
         if o.edit:
@@ -82,8 +84,7 @@ def write(session: Session, owed: Sequence[OwedReply]) -> None:
         for i, o in enumerate(owed)
         if not o.edit or i in unstored
     ]
-    if new:
-        run(session, _insert_next_revision(), new)
+    return run(session, _insert_next_revision(), new).all() if new else []
 
 
 def _table() -> Table:
@@ -125,4 +126,9 @@ def _insert_next_revision() -> Any:
         .where(_newest(older))
         .scalar_subquery()
     )
-    return insert(table).values(revision=revision)
+    c = table.c
+    return (
+        insert(table)
+        .values(revision=revision)
+        .returning(c.id, c.key, c.revision, c.to_post, c.text, c.created_at)
+    )

@@ -8,8 +8,8 @@ Each poll a worker renews all its leases in one statement; idle threads are neve
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime
 from functools import cache
 from typing import Any, cast
@@ -31,11 +31,40 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.orm import Session
 
 from pbp.store.execute import run
-from pbp.store.records import ThreadChanges, ThreadRecord, record_of
-from pbp.store.schema import CampaignRow, InboxRow, ReplyRow, ThreadRow, WorkerRow
+from pbp.store.records import KnownPost, ThreadChanges, ThreadRecord, record_of
+from pbp.store.schema import (
+    CampaignRow,
+    FoundReplyRow,
+    InboxRow,
+    PostVersionRow,
+    ReplyRow,
+    ThreadRow,
+    WorkerRow,
+)
 from pbp.store.upsert import upsert
 
 OWED = ("pending", "edit-pending")  # reply statuses still to deliver
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeldThread:
+    """A thread the worker holds, as ``Leases.seen`` read it without locking its row."""
+
+    thread: ThreadRecord
+    campaign_path: str
+    found_replies: bool  # whether the forum was seen to hold replies the store has no row of
+    known: dict[str, KnownPost]  # the newest version the store knows of each post asked for
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seen:
+    """What ``Leases.seen`` read in one statement."""
+
+    work: list[ThreadWork]  # the threads with work now
+    live: list[str]  # the workers seen lately
+    total: int  # the forum's threads
+    held: int  # how many of them the worker holds
+    threads: dict[int, HeldThread]  # of the threads asked for, those it holds
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,19 +112,51 @@ class Leases:
     # -- threads and their work -----------------------------------------------------------------
 
     def seen(
-        self, forum: str, *, owner: str, now: datetime, seen_since: datetime
-    ) -> tuple[list[ThreadWork], list[str], int, int]:
+        self,
+        forum: str,
+        *,
+        owner: str,
+        now: datetime,
+        seen_since: datetime,
+        mine: Sequence[int] = (),
+        posts: Sequence[str] = (),
+    ) -> Seen:
         """In one statement: the threads with something to do now (post versions waiting in the
         inbox, a re-read's too; replies to deliver; a whole read; a deadline or reminder due;
         a thread the forum has not been asked about yet waits for that), the workers seen
-        since ``seen_since``, how many threads the forum has and how many ``owner`` holds."""
-        rows = run(
-            self.s, _seen(), {"forum": forum, "owner": owner, "now": now, "since": seen_since}
-        ).all()
+        since ``seen_since``, how many threads the forum has and how many ``owner`` holds;
+        and of the threads ``mine`` that ``owner`` holds, each one's row (the unit of work
+        writes it back with ``keep(owner=...)``) and the newest version the store knows of
+        each of ``posts`` in it (``Repository.known_posts``)."""
+        params = {"forum": forum, "owner": owner, "now": now, "since": seen_since}
+        if mine:
+            params |= {"mine": list(mine), "posts": list(posts) or [""]}
+        rows = run(self.s, _seen(held=bool(mine)), params).all()
         counts = rows[0]  # the first part: one row
-        work = [_thread_work(r) for r in rows if r.part == _WORK]
-        live = [r.name for r in rows if r.part == _WORKERS]
-        return work, live, int(counts.total), int(counts.held)
+        held: dict[int, HeldThread] = {}
+        for r in rows:
+            if r.part == _THREADS:
+                thread = ThreadRecord(**{c: getattr(r, f"t_{c}") for c in _THREAD_COLUMNS})
+                held[thread.id] = HeldThread(
+                    thread=thread, campaign_path=r.path, found_replies=bool(r.found), known={}
+                )
+                self._held[thread.id] = {c: getattr(thread, c) for c in _THREAD_COLUMNS}
+        for r in sorted((r for r in rows if r.part == _KNOWN), key=lambda r: r.v_version):
+            if r.v_thread_id in held:  # the newest version last: it stays
+                held[r.v_thread_id].known[r.v_post_id] = KnownPost(
+                    post_id=r.v_post_id,
+                    version=r.v_version,
+                    author=r.v_author,
+                    body_hash=r.v_body_hash,
+                    deleted=r.v_deleted,
+                )
+        return Seen(
+            work=[_thread_work(r) for r in rows if r.part == _WORK],
+            live=[r.name for r in rows if r.part == _WORKERS],
+            total=int(counts.total),
+            held=int(counts.held),
+            threads=held,
+        )
 
     def claim(
         self,
@@ -156,19 +217,34 @@ class Leases:
         self._held[thread.id] = row._asdict()
         return thread
 
-    def keep(self, thread_id: int, changes: ThreadChanges) -> None:
-        """Write what ``changes`` holds that differs from the thread ``hold`` gave, or from
-        what the last ``keep`` wrote (nothing when nothing does)."""
+    def keep(self, thread_id: int, changes: ThreadChanges, *, owner: str | None = None) -> bool:
+        """Write what ``changes`` holds that differs from the thread ``hold`` (or ``seen``)
+        gave, or from what the last ``keep`` wrote (nothing when nothing does).
+
+        ``owner``: the thread was read without its row locked (by ``seen``): the UPDATE is
+        made whatever changed, and only if ``owner`` still holds the lease; whether it did
+        (if not, the caller must not commit what the unit of work wrote of the thread)."""
         loaded = self._held[thread_id]
         changed = {name: value for name, value in changes.values().items() if value != loaded[name]}
-        if changed:
+        if owner is not None:
+            changed.setdefault("last_seq", changes.last_seq)  # the lease checked whatever changed
+            done = run(
+                self.s,
+                _thread_update(tuple(sorted(changed)), guarded=True),
+                {**changed, "id_": thread_id, "owner_": owner},
+                flush=False,
+            )
+            if not done.rowcount:
+                return False
+        elif changed:
             run(
                 self.s,
                 _thread_update(tuple(sorted(changed))),
                 {**changed, "id_": thread_id},
                 flush=False,
             )
-            loaded.update(changed)
+        loaded.update(changed)
+        return True
 
 
 # The statements of every poll, built once (building one costs more than running it); the
@@ -207,14 +283,13 @@ _WORK_COLUMNS = (
 )
 
 
-def _work(*columns: Any) -> Any:
-    """The threads with work now, as ``columns``."""
+def _work(query: Any) -> Any:
+    """``query`` (a select of thread columns) over the threads with work now."""
     waiting = select(InboxRow.thread_id)
     owed = select(ReplyRow.thread_id).where(ReplyRow.status.in_(OWED))
     now = bindparam("now", type_=ThreadRow.next_due_at.type)
     return (
-        select(*columns)
-        .select_from(ThreadRow)
+        query.select_from(ThreadRow)
         .join(CampaignRow, CampaignRow.id == ThreadRow.campaign_id)
         .where(
             ThreadRow.forum == bindparam("forum"),
@@ -229,43 +304,75 @@ def _work(*columns: Any) -> Any:
     )
 
 
-_COUNTS, _WORKERS, _WORK = 0, 1, 2  # the parts of ``_seen``, in their order
+_COUNTS, _WORKERS, _WORK, _THREADS, _KNOWN = range(5)  # the parts of ``_seen``, in order
+_THREAD_COLUMNS = tuple(f.name for f in fields(ThreadRecord))
+_KNOWN_COLUMNS = ("thread_id", "post_id", "version", "author", "body_hash", "deleted")
 
 
 @cache
-def _seen() -> Any:
+def _seen(*, held: bool) -> Any:
     """The thread counts, the live workers and the threads with work (``_work``) as the parts
     of one query, each row marked with its part, each part's columns in their own places
-    (NULL, of their type, elsewhere: a NULL's type must be given for every part to match)."""
+    (NULL, of their type, elsewhere: a NULL's type must be given for every part to match);
+    ``held``: two parts more, the rows of the threads bound as ``mine`` that the worker
+    bound as ``owner`` holds (columns ``t_*``, with ``path`` and whether it has ``found``
+    replies) and every version of the posts bound as
+    ``posts`` in them (columns ``v_*``)."""
+    threads = cast(Table, ThreadRow.__table__)
+    versions = cast(Table, PostVersionRow.__table__)
+    work = dict(zip((c.key for c in _WORK_COLUMNS), _WORK_COLUMNS, strict=True))
+    # every column of the query (label -> a column of its type), in their order
+    slots: dict[str, Any] = {"name": WorkerRow.name, "total": ThreadRow.id, "held": ThreadRow.id}
+    slots |= work
+    if held:
+        slots |= {f"t_{c}": threads.c[c] for c in _THREAD_COLUMNS}
+        slots["found"] = threads.c.needs_read  # (a boolean)
+        slots |= {f"v_{c}": versions.c[c] for c in _KNOWN_COLUMNS}
 
-    def none(column: Any) -> Any:
-        return sql_cast(null(), column.type)
+    def part(number: int, given: dict[str, Any]) -> Any:
+        columns = [literal_column(str(number), Integer).label("part")]
+        columns += [
+            (given[label] if label in given else sql_cast(null(), column.type)).label(label)
+            for label, column in slots.items()
+        ]
+        return select(*columns)
 
-    def part(number: int) -> Any:
-        return literal_column(str(number), Integer).label("part")
-
-    held = func.count(ThreadRow.id).filter(ThreadRow.lease_owner == bindparam("owner"))
-    counts = select(
-        part(_COUNTS),
-        none(WorkerRow.name).label("name"),
-        func.count(ThreadRow.id).label("total"),
-        held.label("held"),
-        *(none(c).label(c.key) for c in _WORK_COLUMNS),
-    ).where(ThreadRow.forum == bindparam("forum"))
-    workers = select(
-        part(_WORKERS),
-        WorkerRow.name,
-        none(ThreadRow.id),
-        none(ThreadRow.id),
-        *(none(c) for c in _WORK_COLUMNS),
-    ).where(
-        WorkerRow.forum == bindparam("forum"),
-        WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type),
-    )
-    work = _work(
-        part(_WORK), none(WorkerRow.name), none(ThreadRow.id), none(ThreadRow.id), *_WORK_COLUMNS
-    )
-    ordered = union_all(counts, workers, work).subquery()
+    owned = func.count(ThreadRow.id).filter(ThreadRow.lease_owner == bindparam("owner"))
+    parts = [
+        part(_COUNTS, {"total": func.count(ThreadRow.id), "held": owned}).where(
+            ThreadRow.forum == bindparam("forum")
+        ),
+        part(_WORKERS, {"name": WorkerRow.name}).where(
+            WorkerRow.forum == bindparam("forum"),
+            WorkerRow.seen_at >= bindparam("since", type_=WorkerRow.seen_at.type),
+        ),
+        _work(part(_WORK, work)),
+    ]
+    if held:
+        mine: Any = bindparam("mine", expanding=True)
+        found = select(FoundReplyRow.id).where(FoundReplyRow.thread_id == threads.c.id).exists()
+        parts.append(
+            part(
+                _THREADS,
+                {
+                    **{f"t_{c}": threads.c[c] for c in _THREAD_COLUMNS},
+                    "path": CampaignRow.path,
+                    "found": found,
+                },
+            )
+            .select_from(threads)
+            .join(CampaignRow, CampaignRow.id == threads.c.campaign_id)
+            .where(threads.c.id.in_(mine), threads.c.lease_owner == bindparam("owner"))
+        )
+        parts.append(
+            part(_KNOWN, {f"v_{c}": versions.c[c] for c in _KNOWN_COLUMNS})
+            .select_from(versions)
+            .where(
+                versions.c.thread_id.in_(mine),
+                versions.c.post_id.in_(bindparam("posts", expanding=True)),
+            )
+        )
+    ordered = union_all(*parts).subquery()
     return select(ordered).order_by(ordered.c.part, ordered.c.name, ordered.c.id)
 
 
@@ -276,10 +383,15 @@ def _hold() -> Any:
 
 
 @cache
-def _thread_update(columns: tuple[str, ...]) -> Any:
+def _thread_update(columns: tuple[str, ...], *, guarded: bool = False) -> Any:
+    """The UPDATE of a thread's ``columns``; ``guarded``: only while the worker bound as
+    ``owner_`` holds its lease."""
     table = cast(Table, ThreadRow.__table__)
+    where = table.c.id == bindparam("id_")
+    if guarded:
+        where = where & (table.c.lease_owner == bindparam("owner_"))
     return (
         update(table)
-        .where(table.c.id == bindparam("id_"))
+        .where(where)
         .values({name: bindparam(name, type_=table.c[name].type) for name in columns})
     )

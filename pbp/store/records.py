@@ -51,6 +51,17 @@ class ThreadRecord:
     moved_to: str | None  # the thread its campaign moved to: this one is read no more
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KnownPost:
+    """The newest version of a post the bot has seen."""
+
+    post_id: str
+    version: int
+    author: str
+    body_hash: str
+    deleted: bool
+
+
 @dataclass(slots=True, kw_only=True)
 class ThreadChanges:
     """What a unit of work makes of a held thread's changeable fields, as they stand now:

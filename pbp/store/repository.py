@@ -30,6 +30,7 @@ from pbp.store import keyed_replies
 from pbp.store.execute import run
 from pbp.store.records import (
     CampaignRecord,
+    KnownPost,
     ReplyRecord,
     ThreadRecord,
     record_of,
@@ -50,17 +51,6 @@ from pbp.store.upsert import insert_new, upsert
 
 UNPOSTED = ("pending", "edit-pending", "failed")  # every status of a reply but "posted"
 LEDGER_PAGE = 100  # closed rounds' ledger entries read at a time (``round_ledgers``)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class KnownPost:
-    """The newest version of a post the bot has seen."""
-
-    post_id: str
-    version: int
-    author: str
-    body_hash: str
-    deleted: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,6 +105,8 @@ class Repository:
         self.s = session
         self._deferred: dict[Any, list[dict[str, Any]]] | None = None
         self._owed: list[_Owing] = []  # replies and edits owed inside ``deferred()``
+        # the replies this unit of work made owed, while it knows them all (None: it does not)
+        self._new_replies: list[ReplyRecord] | None = []
 
     @contextmanager
     def deferred(self) -> Iterator[None]:
@@ -149,8 +141,14 @@ class Repository:
         if not owed:
             return
         if keyed_replies.applies(self.s, owed):  # the same, with no read first
-            keyed_replies.write(self.s, owed)
+            written = keyed_replies.write(self.s, owed)
+            if any(o.edit for o in owed):
+                self._new_replies = None
+            elif self._new_replies is not None:
+                thread = {o.key: o.thread_id for o in owed}  # (a key is owed once here)
+                self._new_replies += [_new_reply(r, thread_id=thread[r.key]) for r in written]
             return
+        self._new_replies = None
         # the newest revision of each key: a row stored (read as values), or one owed here
         latest: dict[tuple[int, str], dict[str, Any]] = {}
         for thread_id in dict.fromkeys(o.thread_id for o in owed):
@@ -569,6 +567,7 @@ class Repository:
     def _queue_reply(
         self, *, thread_id: int, key: str, to: str | None, text: str, at: datetime
     ) -> ReplyRow:
+        self._new_replies = None  # (an object of the session: not among those written here)
         old = self._latest_reply(thread_id, key)
         row = ReplyRow(
             thread_id=thread_id,
@@ -597,6 +596,7 @@ class Repository:
     ) -> None:
         """New text for a private message sent under ``key`` (edited once sent, or sent with
         the new text); a message never queued is queued, so nothing goes in the thread."""
+        self._new_replies = None
         row = self._latest_reply(thread_id, key)
         if row is None or row.to_user is None:
             self.queue_private(
@@ -610,6 +610,7 @@ class Repository:
 
     def queue_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> None:
         """New text for a reply: edited in place if posted, else posted with the new text."""
+        self._new_replies = None
         row = self._latest_reply(thread_id, key)
         if row is None:  # nothing to edit: post it, so nothing is lost
             self._queue_reply(thread_id=thread_id, key=key, to=None, text=text, at=at)
@@ -618,6 +619,18 @@ class Repository:
         row.edits += 1
         if row.status == "posted":
             row.status = "edit-pending"
+
+    def owed_here(self, thread_id: int) -> list[ReplyRecord] | None:
+        """The replies of the thread this unit of work made owed, oldest first, if it knows
+        them all: new replies written by the ``deferred()`` block's INSERT, no edit or private
+        message among them (None otherwise). When the thread owed nothing before, they are
+        all it owes now (``owed`` without the read)."""
+        self._write_deferred()
+        if self._new_replies is None:
+            return None
+        return sorted(
+            (r for r in self._new_replies if r.thread_id == thread_id), key=lambda r: r.id
+        )
 
     def owed(self, thread_id: int) -> list[tuple[ReplyRecord, str | None]]:
         """Replies still to post or edit, oldest first (read from the table: nothing of the
@@ -938,4 +951,26 @@ def _character_update() -> Any:
         update(table)
         .where(table.c.id == bindparam("id_"))
         .values({name: bindparam(name) for name in ("side", "group", "status", "data")})
+    )
+
+
+def _new_reply(row: Any, *, thread_id: int) -> ReplyRecord:
+    """A reply just written owed (``keyed_replies.write``), from what its INSERT returned."""
+    return ReplyRecord(
+        id=row.id,
+        thread_id=thread_id,
+        key=row.key,
+        revision=row.revision,
+        to_post=row.to_post,
+        text=row.text,
+        status="pending",
+        forum_reply_id=None,
+        attempts=0,
+        tried_at=None,
+        edits=0,
+        last_error=None,
+        created_at=row.created_at,
+        posted_at=None,
+        to_user=None,
+        subject=None,
     )

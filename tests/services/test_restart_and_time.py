@@ -127,25 +127,17 @@ def test_a_thread_that_failed_catches_up_on_the_posts_the_listing_moved_past(
 ) -> None:
     table.post("gm_sam", SETUP, 0)
     table.poll(1)
-    real_run = cycle_module.ThreadCycle.run
-    monkeypatch.setattr(cycle_module.ThreadCycle, "run", _raise_once(real_run))
     typo = table.post("bob", "[phisical: attack Goblin]", 2)
-    report = table.bot.poll_once(at(3))
-    assert report.errors and "database went away" in report.errors[0]
+    with monkeypatch.context() as failing:  # every cycle of this poll fails
+        failing.setattr(cycle_module.ThreadCycle, "run", _raising)
+        report = table.bot.poll_once(at(3))
+    assert report.errors == ["thread keep-1: RuntimeError: database went away"]
     table.poll(4)  # the listing has moved on; the thread reads itself whole
     assert len(table.reply_to(typo)) == 1
 
 
-def _raise_once(real: Any) -> Any:
-    calls = []
-
-    def run(self: Any, posts: Any, report: Any, **more: Any) -> int:
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("database went away")
-        return int(real(self, posts, report, **more))
-
-    return run
+def _raising(self: Any, posts: Any, report: Any, **more: Any) -> int:
+    raise RuntimeError("database went away")
 
 
 def test_a_restarted_bot_rebuilds_rolled_dice_from_the_stored_seeds(tmp_path: Path) -> None:

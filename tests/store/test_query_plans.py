@@ -26,17 +26,10 @@ from pbp.store.local_posts import SqlLocalStorage
 
 # tables that hold a handful of rows whatever the threads' lengths: read whole, they cost little
 SMALL = frozenset({"workers", "campaigns"})
-# a thread's rows that grow with every post, reply, event and round
-GROWING = frozenset(
-    {
-        "post_versions",
-        "thread_events",
-        "replies",
-        "local_posts",
-        "rounds",
-        "found_replies",
-    }
-)
+# a thread's rows that grow with every post, reply, event and round (not found_replies: the
+# replies a whole read found with no row in the store, each forgotten once owed again; a poll
+# asks only whether a thread has any)
+GROWING = frozenset({"post_versions", "thread_events", "replies", "local_posts", "rounds"})
 NOT_PLANNED = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "PRAGMA")
 
 Statement = tuple[str, Any]  # its text and its parameters
@@ -48,7 +41,10 @@ def _recording(store: Store) -> Iterator[list[Statement]]:
 
     def hook(*args: Any) -> None:
         _conn, _cursor, text, parameters, _context, many = args
-        sent.append((text, parameters[0] if many else parameters))
+        # (an executemany's first row; SQLAlchemy's many-rows INSERT ... RETURNING is sent as
+        # one statement, its rows' values flat)
+        each_row = many and isinstance(parameters[0], tuple | list | dict)
+        sent.append((text, parameters[0] if each_row else parameters))
 
     for engine in store.engines:
         event.listen(engine, "before_cursor_execute", hook)
@@ -121,7 +117,13 @@ def _plans(database: Path, sent: list[Statement]) -> dict[str, list[str]]:
 def _slow(line: str) -> str | None:
     """What is wrong with one line of a plan, if anything."""
     words = line.split()
-    if words[:1] == ["SCAN"] and len(words) > 1 and not words[1].startswith("anon"):
+    constants = line.endswith("CONSTANT ROWS")  # the VALUES of a many-rows INSERT
+    if (
+        words[:1] == ["SCAN"]
+        and len(words) > 1
+        and not words[1].startswith("anon")
+        and not constants
+    ):
         table = words[1]
         return None if table in SMALL else f"reads {table} whole"
     by_thread_alone = line.endswith("(thread_id=?)")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from sql_counter import counting
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from pbp.forums.base import ForumPost
@@ -407,21 +407,89 @@ def test_what_the_claims_decide_from_is_one_query_with_the_answers_of_its_three(
         s.scalars(select(ThreadRow).where(ThreadRow.id == ids["due"])).one().next_due_at = T0
     for since, owner in ((minutes(-1), "A"), (minutes(1), "B"), (minutes(9), "C")):
         with store.session() as s, counting(store) as sent:
-            work, live, total, held = Leases(s).seen(
-                "local", owner=owner, now=minutes(10), seen_since=since
-            )
+            seen = Leases(s).seen("local", owner=owner, now=minutes(10), seen_since=since)
             assert len(sent.statements) == 1
         with store.session() as s:
-            assert work == with_work(s, "local", now=minutes(10))
-            assert live == workers(s, "local", seen_since=since)
-            assert (total, held) == counts(s, "local", owner=owner)
+            assert seen.work == with_work(s, "local", now=minutes(10))
+            assert seen.live == workers(s, "local", seen_since=since)
+            assert (seen.total, seen.held) == counts(s, "local", owner=owner)
+            assert seen.threads == {}  # none asked for
     with store.session() as s:
-        work, live, total, held = Leases(s).seen(
-            "local", owner="A", now=minutes(10), seen_since=minutes(-1)
-        )
+        seen = Leases(s).seen("local", owner="A", now=minutes(10), seen_since=minutes(-1))
+        work = seen.work
         assert [w.key for w in work] == ["inbox", "owed", "due"] and work[0].owner == "A"
         assert work[0].expires is not None and work[0].expires.tzinfo is not None
-        assert (live, total, held) == (["A", "B"], 4, 2)
+        assert (seen.live, seen.total, seen.held) == (["A", "B"], 4, 2)
+
+
+def test_the_claims_query_also_reads_the_rows_and_known_posts_of_threads_the_worker_holds(
+    store: Store, new_thread: NewThread
+) -> None:
+    ids = {k: new_thread(k) for k in ("mine", "found", "theirs", "free")}
+    surveyed(store, *ids.values())
+    for key, owner in (("mine", "A"), ("found", "A"), ("theirs", "B")):
+        claim(store, ids[key], owner, T0)
+    with store.session() as s:
+        repo = Repository(s)
+        for thread, post_id, version, body in [
+            ("mine", "p1", 1, "first"),
+            ("mine", "p1", 2, "second"),
+            ("mine", "p2", 1, "other"),  # not asked for
+            ("theirs", "p3", 1, "theirs"),
+        ]:
+            repo.add_version(
+                thread_id=ids[thread],
+                post_id=post_id,
+                version=version,
+                author="alice",
+                body=body,
+                body_hash=f"hash-{body}",
+                written_at=T0,
+                seen_at=T0,
+                deleted=False,
+            )
+        Inbox(s).found_replies(ids["found"], {"cheatsheet": "pbp-9"})
+    asked = [ids[k] for k in ("mine", "found", "theirs", "free")]
+    with store.session() as s, counting(store) as sent:
+        seen = Leases(s).seen(
+            "local", owner="A", now=minutes(1), seen_since=T0, mine=asked, posts=["p1", "p3"]
+        )
+        assert len(sent.statements) == 1
+    assert set(seen.threads) == {ids["mine"], ids["found"]}  # the ones A holds
+    mine, found = seen.threads[ids["mine"]], seen.threads[ids["found"]]
+    assert (mine.thread.key, mine.thread.lease_owner, mine.campaign_path) == (
+        "mine",
+        "A",
+        "/campaigns/mine.toml",
+    )
+    assert mine.thread.created_at.tzinfo is not None
+    assert (mine.found_replies, found.found_replies) == (False, True)
+    assert {p: (k.version, k.body_hash) for p, k in mine.known.items()} == {
+        "p1": (2, "hash-second")  # the newest version, of the posts asked for only
+    }
+    assert found.known == {}
+    with store.session() as s:
+        assert mine.known == Repository(s).known_posts(ids["mine"], ["p1"])
+
+
+def test_a_thread_read_without_its_lock_is_written_back_only_while_its_lease_is_held(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread("t1")
+    surveyed(store, tid)
+    claim(store, tid, "A", T0)
+    with store.session() as s:
+        leases = Leases(s)
+        seen = leases.seen("local", owner="A", now=T0, seen_since=T0, mine=[tid])
+        changes = ThreadChanges.of(seen.threads[tid].thread)
+        with counting(store) as sent:
+            assert leases.keep(tid, changes, owner="A")  # nothing changed: the lease checked
+        assert sent.statements == ["UPDATE"]
+        s.execute(update(ThreadRow).where(ThreadRow.id == tid).values(lease_owner="B"))
+        changes.last_seq = 5
+        assert not leases.keep(tid, changes, owner="A")  # taken meanwhile: nothing written
+    with store.session() as s:
+        assert Repository(s).thread("local", "t1").last_seq == 0  # type: ignore[union-attr]
 
 
 def test_a_thread_is_held_for_a_unit_of_work_only_by_its_owner(

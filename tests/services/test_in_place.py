@@ -1,0 +1,165 @@
+"""A held thread's cycle run in the ingest's transaction (the local forum): the posts the
+listing showed of it in hand, no inbox, the cursor kept at the worker's beat; and when that
+goes wrong (the cycle fails, the lease was taken meanwhile), none of it kept and the poll done
+the usual way, each post answered once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service_table import SETUP, THREAD, Table, at
+from sql_counter import counting
+from sqlalchemy import event, select, update
+from sqlalchemy.orm import Session
+
+from pbp.services import cycle as cycle_module
+from pbp.store.leases import Leases
+from pbp.store.repository import Repository
+from pbp.store.schema import PollCursorRow, PostVersionRow, ThreadRow
+
+
+@contextmanager
+def _statements(table: Table) -> Iterator[list[str]]:
+    """The statements the store sends inside the block, as text."""
+    sent: list[str] = []
+
+    def hook(*args: Any) -> None:
+        sent.append(" ".join(str(args[2]).split()))
+
+    for engine in table.store.engines:
+        event.listen(engine, "before_cursor_execute", hook)
+    try:
+        yield sent
+    finally:
+        for engine in table.store.engines:
+            event.remove(engine, "before_cursor_execute", hook)
+
+
+def _versions(table: Table, post_id: str) -> list[tuple[int, str]]:
+    with table.store.session() as s:
+        rows = s.execute(
+            select(PostVersionRow.version, PostVersionRow.outcome).where(
+                PostVersionRow.post_id == post_id
+            )
+        ).all()
+    return [tuple(r) for r in rows]  # type: ignore[misc]
+
+
+def test_a_held_thread_with_a_new_post_is_answered_in_the_ingest_without_the_inbox(
+    table: Table,
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)  # the thread claimed and read
+    typo = table.post("bob", "[phisical: attack Goblin]", 2)
+    with _statements(table) as sent, counting(table.store) as counted:
+        report = table.poll(3)
+    assert report.events == 1 and [d.key for d in report.delivered[THREAD]] == [f"problems-{typo}"]
+    assert counted.transactions == 1
+    assert not [s for s in sent if "inbox" in s.split()]  # never through the inbox
+    assert not [s for s in sent if "poll_cursors" in s]  # the cursor waits for the beat
+    assert len(table.reply_to(typo)) == 1 and _versions(table, typo) == [(1, "handled")]
+
+
+def test_the_cursor_is_kept_at_the_beat_and_a_restart_that_lists_again_doubles_nothing(
+    table: Table,
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    typos = [table.post("bob", f"[phisical: attack Goblin] try {n}", 2 + n) for n in range(3)]
+    for n in range(3):
+        table.poll(2.5 + n)  # each post in place, the cursor left as it was
+    with table.store.session() as s:
+        stored = s.scalars(select(PollCursorRow.cursor)).one()
+    assert stored != table.bot.context.listed.cursor  # behind: kept at the beat
+    before = table.ledger_json()
+    table.restart()  # lists again from the stored cursor: every post shown again, unchanged
+    report = table.poll(10)
+    assert report.events == 0 and report.delivered == {}
+    assert [len(table.reply_to(t)) for t in typos] == [1, 1, 1]
+    assert table.ledger_json() == before
+    table.poll(10 + table.bot.options.lease.total_seconds() / 60)  # the beat: kept now
+    with table.store.session() as s:
+        assert s.scalars(select(PollCursorRow.cursor)).one() == table.bot.context.listed.cursor
+
+
+def test_a_cycle_that_fails_in_place_runs_again_the_usual_way_in_the_same_poll(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    real_run = cycle_module.ThreadCycle.run
+    calls: list[int] = []
+
+    def fails_once(self: Any, posts: Any, report: Any, **more: Any) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a moment's trouble")
+        return int(real_run(self, posts, report, **more))
+
+    monkeypatch.setattr(cycle_module.ThreadCycle, "run", fails_once)
+    typo = table.post("bob", "[phisical: attack Goblin]", 2)
+    report = table.poll(3)  # no error: the second run, the usual way, went through
+    assert len(calls) == 2 and report.events == 1
+    assert [d.key for d in report.delivered[THREAD]] == [f"problems-{typo}"]
+    assert len(table.reply_to(typo)) == 1 and _versions(table, typo) == [(1, "handled")]
+
+
+@pytest.fixture
+def pg_table(tmp_path: Path, postgres_database: Any) -> Iterator[Table]:
+    postgres_database.reset()
+    table = Table(tmp_path, url=postgres_database.url)
+    try:
+        yield table
+    finally:
+        table.store.dispose()
+
+
+@pytest.mark.postgres
+def test_a_lease_taken_while_the_cycle_ran_in_place_keeps_none_of_it(
+    pg_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = pg_table
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)  # w1 holds the thread
+    real_run = cycle_module.ThreadCycle.run
+
+    def taken_meanwhile(self: Any, posts: Any, report: Any, **more: Any) -> int:
+        # another worker, alive, takes the lease and commits while this cycle runs (the
+        # row is not locked: the cycle read it with the claims' query)
+        with Session(table.store.engine) as other, other.begin():
+            other.execute(update(ThreadRow).values(lease_owner="w2", lease_expires=at(60)))
+            Leases(other).beat(name="w2", forum="local", now=at(3), until=at(60))
+        monkeypatch.setattr(cycle_module.ThreadCycle, "run", real_run)
+        return int(real_run(self, posts, report, **more))
+
+    monkeypatch.setattr(cycle_module.ThreadCycle, "run", taken_meanwhile)
+    typo = table.post("bob", "[phisical: attack Goblin]", 2)
+    report = table.poll(3)
+    assert report.events == 0 and report.delivered == {}  # none of w1's cycle was kept
+    assert report.skipped == [f"{THREAD} (run by w2)"]
+    assert table.reply_to(typo) == [] and _versions(table, typo) == []
+    w2 = table.restart(owner="w2")  # the post waits in the inbox for the worker that runs it
+    report = table.poll(4, w2)
+    assert report.events == 1 and len(table.reply_to(typo)) == 1
+    with table.store.session() as s:
+        thread = Repository(s).thread("local", THREAD)
+        assert thread is not None and thread.lease_owner == "w2"
+
+
+def test_a_thread_with_more_to_do_than_its_new_posts_goes_the_usual_way(
+    table: Table,
+) -> None:
+    table.post("gm_sam", SETUP + "\n!deadline 1h", 0)
+    table.poll(1)
+    table.post("alice", "[physical: attack Goblin]", 2)
+    late = table.post("bob", "[phisical: attack Goblin]", 70)  # written after the deadline
+    with _statements(table) as sent:
+        report = table.poll(70 + timedelta(minutes=1).total_seconds() / 60)
+    assert [s for s in sent if s.startswith("DELETE FROM inbox")]  # taken from the inbox
+    assert report.events >= 2 and len(table.reply_to(late)) == 1
+    assert table.ledger()["rounds"][0]["closed_by"] == "deadline"
