@@ -132,7 +132,7 @@ class Leases:
         if mine:
             params |= {"mine": list(mine), "posts": list(posts) or [""]}
         rows = run(self.s, _seen(held=bool(mine)), params).all()
-        counts = rows[0]  # the first part: one row
+        [counts] = [r for r in rows if r.part == _COUNTS]
         held: dict[int, HeldThread] = {}
         for r in rows:
             if r.part == _THREADS:
@@ -151,8 +151,8 @@ class Leases:
                     deleted=r.v_deleted,
                 )
         return Seen(
-            work=[_thread_work(r) for r in rows if r.part == _WORK],
-            live=[r.name for r in rows if r.part == _WORKERS],
+            work=sorted((_thread_work(r) for r in rows if r.part == _WORK), key=lambda w: w.id),
+            live=sorted(r.name for r in rows if r.part == _WORKERS),
             total=int(counts.total),
             held=int(counts.held),
             threads=held,
@@ -372,8 +372,8 @@ def _seen(*, held: bool) -> Any:
                 versions.c.post_id.in_(bindparam("posts", expanding=True)),
             )
         )
-    ordered = union_all(*parts).subquery()
-    return select(ordered).order_by(ordered.c.part, ordered.c.name, ordered.c.id)
+    # in no set order (the caller sorts): sorting would copy every row, a snapshot's too
+    return union_all(*parts)
 
 
 @cache
