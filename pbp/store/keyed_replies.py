@@ -68,23 +68,26 @@ def applies(session: Session, owed: Sequence[OwedReply]) -> bool:
 
 
 def write(session: Session, owed: Sequence[OwedReply]) -> list[Any]:
-    """Write ``owed`` (``applies`` holds), in their order; the new rows as written (their
-    ``id``, ``key``, ``revision``, ``to_post``, ``text`` and ``created_at``, in no set
-    order: a key is owed once)."""
+    """Write ``owed`` (``applies`` holds), in their order; every row written (edited or new),
+    as it stands now, in no set order."""
+    written: list[Any] = []
     unstored: set[int] = set()  # edits of keys with no row: they go in as new rows
     for i, o in enumerate(owed):
         if o.edit:
-            done = run(
+            edited = run(
                 session, _edit_newest(), {"thread_id_": o.thread_id, "key_": o.key, "text_": o.text}
-            )
-            if not done.rowcount:
+            ).all()
+            written += edited
+            if not edited:
                 unstored.add(i)
     new = [
         {**new_row(o), "thread_id_": o.thread_id, "key_": o.key}
         for i, o in enumerate(owed)
         if not o.edit or i in unstored
     ]
-    return run(session, _insert_next_revision(), new).all() if new else []
+    if new:
+        written += run(session, _insert_next_revision(), new).all()
+    return written
 
 
 def _table() -> Table:
@@ -114,6 +117,7 @@ def _edit_newest() -> Any:
             edits=table.c.edits + 1,
             status=case((table.c.status == "posted", "edit-pending"), else_=table.c.status),
         )
+        .returning(*table.c)
     )
 
 
@@ -126,9 +130,4 @@ def _insert_next_revision() -> Any:
         .where(_newest(older))
         .scalar_subquery()
     )
-    c = table.c
-    return (
-        insert(table)
-        .values(revision=revision)
-        .returning(c.id, c.key, c.revision, c.to_post, c.text, c.created_at)
-    )
+    return insert(table).values(revision=revision).returning(*table.c)

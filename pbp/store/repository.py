@@ -142,11 +142,8 @@ class Repository:
             return
         if keyed_replies.applies(self.s, owed):  # the same, with no read first
             written = keyed_replies.write(self.s, owed)
-            if any(o.edit for o in owed):
-                self._new_replies = None
-            elif self._new_replies is not None:
-                thread = {o.key: o.thread_id for o in owed}  # (a key is owed once here)
-                self._new_replies += [_new_reply(r, thread_id=thread[r.key]) for r in written]
+            if self._new_replies is not None:
+                self._new_replies += [record_of(ReplyRecord, r) for r in written]
             return
         self._new_replies = None
         # the newest revision of each key: a row stored (read as values), or one owed here
@@ -621,16 +618,16 @@ class Repository:
             row.status = "edit-pending"
 
     def owed_here(self, thread_id: int) -> list[ReplyRecord] | None:
-        """The replies of the thread this unit of work made owed, oldest first, if it knows
-        them all: new replies written by the ``deferred()`` block's INSERT, no edit or private
-        message among them (None otherwise). When the thread owed nothing before, they are
-        all it owes now (``owed`` without the read)."""
+        """The replies of the thread this unit of work wrote that are not posted, oldest
+        first, if it knows them all: those the ``deferred()`` block's statements wrote (new
+        replies, an edit), as they returned them, no private message or other write among
+        them (None otherwise). When the thread owed nothing before, they are all it owes now
+        (``owed`` without the read)."""
         self._write_deferred()
         if self._new_replies is None:
             return None
-        return sorted(
-            (r for r in self._new_replies if r.thread_id == thread_id), key=lambda r: r.id
-        )
+        mine = (r for r in self._new_replies if r.thread_id == thread_id and r.status in UNPOSTED)
+        return sorted(mine, key=lambda r: r.id)
 
     def owed(self, thread_id: int) -> list[tuple[ReplyRecord, str | None]]:
         """Replies still to post or edit, oldest first (read from the table: nothing of the
@@ -951,26 +948,4 @@ def _character_update() -> Any:
         update(table)
         .where(table.c.id == bindparam("id_"))
         .values({name: bindparam(name) for name in ("side", "group", "status", "data")})
-    )
-
-
-def _new_reply(row: Any, *, thread_id: int) -> ReplyRecord:
-    """A reply just written owed (``keyed_replies.write``), from what its INSERT returned."""
-    return ReplyRecord(
-        id=row.id,
-        thread_id=thread_id,
-        key=row.key,
-        revision=row.revision,
-        to_post=row.to_post,
-        text=row.text,
-        status="pending",
-        forum_reply_id=None,
-        attempts=0,
-        tried_at=None,
-        edits=0,
-        last_error=None,
-        created_at=row.created_at,
-        posted_at=None,
-        to_user=None,
-        subject=None,
     )

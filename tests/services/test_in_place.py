@@ -163,3 +163,24 @@ def test_a_thread_with_more_to_do_than_its_new_posts_goes_the_usual_way(
     assert [s for s in sent if s.startswith("DELETE FROM inbox")]  # taken from the inbox
     assert report.events >= 2 and len(table.reply_to(late)) == 1
     assert table.ledger()["rounds"][0]["closed_by"] == "deadline"
+
+
+def test_an_edit_of_the_turn_board_in_place_is_delivered_from_what_its_update_returned(
+    table: Table,
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    [sheet] = [r for r in table.replies() if r.reply_to is None]
+    table.post("alice", "Aria swings. [physical: attack Goblin]", 2)
+    with _statements(table) as sent:
+        report = table.poll(3)
+    assert [(d.key, d.edited) for d in report.delivered[THREAD]] == [("cheatsheet", True)]
+    assert not [s for s in sent if s.startswith("SELECT replies")]  # not read back
+    [after] = [r for r in table.replies() if r.reply_to is None]
+    assert after.id == sheet.id and after.body != sheet.body  # the same post, edited
+    with table.store.session() as s:
+        repo = Repository(s)
+        thread = repo.thread("local", THREAD)
+        assert thread is not None
+        [row] = [r for r in repo.replies(thread.id) if r.key == "cheatsheet"]
+    assert (row.status, row.edits, row.text) == ("posted", 1, after.body)
