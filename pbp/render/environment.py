@@ -76,34 +76,60 @@ class _Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
+_LOOKS = [0]  # how many times the template files were to be looked at again (``look_again``)
+
+
+def look_again() -> None:
+    """The next use of each template looks at its file again, and at the folders for a name
+    none of them had (a reloading environment looks once between two calls of this, however
+    often a reply includes a template)."""
+    _LOOKS[0] += 1
+
+
 class _Loader(jinja2.FileSystemLoader):
-    """Jinja's loader of template files that, unless files are read again when they change,
-    remembers the names it found in no folder: an include with a fallback (``{% include
-    ["slots/" ~ slot ~ ".md.j2", "slots/_action.md.j2"] %}``) looks for its first name in
-    every folder at each render, and Jinja keeps only the templates it found."""
+    """Jinja's loader of template files that remembers the names it found in no folder (an
+    include with a fallback, ``{% include ["slots/" ~ slot ~ ".md.j2", "slots/_action.md.j2"]
+    %}``, looks for its first name in every folder at each render, and Jinja keeps only the
+    templates it found), and that, when files are read again as they change (``reload``),
+    looks at a file's time and at the folders once a ``look_again``, not at each use."""
 
     def __init__(self, searchpath: list[str], *, reload: bool) -> None:
         super().__init__(searchpath)
-        self._missing: set[str] | None = None if reload else set()
+        self._reload = reload
+        self._missing: set[str] = set()
+        self._missing_at = _LOOKS[0]  # the look the names missing were found missing in
 
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
-        missing = self._missing
-        if missing is not None and template in missing:
+        if self._reload and self._missing_at != _LOOKS[0]:  # a GM may have added one since
+            self._missing, self._missing_at = set(), _LOOKS[0]
+        if template in self._missing:
             raise jinja2.TemplateNotFound(template)
         try:
-            return super().get_source(environment, template)
+            source, filename, uptodate = super().get_source(environment, template)
         except jinja2.TemplateNotFound:
-            if missing is not None:
-                missing.add(template)
+            self._missing.add(template)
             raise
+        if not self._reload:
+            return source, filename, uptodate
+        looked = [_LOOKS[0]]  # the look its file was last found unchanged in
+
+        def unchanged() -> bool:
+            if looked[0] == _LOOKS[0]:
+                return True
+            if not uptodate():
+                return False
+            looked[0] = _LOOKS[0]
+            return True
+
+        return source, filename, unchanged
 
 
 def make_environment(override: Path | None = None, *, reload: bool = True) -> jinja2.Environment:
     """An environment that loads ``override`` first (a campaign's folder), then the built-ins.
-    ``reload``: a template file changed since it was compiled is compiled again (Jinja looks at
-    the file's time at each use); without it each template is compiled once."""
+    ``reload``: a template file changed since it was compiled is compiled again (its time is
+    looked at once a ``look_again``); without it each template is compiled once."""
     folders = [str(override)] if override is not None else []
     folders.append(str(builtin_templates_dir()))
     folders += [str(folder) for folder in ruleset_templates_dirs()]

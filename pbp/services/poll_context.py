@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pbp.campaign.model import Campaign
 from pbp.forums.base import Forum
-from pbp.render.environment import shared_environment
+from pbp.render.environment import look_again, shared_environment
 from pbp.render.replies import Replies
 from pbp.services.campaign_files import CampaignFiles
 from pbp.services.polling import BotOptions, Listed
@@ -28,7 +28,11 @@ class Renderers:
     reload: bool = True
 
     def for_campaign(self, campaign: Campaign, seed_for: Callable[[int], str | None]) -> Replies:
+        """The renderer of one thread's replies in one cycle (or of one page); reloading, the
+        template files are looked at again once for it, not at each include."""
         templates = Path(campaign.templates) if campaign.templates else None
+        if self.reload:
+            look_again()
         return Replies(env=shared_environment(templates, reload=self.reload), seed_for=seed_for)
 
 

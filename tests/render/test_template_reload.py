@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbp.render.environment import make_environment
+from pbp.render.environment import look_again, make_environment
 
 
 def _edit(path: Path, text: str) -> None:
@@ -26,6 +26,8 @@ def test_an_edited_override_is_read_again_only_when_reloading(
     env = make_environment(tmp_path, reload=reload)
     assert env.get_template("about.md.j2").render() == "first"
     _edit(override, "edited")
+    assert env.get_template("about.md.j2").render() == "first"  # looked at once a cycle
+    look_again()  # the next cycle's replies
     assert env.get_template("about.md.j2").render() == after
 
 
@@ -44,7 +46,33 @@ def test_an_override_added_later_is_found_only_when_reloading(
     assert env.get_template("about.md.j2").render() == "built-in"
     (tmp_path / "slots").mkdir()
     (tmp_path / "slots" / "physical.md.j2").write_text("the GM's", encoding="utf-8")
+    look_again()
     assert env.get_template("about.md.j2").render() == after
+
+
+def test_a_reloading_environment_looks_at_a_file_once_between_two_looks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "about.md.j2").write_text(
+        '{% include ["slots/physical.md.j2", "fallback.md.j2"] %}', encoding="utf-8"
+    )
+    (tmp_path / "fallback.md.j2").write_text("built-in", encoding="utf-8")
+    env = make_environment(tmp_path, reload=True)
+    looked: list[str] = []
+    real_getmtime, real_isfile = os.path.getmtime, os.path.isfile
+    monkeypatch.setattr(os.path, "getmtime", lambda p: looked.append(str(p)) or real_getmtime(p))
+    monkeypatch.setattr(os.path, "isfile", lambda p: looked.append(str(p)) or real_isfile(p))
+    look_again()
+    for _ in range(5):  # one reply, its template used five times
+        assert env.get_template("about.md.j2").render() == "built-in"
+    once = len(looked)
+    assert once > 0
+    for _ in range(5):
+        env.get_template("about.md.j2").render()
+    assert len(looked) == once  # nothing looked at again until the next look
+    look_again()
+    env.get_template("about.md.j2").render()
+    assert len(looked) > once
 
 
 def test_the_bot_reloads_by_default_and_a_replay_does_not(tmp_path: Path) -> None:
