@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pbp.engine.command_table import CommandRow
 from pbp.engine.done import Done
+from pbp.engine.last_answer import keeps_last_answer
 from pbp.engine.pending import Pending
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.roster import Roster
@@ -116,6 +117,7 @@ def correct(
     return roster, None
 
 
+@keeps_last_answer  # (asked of one state by the turn board, the standing orders, the close)
 def out_of_play(state: EngineState) -> frozenset[str]:
     """The characters some ruleset's state has put out of play (a fight's out, say)."""
     return frozenset().union(*(ruleset.out_of_play(state) for ruleset in ALL))
