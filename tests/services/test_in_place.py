@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,16 +106,6 @@ def test_a_cycle_that_fails_in_place_runs_again_the_usual_way_in_the_same_poll(
     assert len(calls) == 2 and report.events == 1
     assert [d.key for d in report.delivered[THREAD]] == [f"problems-{typo}"]
     assert len(table.reply_to(typo)) == 1 and _versions(table, typo) == [(1, "handled")]
-
-
-@pytest.fixture
-def pg_table(tmp_path: Path, postgres_database: Any) -> Iterator[Table]:
-    postgres_database.reset()
-    table = Table(tmp_path, url=postgres_database.url)
-    try:
-        yield table
-    finally:
-        table.store.dispose()
 
 
 @pytest.mark.postgres

@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 from service_table import SETUP, START, Table, at
 
 from pbp.errors import ForumError
-
-
-@pytest.fixture
-def pg_table(tmp_path: Path, postgres_database: Any) -> Iterator[Table]:
-    """A table whose bot keeps everything in a PostgreSQL database of its own."""
-    postgres_database.reset()
-    table = Table(tmp_path, url=postgres_database.url)
-    try:
-        yield table
-    finally:
-        table.store.dispose()
 
 
 def test_a_round_with_a_fixed_typo_on_postgresql(pg_table: Table) -> None:
