@@ -296,6 +296,9 @@ class Bot:
         with repo.deferred():  # the log's rows in one INSERT per table
             report.events += cycle.run(posts, report, shown_at=shown_at, known=known)
         cycle.changes.needs_read = False
+        if cycle.stopped:  # what it did not get to waits in the inbox for the next start (what
+            bot = self.options.username.casefold()  # it did shows as unchanged then)
+            inbox.put(thread.id, [p for p in posts if p.author.casefold() != bot], at=now)
         return cycle
 
     def _deliver(self, work: ThreadWork, now: datetime, report: PollReport) -> None:

@@ -81,6 +81,7 @@ class ThreadCycle:
             self.barrier = True
         self.replies = context.renderers.for_campaign(self.state.campaign, self.seed_for)
         self.last_seq = thread.last_seq
+        self.stopped = False  # a stop was asked for before every post was handled
 
     def _campaign(self, watched: WatchedThread) -> tuple[Campaign, bool]:
         try:
@@ -122,7 +123,8 @@ class ThreadCycle:
         shown_at: Mapping[str, datetime] | None = None,
         known: Mapping[str, KnownPost] | None = None,
     ) -> int:
-        """Handle the new versions among ``posts``, then let time pass to ``now``.
+        """Handle the new versions among ``posts``, then let time pass to ``now``; how many
+        were handled (fewer, and ``stopped``, when a stop was asked for meanwhile).
         ``shown_at``: when the forum showed each post (post id -> the latest time; a post
         not in it: now); ``known``: the newest version the store holds of each of
         ``posts`` (read here if not given)."""
@@ -134,12 +136,15 @@ class ThreadCycle:
             known = self.repo.known_posts(self.thread_id, (p.id for p in [*posts, *again]))
         posts = posts + again
         planned = plan(posts, known=known, bot=self.context.options.username, now=self.now)
+        handled = 0
         for item in planned:
             if self.context.stopping():  # stop after the post in hand; the rest comes next start
+                self.stopped = True
                 break
             if self._missed_before(item):
                 self._tick()  # the missed deadline's close, seen now, before the posts after it
             self._handle(item, report)
+            handled += 1
         else:
             self._tick()
         self._flush_held()
@@ -160,7 +165,7 @@ class ThreadCycle:
         changes.next_due_at = next_due(self.state, now=self.now)
         self._keep_open_round()
         self.last_seq = changes.last_seq
-        return len(planned)
+        return handled
 
     def _rereads(self, posts: list[ForumPost], shown_at: Mapping[str, datetime]) -> list[ForumPost]:
         """SPEC §4.3/§8: before a close, the open round's posts are read again (a forum whose

@@ -322,7 +322,8 @@ class Ingest:
             busy = {w.id for w in seen.work}
             for key, thread_id in held.items():
                 here = seen.threads.get(thread_id)
-                if here is None or thread_id in busy:  # not ours, or more to do: the usual way
+                if here is None or thread_id in busy or self.context.stopping():
+                    # not ours, more to do, or a stop asked for: the usual way (next poll's)
                     if here is None:
                         mine.discard(thread_id)
                     kept += inbox.put(thread_id, news[key], at=self.now)

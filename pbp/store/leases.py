@@ -222,16 +222,20 @@ class Leases:
         gave, or from what the last ``keep`` wrote (nothing when nothing does).
 
         ``owner``: the thread was read without its row locked (by ``seen``): the UPDATE is
-        made whatever changed, and only if ``owner`` still holds the lease; whether it did
-        (if not, the caller must not commit what the unit of work wrote of the thread)."""
+        made whatever changed, and only if ``owner`` still holds the lease and what another
+        worker may change without it (``moved_to``, ``needs_read``) is as read; whether it
+        was (if not, the caller must not commit what the unit of work wrote of the thread)."""
         loaded = self._held[thread_id]
         changed = {name: value for name, value in changes.values().items() if value != loaded[name]}
         if owner is not None:
             changed.setdefault("last_seq", changes.last_seq)  # the lease checked whatever changed
+            # and what other workers may write of it without the lease, unchanged since read
+            # (a campaign moved away, a whole read asked for)
+            as_read = {"moved_to_": loaded["moved_to"], "needs_read_": loaded["needs_read"]}
             done = run(
                 self.s,
                 _thread_update(tuple(sorted(changed)), guarded=True),
-                {**changed, "id_": thread_id, "owner_": owner},
+                {**changed, "id_": thread_id, "owner_": owner, **as_read},
                 flush=False,
             )
             if not done.rowcount:
@@ -385,11 +389,18 @@ def _hold() -> Any:
 @cache
 def _thread_update(columns: tuple[str, ...], *, guarded: bool = False) -> Any:
     """The UPDATE of a thread's ``columns``; ``guarded``: only while the worker bound as
-    ``owner_`` holds its lease."""
+    ``owner_`` holds its lease, and its ``moved_to`` and ``needs_read`` are those bound."""
     table = cast(Table, ThreadRow.__table__)
     where = table.c.id == bindparam("id_")
     if guarded:
-        where = where & (table.c.lease_owner == bindparam("owner_"))
+        where = (
+            where
+            & (table.c.lease_owner == bindparam("owner_"))
+            & table.c.moved_to.is_not_distinct_from(
+                bindparam("moved_to_", type_=table.c.moved_to.type)
+            )
+            & (table.c.needs_read == bindparam("needs_read_", type_=table.c.needs_read.type))
+        )
     return (
         update(table)
         .where(where)

@@ -626,8 +626,9 @@ class Repository:
         self._write_deferred()
         if self._new_replies is None:
             return None
-        mine = (r for r in self._new_replies if r.thread_id == thread_id and r.status in UNPOSTED)
-        return sorted(mine, key=lambda r: r.id)
+        # a row written twice (the block's writes flushed by a read in between) as it was last
+        latest = {r.id: r for r in self._new_replies if r.thread_id == thread_id}
+        return sorted((r for r in latest.values() if r.status in UNPOSTED), key=lambda r: r.id)
 
     def owed(self, thread_id: int) -> list[tuple[ReplyRecord, str | None]]:
         """Replies still to post or edit, oldest first (read from the table: nothing of the

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from pbp.services import cycle as cycle_module
 from pbp.store.leases import Leases
 from pbp.store.repository import Repository
-from pbp.store.schema import PollCursorRow, PostVersionRow, ThreadRow
+from pbp.store.schema import EventRow, PollCursorRow, PostVersionRow, ThreadRow
 
 
 @contextmanager
@@ -140,6 +140,31 @@ def test_a_lease_taken_while_the_cycle_ran_in_place_keeps_none_of_it(
         assert thread is not None and thread.lease_owner == "w2"
 
 
+@pytest.mark.postgres
+def test_a_campaign_moved_away_while_the_cycle_ran_in_place_is_told_in_the_same_poll(
+    pg_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = pg_table
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    real_run = cycle_module.ThreadCycle.run
+
+    def moved_meanwhile(self: Any, posts: Any, report: Any, **more: Any) -> int:
+        # another worker binds the campaign to a new thread (``!campaign`` there) and commits
+        with Session(table.store.engine) as other, other.begin():
+            Repository(other).move_campaign(self.thread_id, to="keep-2", at=at(3))
+        monkeypatch.setattr(cycle_module.ThreadCycle, "run", real_run)
+        return int(real_run(self, posts, report, **more))
+
+    monkeypatch.setattr(cycle_module.ThreadCycle, "run", moved_meanwhile)
+    typo = table.post("bob", "[phisical: attack Goblin]", 2)
+    table.poll(3)  # the cycle in place kept nothing; the usual way saw the move
+    with table.store.session() as s:
+        kinds = s.scalars(select(EventRow.kind).order_by(EventRow.seq)).all()
+    assert "moved" in kinds
+    assert table.reply_to(typo) == []  # told of the move first: the thread is read no more
+
+
 def test_a_thread_with_more_to_do_than_its_new_posts_goes_the_usual_way(
     table: Table,
 ) -> None:
@@ -173,3 +198,43 @@ def test_an_edit_of_the_turn_board_in_place_is_delivered_from_what_its_update_re
         assert thread is not None
         [row] = [r for r in repo.replies(thread.id) if r.key == "cheatsheet"]
     assert (row.status, row.edits, row.text) == ("posted", 1, after.body)
+
+
+def test_a_reply_written_twice_in_one_cycle_is_posted_once(table: Table) -> None:
+    # the cycle's writes go out before a delete's purge and again at its end: the typo's
+    # problem reply is written in the first batch and edited in the second
+    table.post("gm_sam", SETUP, 0)
+    chatter = table.post("alice", "Out of character: back tomorrow.", 1)
+    table.poll(2)
+    typo = table.post("bob", "[phisical: attack Goblin]", 3)
+    table.delete(chatter, 4)
+    table.post("gm_sam", f"!void {typo}", 5)
+    report = table.poll(6)
+    keys = [d.key for d in report.delivered[THREAD]]
+    assert len(keys) == len(set(keys)), keys  # each reply delivered once
+    assert len(table.reply_to(typo)) == 1
+
+
+def test_a_stop_asked_during_a_cycle_in_place_leaves_the_posts_it_did_not_reach_waiting(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    first = table.post("alice", "[phisical: attack Goblin]", 2)
+    second = table.post("bob", "[mentl: attack Goblin]", 3)
+    real_handle = cycle_module.ThreadCycle._handle
+
+    def stop_after(self: Any, item: Any, report: Any) -> None:
+        real_handle(self, item, report)
+        table.bot.request_stop()  # a SIGTERM while the first post is in hand
+
+    monkeypatch.setattr(cycle_module.ThreadCycle, "_handle", stop_after)
+    report = table.poll(1 + table.bot.options.lease.total_seconds() / 60)  # a beat: the cursor
+    with table.store.session() as s:  # is kept past both posts
+        assert s.scalars(select(PollCursorRow.cursor)).one() == table.bot.context.listed.cursor
+    assert report.events == 1 and len(table.reply_to(first)) == 1
+    assert table.reply_to(second) == []
+    monkeypatch.setattr(cycle_module.ThreadCycle, "_handle", real_handle)
+    table.restart()
+    table.poll(10 + table.bot.options.lease.total_seconds() / 60)  # the next start, its beat
+    assert len(table.reply_to(first)) == 1 and len(table.reply_to(second)) == 1

@@ -43,6 +43,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # every version gets a processed row again (one the bot recorded before this revision
+    # had one anyway), handled when it was seen
     op.create_table(
         "processed_posts",
         sa.Column("id", sa.Integer(), nullable=False),
