@@ -130,6 +130,8 @@ class Leases:
         each of ``posts`` in it (``Repository.known_posts``)."""
         params = {"forum": forum, "owner": owner, "now": now, "since": seen_since}
         if mine:
+            # (an empty list would be SQLAlchemy's own empty-set expression, off the compiled
+            # path: no post has an empty id)
             params |= {"mine": list(mine), "posts": list(posts) or [""]}
         rows = run(self.s, _seen(held=bool(mine)), params).all()
         [counts] = [r for r in rows if r.part == _COUNTS]
