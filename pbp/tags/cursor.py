@@ -56,9 +56,9 @@ def is_signed(word: str) -> bool:
 class Cursor:
     """Reads one tag body from left to right."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, pos: int = 0) -> None:
         self.text = text
-        self.pos = 0
+        self.pos = pos
 
     def skip_space(self) -> None:
         """Move past white space."""
@@ -163,18 +163,23 @@ class Cursor:
 
     def exact_name(self, candidates: Sequence[str]) -> str:
         """The longest candidate written here (the first of equal length), as a whole word."""
-        text, pos = self.text, self.pos
-        if text.isascii():  # most tags: one match of the roster's expression
-            expression, named = _ascii_names(tuple(candidates))
-            found = expression.match(text.lower(), pos) if expression is not None else None
-            return named[found.group()] if found is not None else ""
-        for length, lowered in _by_length(tuple(candidates)):
-            end = pos + length
-            name = lowered.get(text[pos:end].lower())
-            # ``end`` may pass the text's end: lower-casing lengthens some letters (İ → i̇)
-            if name is not None and (end >= len(text) or not _WORD.match(text[end])):
-                return name
-        return ""
+        return exact_name_at(self.text, self.pos, candidates)
+
+
+def exact_name_at(text: str, pos: int, candidates: Sequence[str]) -> str:
+    """The longest candidate written at ``pos`` of ``text`` (the first of equal length), as a
+    whole word ("" if none)."""
+    if text.isascii():  # most tags: one match of the roster's expression
+        expression, named = _ascii_names(tuple(candidates))
+        found = expression.match(text.lower(), pos) if expression is not None else None
+        return named[found.group()] if found is not None else ""
+    for length, lowered in _by_length(tuple(candidates)):
+        end = pos + length
+        name = lowered.get(text[pos:end].lower())
+        # ``end`` may pass the text's end: lower-casing lengthens some letters (İ → i̇)
+        if name is not None and (end >= len(text) or not _WORD.match(text[end])):
+            return name
+    return ""
 
 
 @functools.lru_cache(maxsize=256)

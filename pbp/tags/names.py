@@ -45,13 +45,31 @@ def resolve_name(text: str, *, candidates: Iterable[str]) -> str | NameProblem:
         exact = roster.exact.get(wanted)
         if exact is not None:
             return exact
-        starting = [name for name, fold in roster.folded if fold.startswith(wanted)]
+        starting = _starting(roster, wanted)
         if len(starting) == 1:
             return starting[0]
         if starting:
             return AmbiguousName(tag=text, name=text.strip(), candidates=tuple(sorted(starting)))
     near = tuple(sorted(name for name, fold in roster.folded if _one_off(wanted, fold)))
     return UnknownName(tag=text, name=text.strip(), candidates=roster.listed, near=near)
+
+
+def named(text: str, *, candidates: tuple[str, ...]) -> str | None:
+    """The name ``resolve_name`` gives for ``text``, or None where it gives a problem (not
+    worked out: the quick readers only need to know there is one)."""
+    roster = _folded(candidates)
+    wanted = _fold(text)
+    if not wanted:
+        return None
+    exact = roster.exact.get(wanted)
+    if exact is not None:
+        return exact
+    starting = _starting(roster, wanted)
+    return starting[0] if len(starting) == 1 else None
+
+
+def _starting(roster: _Folded, wanted: str) -> list[str]:
+    return [name for name, fold in roster.folded if fold.startswith(wanted)]
 
 
 NEAR_LENGTH = 4  # a typo of a shorter name is as likely another word

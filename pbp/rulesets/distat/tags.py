@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
 from pbp.tags.common import AS_ONLY
-from pbp.tags.cursor import Cursor, Names, Reject
+from pbp.tags.cursor import Cursor, Names, Reject, exact_name_at, is_signed
 from pbp.tags.format import bracket
 from pbp.tags.model import Source
-from pbp.tags.names import likely_typo
+from pbp.tags.names import likely_typo, named
 from pbp.tags.options import (
     AS,
     Arg,
@@ -140,6 +141,57 @@ def read_identify(body: str, *, source: Source, names: Names) -> IdentifyTag:
 
 def read_action(verb: str, body: str, *, source: Source, names: Names) -> ActionTag:
     """``[physical: …]`` / ``[mental: …]``: one part with options, or a split (RULES D7)."""
+    quick = _quick_action(verb, body, source=source, names=names)
+    return quick if quick is not None else read_action_whole(verb, body, source=source, names=names)
+
+
+# `attack NAME` or `restrain NAME`, and after the name nothing, or one bonus
+_QUICK_HEAD = re.compile(r"\s*(attack|restrain)\s+", re.IGNORECASE)
+_QUICK_WORD = re.compile(r"[^\s,|/;]+")
+_QUICK_TAIL = re.compile(r"[\s,|/]*|[\s,|/]+bonus\s+(\+?\d{1,6})[\s,|/]*", re.IGNORECASE)
+
+
+def _quick_action(verb: str, body: str, *, source: Source, names: Names) -> ActionTag | None:
+    """Most actions as players write them, ``attack NAME`` or ``restrain NAME`` with a whole
+    name of the roster and at most a bonus, read as ``read_action_whole`` reads them, in
+    three matches; None for any other body (read the whole way). ASCII only: there the exact
+    name is one match of the roster's expression (``exact_name_at``)."""
+    if ";" in body or not body.isascii():
+        return None
+    head = _QUICK_HEAD.match(body)
+    if head is None:
+        return None
+    start = head.end()
+    written = exact_name_at(body, start, names.characters)  # the longest name there
+    if written:
+        target = written
+    else:  # one word, a name's start (`Gob`), as ``Cursor.take_name`` resolves it
+        word = _QUICK_WORD.match(body, start)
+        written = word.group() if word is not None else ""
+        if not written or written.lower() in _ACTION_STOPS or is_signed(written):
+            return None
+        found = named(written, candidates=names.characters)
+        if found is None:
+            return None
+        target = found
+    tail = _QUICK_TAIL.fullmatch(body, start + len(written))
+    if tail is None:
+        return None
+    part = _one_part(_MANEUVERS[head.group(1).lower()], target)
+    bonus = tail.group(1)
+    if bonus is None:
+        return ActionTag(source=source, stat=_STATS[verb], parts=(part,))
+    return ActionTag(source=source, stat=_STATS[verb], parts=(part,), bonus=int(bonus))
+
+
+@functools.lru_cache(maxsize=256)
+def _one_part(maneuver: Maneuver, target: str) -> ActionPart:
+    """The part ``maneuver target`` (a value: the same one for every tag that names it)."""
+    return ActionPart(maneuver=maneuver, target=target)
+
+
+def read_action_whole(verb: str, body: str, *, source: Source, names: Names) -> ActionTag:
+    """``read_action`` of any body, word by word."""
     texts = [text for text in body.split(";") if text.strip()]
     if not texts:
         raise Reject(IncompleteTag(tag="", verb=verb, missing="attack TARGET"))
