@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from pbp.campaign.model import Campaign
 from pbp.engine.problems import NeedAs, NoCharacter, NotYourCharacter
 from pbp.errors import Problem
+from pbp.values import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Actor:
     """The character a tag acts for; ``on_behalf`` when the GM acts for it."""

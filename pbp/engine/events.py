@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from pbp.values import fast_init
 
+
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PostArrived:
     """A post the bot reads for the first time."""

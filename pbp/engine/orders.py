@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from pbp.values import fast_init
+
 HOLD = "hold"  # the post id a default hold acts under (the campaign's standing_default)
 
 
@@ -29,6 +31,7 @@ class StandingOrder:
         return f"standing:{self.post_id}:{self.line}"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnBoard:
     """Whose turn it is, for the opening post: the open round, its deadline (and the end of

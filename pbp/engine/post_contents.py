@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 from pbp.engine.done import Done
 from pbp.engine.notes import Note
 from pbp.errors import Problem
+from pbp.values import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ProblemsContent:
     """The problems of one post: an error reply. ``closed``: the close found them (the round

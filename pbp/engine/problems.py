@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from pbp.errors import Problem
+from pbp.values import fast_init
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +37,7 @@ class NotYourCharacter(Problem):
     characters: tuple[str, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionUsed(Problem):
     """The character already used that action this round (RULES D8)."""

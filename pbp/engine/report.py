@@ -8,6 +8,7 @@ from datetime import datetime
 from pbp.engine.done import Done
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
+from pbp.values import fast_init
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -28,6 +29,7 @@ class CorrectionEntry:
     changed: int | None = field(default=None, metadata={"ledger": False})
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rejection:
     """A tag that does not act, with its final verdict."""

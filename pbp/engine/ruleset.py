@@ -31,12 +31,14 @@ from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import Command, CommandTiming, EncounterCommand
 from pbp.tags.model import SceneKind, Source
 from pbp.tags.registry import Tag
+from pbp.values import fast_init
 
 T = TypeVar("T")
 R = TypeVar("R")
 Scores = Callable[[str], Mapping[str, int | None]]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TagContext:
     """What checking one tag may look at: the campaign, the scene as it stands (roster and

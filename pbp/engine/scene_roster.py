@@ -18,8 +18,10 @@ from pbp.engine.setup import new_name_problem, resolve_in
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.tags.commands import Command, FeatureCommand, GroupCommand, NpcCommand
+from pbp.values import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Member:
     """One character of the scene and its side."""

@@ -6,9 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
+from pbp.values import fast_init
+
 T = TypeVar("T")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Slots:
     """Values of distinct types, in the order they were first put."""

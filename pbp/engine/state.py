@@ -23,10 +23,12 @@ from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
+from pbp.values import fast_init
 
 T = TypeVar("T")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
@@ -40,6 +42,7 @@ class Accepted:
     notes: tuple[Note, ...] = ()  # its ruleset's warnings on it (``Ruleset.notes``)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reading:
     """A post version as the reader parsed it, and the names it was read against: the parse
@@ -55,6 +58,7 @@ commands (what the round's tags already use, and the GM's grants before them, wh
 is checked)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class Checked:
     """What a post's verdicts were read against: every input of the check beyond the post
@@ -97,6 +101,7 @@ class PostReply:
     content: PostContent
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PostRecord:
     """A post of the open round (or of a closed one, kept for ``!undo``).
@@ -136,6 +141,7 @@ class PostRecord:
         return not self.deleted and self.voided_by is None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OpenRound:
     """The round in progress. ``base`` is the scene as it stands: the scene the round opened

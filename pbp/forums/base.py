@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from pbp.values import fast_init
+
 # C0 controls but tab and newline (a carriage return becomes a newline first), and UTF-16
 # surrogates, which a Python string holds only when one came alone (json.loads lets "\ud800"
 # through): no database stores them alike (PostgreSQL refuses NUL and lone surrogates)
@@ -37,6 +39,7 @@ def _replacement(found: re.Match[str]) -> str:
     return "\ufffd" if "\ud800" <= found.group() <= "\udfff" else ""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ForumPost:
     """One post as the forum shows it now.

@@ -14,10 +14,12 @@ from pbp.errors import Problem
 from pbp.render.disclosure import NOTHING_HIDDEN, Hidden, blanked
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import COMMON_VERBS, SCENE_VERBS
+from pbp.values import fast_init
 
 SEPARATOR = "\n\n-----\n\n"  # a thematic break between the problems of one reply
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Examples:
     """What the examples of a problem reply are written with: the scene's own tag syntax and

@@ -15,6 +15,7 @@ from datetime import datetime
 from pbp.engine.events import PostArrived, PostDeleted, PostEdited
 from pbp.forums.base import ForumPost
 from pbp.store.records import KnownPost
+from pbp.values import fast_init
 
 PostEvent = PostArrived | PostEdited | PostDeleted
 
@@ -24,6 +25,7 @@ def body_hash(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Planned:
     """One post version to handle: the engine event, or None for a post deleted before the

@@ -16,7 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
+from pbp.values import fast_init
 
+
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Source:
     """Where a tag or command stood in its post and how it was written.

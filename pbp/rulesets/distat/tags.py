@@ -35,6 +35,7 @@ from pbp.tags.problems import (
     SplitWithoutShare,
     UnknownManeuver,
 )
+from pbp.values import fast_init
 
 Stat = Literal["body", "mind"]
 
@@ -51,6 +52,7 @@ class Maneuver(StrEnum):
     USE = "use"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionPart:
     """One check of a physical or mental action; a split has several.
@@ -77,6 +79,7 @@ class MoveTag:
     as_name: str | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionTag:
     """``[physical: …]`` (stat body) or ``[mental: …]`` (stat mind): one part, or a split."""

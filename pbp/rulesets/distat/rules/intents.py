@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pbp.values import fast_init
+
 Stat = Literal["body", "mind"]
 STATS: tuple[Stat, Stat] = ("body", "mind")
 
@@ -22,6 +24,7 @@ class Move:
     stat: Stat | None = None  # the Threatened-check stat; None: the higher EAV (RULES D10)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Attack:
     """An opposed check that deals damage on success (RULES D4).

@@ -8,8 +8,10 @@ from typing import Literal
 from pbp.rulesets.distat.rules.fighter import Fighter, damage, eav, epv, invested, status
 from pbp.rulesets.distat.rules.intents import Stat
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, group
+from pbp.values import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StatView:
     """``full`` is the points invested; ``eav``/``epv`` carry damage and always-on talent

@@ -1,0 +1,84 @@
+"""``fast_init`` gives a frozen value the ``__init__`` dataclasses would write, only quicker:
+the same parameters, the same fields set, still frozen; and it refuses what it cannot build."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pytest
+
+import pbp.services.replay  # noqa: F401  (imports every class built quickly: the tags, the engine, the store)
+from pbp.values import WRITTEN, fast_init
+
+
+def test_the_tag_readers_values_are_built_quickly() -> None:
+    names = {cls.__name__ for cls in WRITTEN}
+    assert {"Source", "ParsedPost", "ActionTag", "ActionPart", "ForumPost", "Member"} <= names
+    assert len(WRITTEN) >= 25
+
+
+@pytest.mark.parametrize("cls", sorted(WRITTEN, key=lambda c: c.__qualname__), ids=str)
+def test_the_same_parameters_and_the_same_fields(cls: type) -> None:
+    written = WRITTEN[cls]
+    assert inspect.signature(cls.__init__) == inspect.signature(written)
+    fields = dataclasses.fields(cls)
+    given = {f.name: object() for f in fields}  # a value of its own for each field
+    quick = cls(**given)
+    usual = cls.__new__(cls)
+    written(usual, **given)
+    assert {f.name: getattr(quick, f.name) for f in fields} == given
+    assert {f.name: getattr(usual, f.name) for f in fields} == given
+    assert quick == usual or not cls.__dataclass_params__.eq  # (equal by identity only)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(quick, fields[0].name, 1)
+    assert dataclasses.replace(quick, **{fields[0].name: 1}) != quick
+
+
+@fast_init
+@dataclasses.dataclass(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 2
+    label: str = dataclasses.field(default="p", kw_only=True)
+
+
+def test_positional_defaults_and_keyword_only_fields() -> None:
+    assert Point(1) == Point(x=1, y=2, label="p")
+    assert Point(1, 3, label="q").y == 3
+    with pytest.raises(TypeError):
+        Point(1, 2, "q")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+
+
+def test_what_it_cannot_build_is_refused() -> None:
+    @dataclasses.dataclass(slots=True)
+    class NotFrozen:
+        x: int
+
+    @dataclasses.dataclass(frozen=True)
+    class NoSlots:
+        x: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        x: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Factory:
+        x: tuple[int, ...] = dataclasses.field(default_factory=tuple)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class OwnInit:
+        x: int
+
+        def __init__(self, x: str) -> None:
+            object.__setattr__(self, "x", int(x))
+
+    for cls in (NotFrozen, NoSlots, Checked, Factory, OwnInit):
+        with pytest.raises(TypeError, match="fast_init"):
+            fast_init(cls)
