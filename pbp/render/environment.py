@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.loaders import split_template_path
 
 from pbp.render.tag_edits import FILTERS
 
@@ -65,7 +67,34 @@ class _Environment(jinja2.Environment):
     """Jinja's environment, quicker at ``view.key`` on the plain dicts the views are: Jinja
     tries the attribute first and falls back to the key; a dict has no attribute beyond
     dict's own, so for any other name the key is what Jinja would find, and is looked up
-    first."""
+    first. And quicker at an include with a fallback (``select_template``)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        # (names, parent) -> (the loader's generation, the name chosen)
+        self._chosen: dict[tuple[tuple[str, ...], str | None], tuple[int, str]] = {}
+
+    def select_template(
+        self,
+        names: Any,
+        parent: str | None = None,
+        globals: MutableMapping[str, Any] | None = None,
+    ) -> jinja2.Template:
+        """Jinja's choice of the first template that exists among ``names``, remembered for
+        as long as the folders cannot have changed (``_Loader.generation``): an include with
+        a fallback otherwise asks for its first name, and is refused it, at each render."""
+        if not isinstance(names, list | tuple) or not all(type(n) is str for n in names):
+            return super().select_template(names, parent, globals)
+        loader = self.loader
+        generation = loader.generation() if isinstance(loader, _Loader) else None
+        key = (tuple(names), parent)
+        chosen = self._chosen.get(key)
+        if chosen is not None and generation is not None and chosen[0] == generation:
+            return self._load_template(chosen[1], globals)
+        template = super().select_template(names, parent, globals)
+        if generation is not None and template.name is not None:
+            self._chosen[key] = (generation, template.name)
+        return template
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -86,34 +115,75 @@ def look_again() -> None:
     _LOOKS[0] += 1
 
 
-class _Loader(jinja2.FileSystemLoader):
-    """Jinja's loader of template files that remembers the names it found in no folder (an
-    include with a fallback, ``{% include ["slots/" ~ slot ~ ".md.j2", "slots/_action.md.j2"]
-    %}``, looks for its first name in every folder at each render, and Jinja keeps only the
-    templates it found), and that, when files are read again as they change (``reload``),
-    looks at a file's time and at the folders once a ``look_again``, not at each use."""
+class _Loader(jinja2.BaseLoader):
+    """Jinja's loader of template files: a campaign's folder first (``watched``), then the
+    built-in and the rulesets' folders (``fixed``).
 
-    def __init__(self, searchpath: list[str], *, reload: bool) -> None:
-        super().__init__(searchpath)
+    The fixed folders are package data, the same while pbp runs: each name is looked for in
+    them once, and a name none of them holds is remembered as missing (an include with a
+    fallback, ``{% include ["slots/" ~ slot ~ ".md.j2", "slots/_action.md.j2"] %}``, asks for
+    its first name at each render, and Jinja keeps only the templates it found). When files
+    are read again as they change (``reload``), only the campaign's folder is looked at
+    again, once a ``look_again``, not at each use: a file's time, and whether it now holds a
+    name it did not (a GM's override added, or taken away)."""
+
+    def __init__(self, watched: str | None, fixed: list[str], *, reload: bool) -> None:
+        self._watched = jinja2.FileSystemLoader(watched) if watched is not None else None
+        self._fixed = jinja2.FileSystemLoader(fixed)
         self._reload = reload
-        self._missing: set[str] = set()
-        self._missing_at = _LOOKS[0]  # the look the names missing were found missing in
+        self._fixed_missing: set[str] = set()  # names no fixed folder holds
+        self._watched_missing: set[str] = set()  # names the campaign's folder did not hold
+        self._missing_at = _LOOKS[0]  # the look those were found missing in
+
+    def generation(self) -> int:
+        """Which look the names found and missing hold for: the same number as long as no
+        folder may have changed (-1 for ever, without a campaign's folder or without reload)."""
+        return _LOOKS[0] if self._watched is not None and self._reload else -1
 
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
-        if self._reload and self._missing_at != _LOOKS[0]:  # a GM may have added one since
-            self._missing, self._missing_at = set(), _LOOKS[0]
-        if template in self._missing:
+        if self._watched is not None:
+            if self._reload and self._missing_at != _LOOKS[0]:  # a GM may have added one since
+                self._watched_missing, self._missing_at = set(), _LOOKS[0]
+            if template not in self._watched_missing:
+                try:
+                    source, filename, uptodate = self._watched.get_source(environment, template)
+                except jinja2.TemplateNotFound:
+                    self._watched_missing.add(template)
+                else:
+                    return source, filename, self._once_a_look(uptodate)
+        if template in self._fixed_missing:
             raise jinja2.TemplateNotFound(template)
         try:
-            source, filename, uptodate = super().get_source(environment, template)
+            source, filename, _ = self._fixed.get_source(environment, template)
         except jinja2.TemplateNotFound:
-            self._missing.add(template)
+            self._fixed_missing.add(template)
             raise
-        if not self._reload:
-            return source, filename, uptodate
-        looked = [_LOOKS[0]]  # the look its file was last found unchanged in
+        return source, filename, self._once_a_look(lambda: not self._overridden(template))
+
+    def _overridden(self, template: str) -> bool:
+        """Whether the campaign's folder now holds ``template`` (looked at once a look)."""
+        if self._watched is None:
+            return False
+        if self._missing_at != _LOOKS[0]:
+            self._watched_missing, self._missing_at = set(), _LOOKS[0]
+        if template in self._watched_missing:
+            return False
+        pieces = split_template_path(template)
+        if any(
+            os.path.isfile(os.path.join(folder, *pieces)) for folder in self._watched.searchpath
+        ):
+            return True
+        self._watched_missing.add(template)
+        return False
+
+    def _once_a_look(self, uptodate: Callable[[], bool]) -> Callable[[], bool]:
+        """``uptodate``, asked at most once a look (a template unchanged stays unchanged until
+        the next look, however often a reply includes it)."""
+        if self.generation() < 0:
+            return lambda: True  # (nothing it was read from may change)
+        looked = [_LOOKS[0]]  # the look it was last found unchanged in
 
         def unchanged() -> bool:
             if looked[0] == _LOOKS[0]:
@@ -123,18 +193,17 @@ class _Loader(jinja2.FileSystemLoader):
             looked[0] = _LOOKS[0]
             return True
 
-        return source, filename, unchanged
+        return unchanged
 
 
 def make_environment(override: Path | None = None, *, reload: bool = True) -> jinja2.Environment:
     """An environment that loads ``override`` first (a campaign's folder), then the built-ins.
     ``reload``: a template file changed since it was compiled is compiled again (its time is
     looked at once a ``look_again``); without it each template is compiled once."""
-    folders = [str(override)] if override is not None else []
-    folders.append(str(builtin_templates_dir()))
-    folders += [str(folder) for folder in ruleset_templates_dirs()]
+    fixed = [str(builtin_templates_dir()), *(str(f) for f in ruleset_templates_dirs())]
+    watched = str(override) if override is not None else None
     env = _Environment(
-        loader=_Loader(folders, reload=reload),
+        loader=_Loader(watched, fixed, reload=reload),
         autoescape=False,  # replies are Markdown, not HTML: user text goes through |md
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -86,3 +86,44 @@ def test_the_bot_reloads_by_default_and_a_replay_does_not(tmp_path: Path) -> Non
         assert not run.bot.options.reload_templates
         loaded = run.bot.campaigns.load(campaign).campaign
         assert run.bot.renderers.for_campaign(loaded, {}.get).env.auto_reload is False
+
+
+BUILT_IN = "problems/action_used.md.j2"  # a template every scene has
+
+
+@pytest.mark.parametrize("reload", [True, False])
+def test_a_gms_override_of_a_built_in_template_is_used_from_the_next_look(
+    tmp_path: Path, reload: bool
+) -> None:
+    env = make_environment(tmp_path, reload=reload)
+    built_in = env.get_template(BUILT_IN).filename
+    assert built_in is not None and not built_in.startswith(str(tmp_path))
+    (tmp_path / "problems").mkdir()
+    (tmp_path / BUILT_IN).write_text("the GM's words", encoding="utf-8")
+    assert env.get_template(BUILT_IN).filename == built_in  # looked at once a cycle
+    look_again()
+    assert (env.get_template(BUILT_IN).filename == str(tmp_path / BUILT_IN)) is reload
+    (tmp_path / BUILT_IN).unlink()  # taken away: the built-in again
+    look_again()
+    assert env.get_template(BUILT_IN).filename == built_in
+
+
+def test_without_a_campaign_folder_no_file_is_looked_at_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The built-in and the rulesets' templates are package data: read once, however often
+    the bot looks again."""
+    env = make_environment(None, reload=True)
+    about = '{% include ["slots/physical.md.j2", "slots/_action.md.j2"] %}'
+    words = {"actor": "Aria", "slot": "physical", "by_post": "p1"}
+    env.get_template(BUILT_IN)
+    env.from_string(about).render(**words)  # each file read once: what follows reads none
+    looked: list[str] = []
+    real_getmtime, real_isfile = os.path.getmtime, os.path.isfile
+    monkeypatch.setattr(os.path, "getmtime", lambda p: looked.append(str(p)) or real_getmtime(p))
+    monkeypatch.setattr(os.path, "isfile", lambda p: looked.append(str(p)) or real_isfile(p))
+    for _ in range(3):
+        look_again()
+        env.get_template(BUILT_IN)
+        assert "already used" in env.from_string(about).render(**words)
+    assert looked == []
