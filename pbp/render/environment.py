@@ -67,7 +67,8 @@ class _Environment(jinja2.Environment):
     """Jinja's environment, quicker at ``view.key`` on the plain dicts the views are: Jinja
     tries the attribute first and falls back to the key; a dict has no attribute beyond
     dict's own, so for any other name the key is what Jinja would find, and is looked up
-    first. And quicker at an include with a fallback (``select_template``)."""
+    first. And quicker at an include with a fallback (``select_template``), and at starting
+    each render (``make_globals``)."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -95,6 +96,11 @@ class _Environment(jinja2.Environment):
         if generation is not None and template.name is not None:
             self._chosen[key] = (generation, template.name)
         return template
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one plain dict (Jinja's is a chain over the environment's,
+        which every render copies key by key; pbp sets no global after it loads a template)."""
+        return {**self.globals, **(d or {})}
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
