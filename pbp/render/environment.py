@@ -72,8 +72,8 @@ class _Environment(jinja2.Environment):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        # (names, parent) -> (the loader's generation, the name chosen)
-        self._chosen: dict[tuple[tuple[str, ...], str | None], tuple[int, str]] = {}
+        # (names, parent) -> (the look it was chosen in, the name chosen)
+        self._chosen: dict[tuple[tuple[str, ...], str | None], tuple[object, str]] = {}
 
     def select_template(
         self,
@@ -86,15 +86,17 @@ class _Environment(jinja2.Environment):
         a fallback otherwise asks for its first name, and is refused it, at each render."""
         if not isinstance(names, list | tuple) or not all(type(n) is str for n in names):
             return super().select_template(names, parent, globals)
-        loader = self.loader
-        generation = loader.generation() if isinstance(loader, _Loader) else None
+        looked = look_of(self)
         key = (tuple(names), parent)
         chosen = self._chosen.get(key)
-        if chosen is not None and generation is not None and chosen[0] == generation:
-            return self._load_template(chosen[1], globals)
+        if chosen is not None and looked is not None and chosen[0] == looked:
+            try:
+                return self._load_template(chosen[1], globals)
+            except jinja2.TemplateNotFound:  # (gone since, and out of Jinja's cache)
+                pass
         template = super().select_template(names, parent, globals)
-        if generation is not None and template.name is not None:
-            self._chosen[key] = (generation, template.name)
+        if looked is not None and template.name is not None:
+            self._chosen[key] = (looked, template.name)
         return template
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
@@ -112,6 +114,16 @@ class _Environment(jinja2.Environment):
 
 
 _LOOKS = [0]  # how many times the template files were to be looked at again (``look_again``)
+
+
+def look_of(env: jinja2.Environment) -> object | None:
+    """Which look the templates ``env`` gives hold for: the same value as long as none of
+    its folders may have changed (a value kept with what was made of its templates is good
+    while it stays equal); None for an environment of another loader (nothing is known)."""
+    loader = env.loader
+    if not isinstance(loader, _Loader):
+        return None
+    return (loader, loader.generation())
 
 
 def look_again() -> None:

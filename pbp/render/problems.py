@@ -12,6 +12,7 @@ import jinja2
 
 from pbp.errors import Problem
 from pbp.render.disclosure import NOTHING_HIDDEN, Hidden, blanked
+from pbp.render.environment import look_of
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import COMMON_VERBS, SCENE_VERBS
 from pbp.values import fast_init
@@ -169,7 +170,9 @@ class _Rendered:
     def words(
         self, template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank
     ) -> str:
-        key = (template, problem, blank)  # (a template reloaded is another object)
+        # a template reloaded is another object; one it includes may have changed since the
+        # last look (a GM's override of ``slots/_action.md.j2``): the look is in the key
+        key = (template, look_of(template.environment), problem, blank)
         try:
             renders = self._seen.get(key)
         except TypeError:  # a field that cannot be hashed: rendered each time

@@ -127,3 +127,23 @@ def test_without_a_campaign_folder_no_file_is_looked_at_again(
         env.get_template(BUILT_IN)
         assert "already used" in env.from_string(about).render(**words)
     assert looked == []
+
+
+def test_a_problems_words_follow_a_gms_change_to_a_template_they_include(tmp_path: Path) -> None:
+    """A problem's words are kept for the problem (the reply, the summary and the ledger
+    word one problem alike), but not past a look that may have changed a template they
+    include: a GM's override of ``slots/_action.md.j2`` shows for the same problem too."""
+    from pbp.engine.problems import ActionUsed
+    from pbp.render.problems import render_problem
+
+    env = make_environment(tmp_path, reload=True)
+    problem = ActionUsed(tag="[physical: attack Goblin]", actor="Aria", slot="physical",
+                         by_post="p1")  # fmt: skip
+    assert "already used the physical action" in render_problem(problem, env=env)
+    (tmp_path / "slots").mkdir()
+    (tmp_path / "slots" / "_action.md.j2").write_text("Only one a round.", encoding="utf-8")
+    look_again()
+    assert "Only one a round." in render_problem(problem, env=env)
+    _edit(tmp_path / "slots" / "_action.md.j2", "Still only one a round.")
+    look_again()
+    assert "Still only one a round." in render_problem(problem, env=env)
