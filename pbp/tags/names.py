@@ -11,7 +11,10 @@ from rapidfuzz.distance import DamerauLevenshtein
 from pbp.tags.problems import AmbiguousName, NameProblem, UnknownName
 
 
+@functools.lru_cache(maxsize=1024)
 def _fold(text: str) -> str:
+    """``text`` as names are compared: its spaces one each, case-folded (a pure function of
+    it: a roster's names and a scene's words are folded again and again)."""
     return " ".join(text.split()).casefold()
 
 
@@ -86,6 +89,5 @@ def likely_typo(word: str, words: Iterable[str]) -> str | None:
     distance 1, 2 for words of five letters or more, any case), the nearest first; None."""
     folded = _fold(word)
     limit = 2 if len(folded) >= 5 else 1
-    scored = sorted((DamerauLevenshtein.distance(folded, _fold(w)), w) for w in words)
-    best = scored[0] if scored else None
+    best = min(((DamerauLevenshtein.distance(folded, _fold(w)), w) for w in words), default=None)
     return best[1] if best is not None and 0 < best[0] <= limit else None

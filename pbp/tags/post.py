@@ -120,9 +120,12 @@ def _may_hold_commands(text: str) -> bool:
     """Whether a line of ``text`` may be a command line or hold a spoiler: a line that starts
     with ``!`` (a plain or emphasis-only text has no line starting with a space), ``>!`` or
     ``!<``. Other posts' exclamation marks are prose."""
-    if "!" not in text:
-        return False
-    return text.startswith("!") or "\n!" in text or ">!" in text or "!<" in text
+    mark = text.find("!")
+    while mark >= 0:  # (one pass: a post's few exclamation marks, each looked at around)
+        if mark == 0 or text[mark - 1] in "\n>" or text.startswith("<", mark + 1):
+            return True
+        mark = text.find("!", mark + 1)
+    return False
 
 
 def _plain_brackets(text: str) -> Iterator[Bracket]:

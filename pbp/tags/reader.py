@@ -213,8 +213,10 @@ def typo_of(word: str, *, scene: SceneKind) -> str | None:
     """The verb of the scene ``word`` is likely a typo of (SPEC §2), or None."""
     folded = word.lower()
     limit = 2 if len(folded) >= 5 else 1
-    scored = sorted((DamerauLevenshtein.distance(folded, verb), verb) for verb in verbs_of(scene))
-    best = scored[0] if scored else None
+    best = min(
+        ((DamerauLevenshtein.distance(folded, verb), verb) for verb in verbs_of(scene)),
+        default=None,
+    )
     return best[1] if best is not None and best[0] <= limit else None
 
 

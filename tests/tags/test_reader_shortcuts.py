@@ -23,6 +23,7 @@ from pbp.tags.cursor import Cursor, Names, Reject
 from pbp.tags.markdown import is_plain
 from pbp.tags.names import resolve_name
 from pbp.tags.normalize import has_marks, normalise, normalise_any, protect_spoilers
+from pbp.tags.post import _may_hold_commands
 
 # is_plain as it was written first: one regular expression for inline constructs, one for the
 # line starts that may open a block
@@ -214,3 +215,17 @@ _COMMON_MIX = st.text(
 @given(_COMMON_MIX)
 def test_text_with_curly_quotes_and_dashes(text: str) -> None:
     assert_same(text)
+
+
+def may_hold_commands_by_searches(text: str) -> bool:
+    """_may_hold_commands as it was written first: four searches of the whole text."""
+    if "!" not in text:
+        return False
+    return text.startswith("!") or "\n!" in text or ">!" in text or "!<" in text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["!", "\n", ">", "<", "a", " ", "!<", ">!", "\n!"]), max_size=12))
+def test_a_post_may_hold_commands_as_the_four_searches_say(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert _may_hold_commands(text) == may_hold_commands_by_searches(text), repr(text)

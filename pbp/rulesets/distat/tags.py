@@ -111,6 +111,7 @@ _ACTION_STOPS = frozenset(ACTION_OPTIONS) | {"on", "vs"}
 _SPLIT_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.RESTRAIN, Maneuver.USE})
 _STATS: dict[str, Stat] = {"physical": "body", "mental": "mind"}
 _MANEUVERS = {maneuver.value: maneuver for maneuver in Maneuver}
+_MANEUVER_WORDS = tuple(_MANEUVERS)
 
 
 def read_move(body: str, *, source: Source, names: Names) -> MoveTag:
@@ -240,7 +241,7 @@ def _read_part(
     word = cursor.take_word()
     maneuver = _MANEUVERS.get(word.lower())
     if maneuver is None:
-        maneuvers = tuple(m.value for m in Maneuver)
+        maneuvers = _MANEUVER_WORDS
         near = likely_typo(word, maneuvers) if word else None
         raise Reject(
             UnknownManeuver(
