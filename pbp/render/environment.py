@@ -82,7 +82,7 @@ class _Environment(jinja2.Environment):
         globals: MutableMapping[str, Any] | None = None,
     ) -> jinja2.Template:
         """Jinja's choice of the first template that exists among ``names``, remembered for
-        as long as the folders cannot have changed (``_Loader.generation``): an include with
+        as long as the folders cannot have changed (``look_of``): an include with
         a fallback otherwise asks for its first name, and is refused it, at each render."""
         if not isinstance(names, list | tuple) or not all(type(n) is str for n in names):
             return super().select_template(names, parent, globals)
@@ -162,8 +162,7 @@ class _Loader(jinja2.BaseLoader):
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
         if self._watched is not None:
-            if self._reload and self._missing_at != _LOOKS[0]:  # a GM may have added one since
-                self._watched_missing, self._missing_at = set(), _LOOKS[0]
+            self._look_again_if_due()
             if template not in self._watched_missing:
                 try:
                     source, filename, uptodate = self._watched.get_source(environment, template)
@@ -184,8 +183,7 @@ class _Loader(jinja2.BaseLoader):
         """Whether the campaign's folder now holds ``template`` (looked at once a look)."""
         if self._watched is None:
             return False
-        if self._missing_at != _LOOKS[0]:
-            self._watched_missing, self._missing_at = set(), _LOOKS[0]
+        self._look_again_if_due()
         if template in self._watched_missing:
             return False
         pieces = split_template_path(template)
@@ -195,6 +193,12 @@ class _Loader(jinja2.BaseLoader):
             return True
         self._watched_missing.add(template)
         return False
+
+    def _look_again_if_due(self) -> None:
+        """A new look began (``reload``): the campaign's folder may hold a name it did not (a
+        GM may have added one since)."""
+        if self._reload and self._missing_at != _LOOKS[0]:
+            self._watched_missing, self._missing_at = set(), _LOOKS[0]
 
     def _once_a_look(self, uptodate: Callable[[], bool]) -> Callable[[], bool]:
         """``uptodate``, asked at most once a look (a template unchanged stays unchanged until

@@ -56,9 +56,9 @@ def is_signed(word: str) -> bool:
 class Cursor:
     """Reads one tag body from left to right."""
 
-    def __init__(self, text: str, pos: int = 0) -> None:
+    def __init__(self, text: str) -> None:
         self.text = text
-        self.pos = pos
+        self.pos = 0
 
     def skip_space(self) -> None:
         """Move past white space."""

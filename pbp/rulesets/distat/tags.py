@@ -156,10 +156,11 @@ _QUICK_TAIL = re.compile(r"[\s,|/]*|[\s,|/]+bonus\s+(\+?\d{1,6})[\s,|/]*", re.IG
 
 
 def _quick_action(verb: str, body: str, *, source: Source, names: Names) -> ActionTag | None:
-    """Most actions as players write them, ``attack NAME`` or ``restrain NAME`` with a whole
-    name of the roster and at most a bonus, read as ``read_action_whole`` reads them, in
-    three matches; None for any other body (read the whole way). ASCII only: there the exact
-    name is one match of the roster's expression (``exact_name_at``)."""
+    """Most actions as players write them, ``attack NAME`` or ``restrain NAME`` with a name
+    of the roster (whole, or the start of one name only) and at most a bonus, read as
+    ``read_action_whole`` reads them, in three matches; None for any other body (read the
+    whole way). ASCII only: there the exact name is one match of the roster's expression
+    (``exact_name_at``)."""
     if ";" in body or not body.isascii():
         return None
     head = _QUICK_HEAD.match(body)
