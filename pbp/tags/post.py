@@ -135,6 +135,7 @@ def _plain_brackets(text: str) -> Iterator[Bracket]:
     line's text is its start.
     """
     line, line_start, counted = 1, 0, 0
+    make_bracket = Bracket._make  # (a named tuple's own constructor is a Python function)
     for found in _PLAIN_BRACKET.finditer(text):
         start = found.start()
         newlines = text.count("\n", counted, start)
@@ -142,7 +143,7 @@ def _plain_brackets(text: str) -> Iterator[Bracket]:
             line += newlines
             line_start = text.rfind("\n", counted, start) + 1
         counted = start
-        yield Bracket(found.group(1), found.group(), line, start - line_start + 1)
+        yield make_bracket((found[1], found[0], line, start - line_start + 1))
 
 
 def _line_brackets(

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.errors import Problem
+from pbp.values import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownName(Problem):
     """A name that matches nothing; ``kind`` says what was looked for (character, talent…).
@@ -26,6 +28,7 @@ class UnknownName(Problem):
     near: tuple[str, ...] = ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AmbiguousName(Problem):
     """A name that is the start of several names; ``candidates`` are those names."""
@@ -47,6 +50,7 @@ class CodeInTag(Problem):
     verb: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class VerbTypo(Problem):
     """An unknown first word that is likely a typo of ``suggestion``."""
@@ -78,6 +82,7 @@ class MissingTarget(Problem):
     what: str = "target"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownManeuver(Problem):
     """``[physical: …]`` whose body starts with no maneuver word; ``suggestion`` is the one

@@ -182,7 +182,7 @@ def _quick_action(verb: str, body: str, *, source: Source, names: Names) -> Acti
     tail = _QUICK_TAIL.fullmatch(body, start + len(written))
     if tail is None:
         return None
-    part = _one_part(_MANEUVERS[head.group(1).lower()], target)
+    part = _one_part(head.group(1).lower(), target)
     bonus = tail.group(1)
     if bonus is None:
         return ActionTag(source=source, stat=_STATS[verb], parts=(part,))
@@ -190,9 +190,9 @@ def _quick_action(verb: str, body: str, *, source: Source, names: Names) -> Acti
 
 
 @functools.lru_cache(maxsize=256)
-def _one_part(maneuver: Maneuver, target: str) -> ActionPart:
+def _one_part(maneuver: str, target: str) -> ActionPart:
     """The part ``maneuver target`` (a value: the same one for every tag that names it)."""
-    return ActionPart(maneuver=maneuver, target=target)
+    return ActionPart(maneuver=_MANEUVERS[maneuver], target=target)
 
 
 def read_action_whole(verb: str, body: str, *, source: Source, names: Names) -> ActionTag:
