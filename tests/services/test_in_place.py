@@ -5,7 +5,7 @@ the usual way, each post answered once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
@@ -108,6 +108,22 @@ def test_a_cycle_that_fails_in_place_runs_again_the_usual_way_in_the_same_poll(
     assert len(table.reply_to(typo)) == 1 and _versions(table, typo) == [(1, "handled")]
 
 
+def _meanwhile(
+    table: Table, monkeypatch: pytest.MonkeyPatch, another_worker: Callable[[Session, int], None]
+) -> None:
+    """The next cycle, once: ``another_worker`` (given its own session and the thread's id)
+    commits first, while the cycle has its thread in hand; then the cycle runs."""
+    real_run = cycle_module.ThreadCycle.run
+
+    def meanwhile(self: Any, posts: Any, report: Any, **more: Any) -> int:
+        with Session(table.store.engine) as other, other.begin():
+            another_worker(other, self.thread_id)
+        monkeypatch.setattr(cycle_module.ThreadCycle, "run", real_run)
+        return int(real_run(self, posts, report, **more))
+
+    monkeypatch.setattr(cycle_module.ThreadCycle, "run", meanwhile)
+
+
 @pytest.mark.postgres
 def test_a_lease_taken_while_the_cycle_ran_in_place_keeps_none_of_it(
     pg_table: Table, monkeypatch: pytest.MonkeyPatch
@@ -115,18 +131,14 @@ def test_a_lease_taken_while_the_cycle_ran_in_place_keeps_none_of_it(
     table = pg_table
     table.post("gm_sam", SETUP, 0)
     table.poll(1)  # w1 holds the thread
-    real_run = cycle_module.ThreadCycle.run
 
-    def taken_meanwhile(self: Any, posts: Any, report: Any, **more: Any) -> int:
-        # another worker, alive, takes the lease and commits while this cycle runs (the
-        # row is not locked: the cycle read it with the claims' query)
-        with Session(table.store.engine) as other, other.begin():
-            other.execute(update(ThreadRow).values(lease_owner="w2", lease_expires=at(60)))
-            Leases(other).beat(name="w2", forum="local", now=at(3), until=at(60))
-        monkeypatch.setattr(cycle_module.ThreadCycle, "run", real_run)
-        return int(real_run(self, posts, report, **more))
+    def takes_the_lease(other: Session, thread_id: int) -> None:
+        # another worker, alive, takes the lease (the row is not locked: the cycle read it
+        # with the claims' query)
+        other.execute(update(ThreadRow).values(lease_owner="w2", lease_expires=at(60)))
+        Leases(other).beat(name="w2", forum="local", now=at(3), until=at(60))
 
-    monkeypatch.setattr(cycle_module.ThreadCycle, "run", taken_meanwhile)
+    _meanwhile(table, monkeypatch, takes_the_lease)
     typo = table.post("bob", "[phisical: attack Goblin]", 2)
     report = table.poll(3)
     assert report.events == 0 and report.delivered == {}  # none of w1's cycle was kept
@@ -147,16 +159,12 @@ def test_a_campaign_moved_away_while_the_cycle_ran_in_place_is_told_in_the_same_
     table = pg_table
     table.post("gm_sam", SETUP, 0)
     table.poll(1)
-    real_run = cycle_module.ThreadCycle.run
 
-    def moved_meanwhile(self: Any, posts: Any, report: Any, **more: Any) -> int:
-        # another worker binds the campaign to a new thread (``!campaign`` there) and commits
-        with Session(table.store.engine) as other, other.begin():
-            Repository(other).move_campaign(self.thread_id, to="keep-2", at=at(3))
-        monkeypatch.setattr(cycle_module.ThreadCycle, "run", real_run)
-        return int(real_run(self, posts, report, **more))
+    def moves_the_campaign(other: Session, thread_id: int) -> None:
+        # another worker binds the campaign to a new thread (``!campaign`` there)
+        Repository(other).move_campaign(thread_id, to="keep-2", at=at(3))
 
-    monkeypatch.setattr(cycle_module.ThreadCycle, "run", moved_meanwhile)
+    _meanwhile(table, monkeypatch, moves_the_campaign)
     typo = table.post("bob", "[phisical: attack Goblin]", 2)
     table.poll(3)  # the cycle in place kept nothing; the usual way saw the move
     with table.store.session() as s:
