@@ -2,7 +2,8 @@
 transactions and CPU per post, on a SQLite file and on PostgreSQL.
 
     python benchmarks/live_poll.py [POLLS] [--postgres ADMIN_URL] [--before DIR] [--runs N]
-                              [--where]     (default: 500 polls, 3 runs, SQLite only)
+                              [--where] [--instructions]
+                                            (default: 500 polls, 3 runs, SQLite only)
 
 Input: 50 threads of the local forum, each opened with the first 20 to 29 posts of its own
 ``corpus.thread_events`` thread (realistic players' posts, the GM's close every tenth post,
@@ -23,7 +24,10 @@ runs it on a PostgreSQL database made for the run (and dropped after it) on that
 ``--before DIR`` runs the pbp in DIR (another checkout) the same way, first, in the same run,
 and prints the ratios. Each is run ``--runs`` times, in turns, and its least CPU and wall
 time kept (the counts are the same in every run). ``--where`` prints which code sent the
-statements of a poll.
+statements of a poll. ``--instructions`` also counts the instructions of a poll
+(``instructions.py``, under valgrind: a count a busy machine does not move, where one run's
+CPU time moves by 10-20%), on the SQLite file: those of the benchmark with POLLS polls less
+those of the same with none, over POLLS (about four minutes a run; 100 polls are enough).
 
 It does not measure: the database server's own CPU (only this process's), the forum's own
 posting of the new posts (outside the polls), Reddit (praw, its requests), several workers,
@@ -41,6 +45,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 THREADS, OPENING = 50, 20
+sys.path.insert(0, str(HERE))
+
+import instructions  # noqa: E402
 
 CHILD = r"""
 import json, sys, time, tempfile, traceback
@@ -154,25 +161,43 @@ def _postgres_database(admin_url: str) -> tuple[str, Any]:
     return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
 
 
-def run(url: str, polls: int, source: str | None, *, where: bool) -> dict[str, Any]:
-    """The benchmark in a new process, on the pbp in ``source`` (None: this checkout)."""
+def _child(url: str, polls: int, *, where: bool) -> list[str]:
+    return [
+        sys.executable,
+        "-c",
+        CHILD,
+        str(HERE),
+        url,
+        str(polls),
+        str(THREADS),
+        str(OPENING),
+        "1" if where else "0",
+    ]
+
+
+def _env(source: str | None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = source or str(HERE.parent)
+    return env
+
+
+def per_poll_instructions(polls: int, source: str | None) -> float:
+    """The instructions of one poll, on a SQLite file: the benchmark's with ``polls`` polls
+    less those of the same with none (the set-up, the first read, the warm polls), over
+    ``polls``."""
+    env = _env(source)
+    measured = instructions.count(_child("", polls, where=False), cwd="/", env=env)
+    setup = instructions.count(_child("", 0, where=False), cwd="/", env=env)
+    return (measured - setup) / polls
+
+
+def run(url: str, polls: int, source: str | None, *, where: bool) -> dict[str, Any]:
+    """The benchmark in a new process, on the pbp in ``source`` (None: this checkout)."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            CHILD,
-            str(HERE),
-            url,
-            str(polls),
-            str(THREADS),
-            str(OPENING),
-            "1" if where else "0",
-        ],
+        _child(url, polls, where=where),
         capture_output=True,
         text=True,
-        env=env,
+        env=_env(source),
         cwd="/",
     )
     if done.returncode != 0:
@@ -205,7 +230,10 @@ def main() -> None:
     postgres = _option(args, "--postgres")
     runs = int(_option(args, "--runs") or 3)
     where = "--where" in args
-    args = [a for a in args if a != "--where"]
+    counting = "--instructions" in args
+    if counting and not instructions.available():
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+    args = [a for a in args if a not in ("--where", "--instructions")]
     polls = int(args[0]) if args else 500
     databases: list[tuple[str, str | None]] = [("SQLite file", None)]
     if postgres:
@@ -247,6 +275,14 @@ def main() -> None:
                 f" CPU per post {old['cpu'] / new['cpu']:.2f}x,"
                 f" wall per post {old['wall'] / new['wall']:.2f}x"
             )
+    if counting:
+        print("instructions a poll (SQLite file; user space, valgrind):")
+        sources = ([before] if before else []) + [None]
+        counted = {source: per_poll_instructions(polls, source) for source in sources}
+        for source, each in counted.items():
+            print(f"  {f'before ({source})' if source else 'this checkout':<24} {each:>14,.0f}")
+        if before:
+            print(f"  before / this checkout: {counted[before] / counted[None]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """What an idle `pbp poll --once` costs (a cron set-up's every run), and whether it grows.
 
-    python benchmarks/poll_once.py [RUNS] [--before DIR]     (default: 10 runs in a row)
+    python benchmarks/poll_once.py [RUNS] [--before DIR] [--instructions]
+                                                        (default: 10 runs in a row)
 
 Input: a folder with a config of the local forum, a SQLite file and two threads of
 ``examples/sunken-keep.toml``, each with a post read and answered by two first polls. Then
@@ -9,7 +10,10 @@ RUNS idle `pbp poll --once` in a row, each a new process, each in turn with a
 poll prints; prints the median wall time, its ratio to `python -c pass`, the CPU time
 (user + system) of the first and the last run, and the last three runs against the first
 three (CPU and wall). ``--before DIR`` runs the pbp in DIR (another checkout) on a folder of
-its own, alternating with this one's.
+its own, alternating with this one's. ``--instructions`` then counts the instructions of RUNS
+more idle runs in a row of each (``instructions.py``, under valgrind: a count that a busy
+machine does not move, where the timing of a 0.1 s command moves by more than the 10% asked)
+and prints the first, the last, and the last three against the first three.
 
 An idle run here is told by the check `pbp poll --once` asks first (``pbp.store.idle``: the
 standard library's sqlite3 on the file), without loading the bot. It does not measure: a
@@ -30,6 +34,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import instructions  # noqa: E402
+
 PBP = "import sys; from pbp.cli import main; sys.argv[0] = 'pbp'; main()"
 IDLE = b"read 0 new post versions; posted or edited 0 replies\n"
 CONFIG = """
@@ -91,6 +99,11 @@ def main() -> None:
         at = args.index("--before")
         before = args[at + 1]
         del args[at : at + 2]
+    counting = "--instructions" in args
+    if counting:
+        args.remove("--instructions")
+        if not instructions.available():
+            sys.exit("--instructions needs valgrind (apt-get install valgrind)")
     runs = int(args[0]) if args else 10
     tmp = Path(tempfile.mkdtemp())
     sources = [before, None] if before else [None]
@@ -125,6 +138,18 @@ def main() -> None:
             f"{cpu[0]:.3f} s first, {cpu[-1]:.3f} s last; last 3 / first 3: CPU "
             f"{last / first:.2f}x, wall {grown:.2f}x"
         )
+    if counting:
+        print(f"{runs} more in a row, instructions (user space; valgrind):")
+        for source in sources:
+            folder = tmp / (source or "this").strip("/").replace("/", "_")
+            counts = [instructions.count(poll, cwd=folder, env=envs[source]) for _ in range(runs)]
+            label = f"before ({source})" if source else "this checkout"
+            grown = statistics.mean(counts[-3:]) / statistics.mean(counts[:3])
+            print(
+                f"  {label}: {counts[0]:,} first, {counts[-1]:,} last, "
+                f"{max(counts) - min(counts):,} between the most and the least; "
+                f"last 3 / first 3: {grown:.6f}x"
+            )
     shutil.rmtree(tmp)
 
 

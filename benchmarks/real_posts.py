@@ -1,6 +1,7 @@
 """How many realistic posts a second the tag reader reads (``benchmarks/corpus.py``'s posts).
 
-    python benchmarks/real_posts.py [POSTS] [--before DIR] [--runs N]   (default: 4000, 5)
+    python benchmarks/real_posts.py [POSTS] [--before DIR] [--runs N] [--instructions]
+                                                                      (default: 4000, 5)
 
 Input: ``corpus.posts(POSTS)``, players' posts of 200-1,500 characters (about 650 on average)
 with curly quotes and dashes (94%), Markdown emphasis, quotes of earlier posts, 1-3 tags,
@@ -10,6 +11,10 @@ of bracket readings emptied before each post, the figure the goal is for), warm 
 the full path (every post through markdown-it, the reference the fast path is tested
 against). ``--before DIR`` times the pbp in DIR (another checkout) too, in the same run,
 alternating runs of each (``--runs``, the median of each is printed) and prints the ratio.
+``--instructions`` also counts the instructions of a cold read of one post (``instructions.py``,
+under valgrind: a count a busy machine does not move): a process that reads every post twice
+cold less one that reads none, over twice POSTS; with ``--before``, the ratio, which says how
+many times the figure of the code in DIR the reader would read on any machine.
 
 It does not measure: reading GM posts with many command lines, posts with tables, lists,
 code or links (read through markdown-it), the first post after start-up (markdown-it's
@@ -77,10 +82,38 @@ def measure(count: int) -> dict[str, float]:
     }
 
 
-def _child(count: int, source: str | None) -> dict[str, float]:
+def read_cold(count: int, passes: int) -> None:
+    """Read ``count`` posts cold ``passes`` times, after what is paid once (the imports)."""
+    posts = corpus.posts(count)
+    parse_post(posts[0], context=CONTEXT, full=True)
+    forget = _forgetting()
+    for _ in range(passes):
+        for text in posts:
+            forget()
+            parse_post(text, context=CONTEXT)
+
+
+def instructions_per_post(count: int, source: str | None) -> float:
+    """The instructions of reading one post cold (of ``count``), under valgrind."""
+    import instructions
+
+    env = _env(source)
+    read = [sys.executable, __file__, str(count), "--read-cold"]
+    here = Path(__file__).resolve().parent
+    twice = instructions.count([*read, "2"], cwd=here, env=env)
+    none = instructions.count([*read, "0"], cwd=here, env=env)
+    return (twice - none) / (2 * count)
+
+
+def _env(source: str | None) -> dict[str, str]:
     env = dict(os.environ)
     if source:
         env["PYTHONPATH"] = source
+    return env
+
+
+def _child(count: int, source: str | None) -> dict[str, float]:
+    env = _env(source)
     done = subprocess.run(
         [sys.executable, __file__, str(count), "--child"],
         env=env,
@@ -98,6 +131,14 @@ def main() -> None:
     if "--child" in args:
         print(json.dumps(measure(int(args[0]))))
         return
+    if "--read-cold" in args:
+        read_cold(int(args[0]), int(args[args.index("--read-cold") + 1]))
+        return
+    if "--instructions" in args:
+        import instructions
+
+        if not instructions.available():
+            sys.exit("--instructions needs valgrind (apt-get install valgrind)")
     before = args[args.index("--before") + 1] if "--before" in args else None
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 5
     count = int(args[0]) if args and args[0].isdigit() else 4000
@@ -120,6 +161,14 @@ def main() -> None:
         old = statistics.median(r["cold"] for r in results[before])
         new = statistics.median(r["cold"] for r in results[None])
         print(f"  cold, this checkout / before: {new / old:.2f}x")
+    if "--instructions" in args:
+        counted = {source: instructions_per_post(count, source) for source in sources}
+        print("instructions to read one post cold (user space; valgrind):")
+        for source, each in counted.items():
+            label = f"before ({source})" if source else "this checkout"
+            print(f"  {label}: {each:,.0f}")
+        if before:
+            print(f"  before / this checkout: {counted[before] / counted[None]:.2f}x")
 
 
 if __name__ == "__main__":
