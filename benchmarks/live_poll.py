@@ -8,7 +8,9 @@ transactions and CPU per post, on a SQLite file and on PostgreSQL.
 Input: 50 threads of the local forum, each opened with the first 20 to 29 posts of its own
 ``corpus.thread_events`` thread (realistic players' posts, the GM's close every tenth post,
 each thread with its own campaign file of ``corpus.CAMPAIGN``), all read and answered by a
-first poll of one bot in one process (``Bot.poll_once``, what `pbp run`'s scheduler calls),
+first poll of one bot in one process (``Bot.poll_once``, what `pbp run`'s scheduler calls;
+then what the first poll left is set aside from the garbage collector, as `pbp run` does, in
+the code that has ``pbp.services.lasting``),
 then 50 polls with one new post each (one per thread: every state cached, every template
 compiled). Measured: POLLS more polls on a simulated clock (a minute apart), each after
 exactly one new post, in the threads in turn (a live bot at a 60 s poll sees under one post a
@@ -61,6 +63,10 @@ from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, WatchedThread
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
+try:
+    from pbp.services import lasting
+except ImportError:  # code from before it: `pbp run` set nothing aside
+    lasting = None
 
 url, polls, threads, opening, where = sys.argv[2], *map(int, sys.argv[3:6]), sys.argv[6] == "1"
 folder = Path(tempfile.mkdtemp())
@@ -85,6 +91,8 @@ for i, stream in enumerate(streams):
         forum.post(thread=f"t{i}", author=e["author"], body=e["body"], at=clock[0])
 clock[0] += timedelta(minutes=1)
 bot.poll_once(clock[0])
+if lasting is not None:  # what `pbp run` does after its first poll
+    lasting.set_aside(collect=True)
 
 sent = Counter()
 places = Counter()

@@ -7,8 +7,10 @@ Input: ``corpus.events`` (realistic players' posts, an edit for one in eight, th
 every tenth post) dealt round-robin to THREADS threads of the local forum, stored in a SQLite
 file as `pbp run` on the local forum keeps them. One process (``Bot.poll_once``, the poll that
 `pbp run`'s scheduler calls) polls after every 20 new posts on a simulated clock (a minute a
-poll); every ``--every`` posts it prints its resident set (RSS, after a garbage collection)
-and at the end the ratio of the last to the first. ``--before DIR`` runs the pbp in DIR
+poll), setting aside from the garbage collector what its first poll left as `pbp run` does
+(in the code that has ``pbp.services.lasting``); every ``--every`` posts it prints its
+resident set (RSS, after a garbage collection) and at the end the ratio of the last to the
+first. ``--before DIR`` runs the pbp in DIR
 (another checkout) the same way, first, in the same run.
 
 It does not measure: the scheduler's own timers (APScheduler), the Reddit forum (praw and its
@@ -35,6 +37,10 @@ from pbp.forums.local import LocalForum
 from pbp.services.bot import Bot, BotOptions, WatchedThread
 from pbp.store.database import Store
 from pbp.store.local_posts import SqlLocalStorage
+try:
+    from pbp.services import lasting
+except ImportError:  # code from before it: `pbp run` set nothing aside
+    lasting = None
 
 posts, threads, every = (int(a) for a in sys.argv[2:5])
 folder = Path(tempfile.mkdtemp())
@@ -70,6 +76,8 @@ while streams:
         if seen - polled >= 20:
             clock[0] += timedelta(minutes=1)
             bot.poll_once(clock[0])
+            if lasting is not None and not polled:  # what `pbp run` does after its first poll
+                lasting.set_aside(collect=True)
             polled = seen
             if polled % every < 20 and polled >= every:
                 print(json.dumps({"posts": polled, "rss": rss_mib()}), flush=True)

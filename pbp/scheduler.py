@@ -10,6 +10,9 @@ it stays away for ``give_up_after`` (by then the other workers have taken this o
 the bot stops, at that moment even if a call is still waiting, and ``failure`` says why. A
 SQLite file that vanishes or is damaged stops it at once.
 
+What the first poll leaves (the modules, the templates, the threads' states) lasts as long as
+the process: it is set aside from the garbage collector's full passes (``services.lasting``).
+
 SIGINT and SIGTERM stop the bot after the post in hand, and within ``stop_within`` seconds
 whatever that post is blocked in (the database, a slow forum): then the poll is abandoned,
 which is as safe as a crash (every unit of work is a transaction, and a reply sent but not
@@ -30,6 +33,7 @@ from typing import TypeVar
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from pbp.services import lasting
 from pbp.services.bot import Bot, PollReport
 from pbp.store.database import StoreError, StoreGone, StoreUnavailable
 
@@ -67,6 +71,7 @@ class BotRunner:
         self._deciding = threading.Lock()  # the poller and the main thread may both give up
         self._wake = threading.Event()  # a poll is due
         self._scheduler = BackgroundScheduler(timezone="UTC")
+        self._set_aside: bool | None = None  # after the first poll (see ``lasting``)
 
     # -- the poller's thread -------------------------------------------------------------------
 
@@ -84,6 +89,8 @@ class BotRunner:
         if report is None:
             return
         self._unavailable_since = None
+        if self._set_aside is None:  # what the first poll leaves lasts: the collector's
+            self._set_aside = lasting.set_aside(collect=True)  # full passes leave it out
         if self._on_poll is not None:
             self._on_poll(report)
         due = self._attempt(self._bot.next_due, now=now)  # (None too if it failed: the next
@@ -158,6 +165,8 @@ class BotRunner:
         finally:
             self._scheduler.shutdown(wait=False)
             self._finish(poller)
+            if self._set_aside is not None and not self.abandoned:
+                lasting.given_back(self._set_aside)
             log.info("stopped")
 
     def _finish(self, poller: threading.Thread) -> None:

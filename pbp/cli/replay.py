@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from pbp.config import load_config
 from pbp.engine.events import Event
 from pbp.errors import ForumError, InputError, PbpError
 from pbp.rules.dice.seal import new_seed, seed_from_int
+from pbp.services import lasting
 from pbp.services.events_file import located_events
 from pbp.services.files import load_campaign, raise_all, template_errors
 from pbp.services.replay import BOT, feed_all, replay_run
@@ -115,13 +115,11 @@ def _start_kept() -> Iterator[None]:
     collector's full passes leave it out until the block ends (0.16 s → 0.06 s of an
     8,000-post replay). Given back after, so a process that runs more (a test's) collects
     it as before (unless it had frozen some itself: then what it froze stays so)."""
-    ours = gc.get_freeze_count() == 0
-    gc.freeze()
+    first = lasting.set_aside(collect=False)
     try:
         yield
     finally:
-        if ours:
-            gc.unfreeze()
+        lasting.given_back(first)
 
 
 @contextmanager

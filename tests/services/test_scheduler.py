@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -47,6 +48,31 @@ def test_the_runner_polls_at_once_and_stops_cleanly_releasing_its_leases(
     assert not worker.is_alive()
     with table.store.session() as s:
         assert s.query(ThreadRow).one().lease_owner is None
+
+
+def test_what_the_first_poll_leaves_is_set_aside_from_the_collector_until_the_runner_ends(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path, clock=_real_now)
+    _post(table, "alice", "[pass]", _real_now())
+    assert gc.get_freeze_count() == 0  # (nothing else in this process froze objects)
+    frozen: list[int] = []
+    runner = BotRunner(
+        table.bot,
+        poll_seconds=3600,
+        clock=_real_now,
+        on_poll=lambda report: frozen.append(gc.get_freeze_count()),
+    )
+    worker = threading.Thread(target=runner.run)
+    worker.start()
+    try:
+        assert _wait_for(lambda: frozen, 10), "the first poll should run at once"
+    finally:
+        runner.stop()
+        worker.join(10)
+    assert not worker.is_alive()
+    assert frozen[0] > 10_000  # the modules, the bot, its templates and the thread's state
+    assert gc.get_freeze_count() == 0  # given back: the process collects them as before
 
 
 def test_the_runner_wakes_up_when_a_deadline_falls_due(tmp_path: Path) -> None:
