@@ -10,8 +10,8 @@ file as `pbp run` on the local forum keeps them. One process (``Bot.poll_once``,
 poll), setting aside from the garbage collector what its first poll left as `pbp run` does
 (in the code that has ``pbp.services.lasting``); every ``--every`` posts it prints its
 resident set (RSS, after a garbage collection) and at the end the ratio of the last to the
-first. ``--before DIR`` runs the pbp in DIR
-(another checkout) the same way, first, in the same run.
+first. ``--before DIR`` runs the pbp in DIR (another checkout) the same way, first, in the
+same run.
 
 It does not measure: the scheduler's own timers (APScheduler), the Reddit forum (praw and its
 caches), PostgreSQL, several workers, wall time or CPU (see ``live_poll.py``), nor memory that
