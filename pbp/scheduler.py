@@ -72,6 +72,8 @@ class BotRunner:
         self._wake = threading.Event()  # a poll is due
         self._scheduler = BackgroundScheduler(timezone="UTC")
         self._set_aside: bool | None = None  # after the first poll (see ``lasting``)
+        self._setting_aside = threading.Lock()  # (the poller sets aside, the end gives back)
+        self._ended = False
 
     # -- the poller's thread -------------------------------------------------------------------
 
@@ -89,8 +91,7 @@ class BotRunner:
         if report is None:
             return
         self._unavailable_since = None
-        if self._set_aside is None:  # what the first poll leaves lasts: the collector's
-            self._set_aside = lasting.set_aside(collect=True)  # full passes leave it out
+        self._set_aside_once()
         if self._on_poll is not None:
             self._on_poll(report)
         due = self._attempt(self._bot.next_due, now=now)  # (None too if it failed: the next
@@ -103,6 +104,14 @@ class BotRunner:
                 replace_existing=True,
                 misfire_grace_time=None,
             )
+
+    def _set_aside_once(self) -> None:
+        """What the first poll leaves lasts: the collector's full passes leave it out from now
+        on (``lasting``); not once the runner has ended (a poll abandoned then may still
+        return)."""
+        with self._setting_aside:
+            if self._set_aside is None and not self._ended:
+                self._set_aside = lasting.set_aside(collect=True)
 
     def _attempt(self, call: Callable[[], T], *, now: datetime) -> T | None:
         """``call()``, or None when it failed: the database away (retried next poll, until the
@@ -165,8 +174,10 @@ class BotRunner:
         finally:
             self._scheduler.shutdown(wait=False)
             self._finish(poller)
-            if self._set_aside is not None and not self.abandoned:
-                lasting.given_back(self._set_aside)
+            with self._setting_aside:
+                self._ended = True
+                if self._set_aside is not None:
+                    lasting.given_back(self._set_aside)
             log.info("stopped")
 
     def _finish(self, poller: threading.Thread) -> None:

@@ -5,9 +5,12 @@ tracks a great many that last as long as it does: the modules and classes, SQLAl
 Jinja's machinery, the compiled templates and statements, the campaigns and the threads'
 cached states. ``set_aside()`` freezes what is alive (``gc.freeze``): later collections walk
 only what was made since. A frozen object is still freed when nothing refers to it any more
-(reference counting); only a reference cycle among frozen objects that becomes garbage later
-stays, and a poll's values are frozen dataclasses and tuples, which make none (``pbp run``'s
-memory over 50,000 posts is measured by ``benchmarks/run_memory.py``).
+(reference counting), but a reference cycle that holds a frozen object is never collected,
+even with objects made later in it. So what stays is at most what was set aside, once: a
+compiled template of the first poll that a GM's edited override replaces (a template and its
+environment refer to each other), not anything a later poll makes, whose values are frozen
+dataclasses and tuples (``pbp run``'s memory over 50,000 posts is measured by
+``benchmarks/run_memory.py``).
 """
 
 from __future__ import annotations
