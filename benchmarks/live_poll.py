@@ -28,8 +28,8 @@ and prints the ratios. Each is run ``--runs`` times, in turns, and its least CPU
 time kept (the counts are the same in every run). ``--where`` prints which code sent the
 statements of a poll. ``--instructions`` also counts the instructions of a poll
 (``instructions.py``, under valgrind: a count a busy machine does not move, where one run's
-CPU time moves by 10-20%), on the SQLite file: those of the benchmark with POLLS polls less
-those of the same with none, over POLLS (about four minutes a run; 100 polls are enough).
+CPU time moves by 10-20%), on the SQLite file: those of ``Bot.poll_once`` alone (what the
+CPU time measures too), the mean of the POLLS polls (about five minutes a run for 100 polls).
 
 It does not measure: the database server's own CPU (only this process's), the forum's own
 posting of the new posts (outside the polls), Reddit (praw, its requests), several workers,
@@ -124,7 +124,9 @@ def one_poll(n):
     clock[0] += timedelta(minutes=1)
     counting[0] = True
     cpu, wall = time.process_time(), time.perf_counter()
+    sys.getswitchinterval()  # the poll's instructions are counted from here (--instructions)
     report = bot.poll_once(clock[0])
+    sys.is_finalizing()  # to here
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     counting[0] = False
     assert report.events == 1 and not report.errors, report
@@ -190,13 +192,15 @@ def _env(source: str | None) -> dict[str, str]:
 
 
 def per_poll_instructions(polls: int, source: str | None) -> float:
-    """The instructions of one poll, on a SQLite file: the benchmark's with ``polls`` polls
-    less those of the same with none (the set-up, the first read, the warm polls), over
-    ``polls``."""
-    env = _env(source)
-    measured = instructions.count(_child("", polls, where=False), cwd="/", env=env)
-    setup = instructions.count(_child("", 0, where=False), cwd="/", env=env)
-    return (measured - setup) / polls
+    """The instructions of one poll (``Bot.poll_once`` alone), on a SQLite file: the mean of
+    the ``polls`` measured, after the warm ones."""
+    counts = instructions.count_each(_child("", polls, where=False), cwd="/", env=_env(source))
+    if len(counts) != THREADS + polls:
+        sys.exit(
+            f"{len(counts)} polls counted, not {THREADS} warm and {polls} measured (none: "
+            "valgrind cannot read this interpreter's symbols, a stripped build)"
+        )
+    return sum(counts[THREADS:]) / polls
 
 
 def run(url: str, polls: int, source: str | None, *, where: bool) -> dict[str, Any]:

@@ -105,6 +105,8 @@ def main() -> None:
         if not instructions.available():
             sys.exit("--instructions needs valgrind (apt-get install valgrind)")
     runs = int(args[0]) if args else 10
+    if counting and runs < 6:
+        sys.exit("--instructions compares the last three runs with the first three: RUNS >= 6")
     tmp = Path(tempfile.mkdtemp())
     sources = [before, None] if before else [None]
     envs: dict[str | None, dict[str, str]] = {}
@@ -142,7 +144,10 @@ def main() -> None:
         print(f"{runs} more in a row, instructions (user space; valgrind):")
         for source in sources:
             folder = tmp / (source or "this").strip("/").replace("/", "_")
-            counts = [instructions.count(poll, cwd=folder, env=envs[source]) for _ in range(runs)]
+            counts = [
+                instructions.count(poll, cwd=folder, env=envs[source], says=IDLE)
+                for _ in range(runs)
+            ]
             label = f"before ({source})" if source else "this checkout"
             grown = statistics.mean(counts[-3:]) / statistics.mean(counts[:3])
             print(

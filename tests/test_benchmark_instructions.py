@@ -43,3 +43,22 @@ def test_a_command_that_fails_is_not_counted() -> None:
     instructions = _instructions()
     with pytest.raises(SystemExit, match="failed under valgrind"):
         instructions.count([sys.executable, "-c", "raise SystemExit(3)"], env=dict(os.environ))
+
+
+def test_each_marked_stretch_is_counted_on_its_own_in_order() -> None:
+    instructions = _instructions()
+    program = (
+        "import sys\n"
+        "for n in (1_000, 50_000, 10_000):\n"
+        "    sys.getswitchinterval()\n"
+        "    s = sum(hash(str(i)) for i in range(n))\n"
+        "    sys.is_finalizing()\n"
+        "s = sum(hash(str(i)) for i in range(300_000))  # not marked: not counted\n"
+    )
+    counts = instructions.count_each([sys.executable, "-c", program], env=dict(os.environ))
+    if not counts:
+        pytest.skip("valgrind cannot read this interpreter's symbols")
+    small, large, middle = counts
+    assert small < middle < large  # each stretch alone, in the program's order
+    assert 40 * small < large < 60 * small + 5_000_000  # about 50 times the work
+    assert sum(counts) < instructions.count([sys.executable, "-c", program], env=dict(os.environ))
