@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -158,6 +159,10 @@ class _Reads:
         return whole[key]  # (raises, as Examples does)
 
 
+# the template the words were written with (weakly), and each render's reads and words
+_Renders = tuple["weakref.ref[jinja2.Template]", list[tuple[tuple[tuple[str, object], ...], str]]]
+
+
 class _Rendered:
     """Problems' words already written: for each template, problem and blanked fields, the
     words of each render with the fields of the examples it read (``_Reads``). Bounded: the
@@ -165,18 +170,21 @@ class _Rendered:
 
     def __init__(self, most: int = 1024) -> None:
         self._most = most
-        self._seen: dict[tuple[object, ...], list[tuple[tuple[tuple[str, object], ...], str]]] = {}
+        self._seen: dict[tuple[object, ...], _Renders] = {}
 
     def words(
         self, template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank
     ) -> str:
         # a template reloaded is another object; one it includes may have changed since the
-        # last look (a GM's override of ``slots/_action.md.j2``): the look is in the key
-        key = (template, look_of(template.environment), problem, blank)
+        # last look (a GM's override of ``slots/_action.md.j2``): the look is in the key. The
+        # template is not: a template replaced is let go, with its environment (its id, and
+        # the template itself weakly, tell the one the words were written with)
+        key = (id(template), look_of(template.environment), problem, blank)
         try:
-            renders = self._seen.get(key)
+            kept = self._seen.get(key)
         except TypeError:  # a field that cannot be hashed: rendered each time
             return _render(template, problem, examples, blank)
+        renders = kept[1] if kept is not None and kept[0]() is template else None
         for read, words in renders or ():
             if all(getattr(examples, name, _MISSING) == value for name, value in read):
                 return words
@@ -184,9 +192,10 @@ class _Rendered:
         words = _render(template, problem, seen, blank)  # type: ignore[arg-type]
         if not seen._pbp_whole:
             if renders is None:
-                if len(self._seen) >= self._most:  # (another thread may forget it first)
-                    self._seen.pop(next(iter(self._seen), key), None)
-                renders = self._seen[key] = []
+                if key not in self._seen and len(self._seen) >= self._most:
+                    self._seen.pop(next(iter(self._seen), key), None)  # (another thread
+                renders = []  # may forget it first)
+                self._seen[key] = (weakref.ref(template), renders)
             if len(renders) < 8:  # (examples that differ in what it reads: a few kept)
                 renders.append((tuple(seen._pbp_read.items()), words))
         return words

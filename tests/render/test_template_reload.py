@@ -147,3 +147,28 @@ def test_a_problems_words_follow_a_gms_change_to_a_template_they_include(tmp_pat
     _edit(tmp_path / "slots" / "_action.md.j2", "Still only one a round.")
     look_again()
     assert "Still only one a round." in render_problem(problem, env=env)
+
+
+def test_the_kept_words_of_a_problem_let_an_environment_no_longer_used_go(
+    tmp_path: Path,
+) -> None:
+    """A problem's kept words hold their template weakly: an environment the bot no longer
+    uses (a campaign's templates folder moved, say) is freed with its compiled templates,
+    and the words kept for a template still in use are still found."""
+    import gc
+    import weakref
+
+    from pbp.engine.problems import ActionUsed
+    from pbp.render.problems import render_problem
+
+    problem = ActionUsed(tag="[physical: attack Goblin]", actor="Aria", slot="physical",
+                         by_post="p1")  # fmt: skip
+    kept = make_environment(tmp_path, reload=True)
+    words = render_problem(problem, env=kept)
+    dropped = make_environment(tmp_path / "elsewhere", reload=True)
+    assert render_problem(problem, env=dropped) == words
+    gone = weakref.ref(dropped)
+    del dropped
+    gc.collect()
+    assert gone() is None
+    assert render_problem(problem, env=kept) == words
