@@ -11,7 +11,8 @@ the bot stops, at that moment even if a call is still waiting, and ``failure`` s
 SQLite file that vanishes or is damaged stops it at once.
 
 What the first poll leaves (the modules, the templates, the threads' states) lasts as long as
-the process: it is set aside from the garbage collector's full passes (``services.lasting``).
+the process: for `pbp run` (``set_aside``) it is set aside from the garbage collector's full
+passes (``services.lasting``), at the cost of one full collection after that poll.
 
 SIGINT and SIGTERM stop the bot after the post in hand, and within ``stop_within`` seconds
 whatever that post is blocked in (the database, a slow forum): then the poll is abandoned,
@@ -56,6 +57,7 @@ class BotRunner:
         on_poll: Callable[[PollReport], None] | None = None,
         give_up_after: timedelta | None = None,
         stop_within: float = STOP_WITHIN,
+        set_aside: bool = False,
     ) -> None:
         self._bot = bot
         self._poll_seconds = poll_seconds
@@ -71,7 +73,9 @@ class BotRunner:
         self._deciding = threading.Lock()  # the poller and the main thread may both give up
         self._wake = threading.Event()  # a poll is due
         self._scheduler = BackgroundScheduler(timezone="UTC")
-        self._set_aside: bool | None = None  # after the first poll (see ``lasting``)
+        # ``set_aside``: what the first poll leaves is set aside from the collector (``lasting``;
+        # `pbp run`, whose process lasts); then whether this runner froze first, once it did
+        self._set_aside: bool | None = None if set_aside else False
         self._setting_aside = threading.Lock()  # (the poller sets aside, the end gives back)
         self._ended = False
 
@@ -176,7 +180,7 @@ class BotRunner:
             self._finish(poller)
             with self._setting_aside:
                 self._ended = True
-                if self._set_aside is not None:
+                if self._set_aside:
                     lasting.given_back(self._set_aside)
             log.info("stopped")
 

@@ -108,6 +108,7 @@ def run(config_path: Path) -> None:
         clock=utc_now,
         on_poll=_log,
         give_up_after=timedelta(seconds=outage) if outage else None,
+        set_aside=True,  # the process lasts: what the first poll leaves, the collector leaves
     )
     runner.run()
     if runner.failure is not None:

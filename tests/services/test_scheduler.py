@@ -62,6 +62,7 @@ def test_what_the_first_poll_leaves_is_set_aside_from_the_collector_until_the_ru
         poll_seconds=3600,
         clock=_real_now,
         on_poll=lambda report: frozen.append(gc.get_freeze_count()),
+        set_aside=True,  # as `pbp run` asks
     )
     worker = threading.Thread(target=runner.run)
     worker.start()
