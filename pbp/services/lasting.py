@@ -6,10 +6,10 @@ Jinja's machinery, the compiled templates and statements, the campaigns and the 
 cached states. ``set_aside()`` freezes what is alive (``gc.freeze``): later collections walk
 only what was made since. A frozen object is still freed when nothing refers to it any more
 (reference counting), but a reference cycle that holds a frozen object is never collected,
-even with objects made later in it. So what stays is at most what was set aside, once: a
-compiled template of the first poll that a GM's edited override replaces (a template and its
-environment refer to each other), not anything a later poll makes, whose values are frozen
-dataclasses and tuples (``pbp run``'s memory over 50,000 posts is measured by
+even with objects made later in it. In a bot, what stays so is what the first poll left, once:
+a compiled template of its that a GM's edited override replaces (a template and its
+environment refer to each other); a later poll's values are frozen dataclasses and tuples,
+which make no cycles (``pbp run``'s memory over 50,000 posts is measured by
 ``benchmarks/run_memory.py``).
 """
 
