@@ -39,9 +39,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus
+import instructions
 
 from pbp.tags import ReadContext, parse_post
 
+HERE = Path(__file__).resolve().parent
 CONTEXT = ReadContext(characters=("Aria", "Bram", "Cora", "Dax", "Goblin"))
 GOAL = 25_000
 
@@ -52,11 +54,15 @@ def rate(posts: list[str], *, cold: bool = False, **options: bool) -> float:
     best = float("inf")
     for _ in range(5):
         start = time.process_time()
-        for text in posts:
-            forget()
-            parse_post(text, context=CONTEXT, **options)
+        _read(posts, forget, **options)
         best = min(best, time.process_time() - start)
     return len(posts) / best
+
+
+def _read(posts: list[str], forget: Callable[[], None], **options: bool) -> None:
+    for text in posts:
+        forget()
+        parse_post(text, context=CONTEXT, **options)
 
 
 def _nothing() -> None:
@@ -88,20 +94,15 @@ def read_cold(count: int, passes: int) -> None:
     parse_post(posts[0], context=CONTEXT, full=True)
     forget = _forgetting()
     for _ in range(passes):
-        for text in posts:
-            forget()
-            parse_post(text, context=CONTEXT)
+        _read(posts, forget)
 
 
 def instructions_per_post(count: int, source: str | None) -> float:
     """The instructions of reading one post cold (of ``count``), under valgrind."""
-    import instructions
-
     env = _env(source)
     read = [sys.executable, __file__, str(count), "--read-cold"]
-    here = Path(__file__).resolve().parent
-    twice = instructions.count([*read, "2"], cwd=here, env=env)
-    none = instructions.count([*read, "0"], cwd=here, env=env)
+    twice = instructions.count([*read, "2"], cwd=HERE, env=env)
+    none = instructions.count([*read, "0"], cwd=HERE, env=env)
     return (twice - none) / (2 * count)
 
 
@@ -117,7 +118,7 @@ def _child(count: int, source: str | None) -> dict[str, float]:
     done = subprocess.run(
         [sys.executable, __file__, str(count), "--child"],
         env=env,
-        cwd=Path(__file__).resolve().parent,
+        cwd=HERE,
         check=True,
         capture_output=True,
         text=True,
@@ -134,11 +135,8 @@ def main() -> None:
     if "--read-cold" in args:
         read_cold(int(args[0]), int(args[args.index("--read-cold") + 1]))
         return
-    if "--instructions" in args:
-        import instructions
-
-        if not instructions.available():
-            sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+    if "--instructions" in args and not instructions.available():
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
     before = args[args.index("--before") + 1] if "--before" in args else None
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 5
     count = int(args[0]) if args and args[0].isdigit() else 4000
