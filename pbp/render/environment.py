@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import re
@@ -11,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.bccache import Bucket
 from jinja2.loaders import split_template_path
 
 from pbp.render.tag_edits import FILTERS
@@ -220,51 +218,6 @@ class _Loader(jinja2.BaseLoader):
         return unchanged
 
 
-class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
-    """Jinja's cache of compiled templates on disk, for pbp's own templates (``fixed``, package
-    data): a new process does not compile each one it uses again. It is kept in the user's own
-    temporary folder, which Jinja makes private, and a template whose source changed is
-    compiled again (Jinja checks a checksum of the source). A campaign's templates are
-    compiled in each process, as before (a GM's folder leaves nothing behind). A cache that
-    cannot be read or written is passed over: the template is compiled."""
-
-    def __init__(self, fixed: tuple[str, ...], directory: str | None = None) -> None:
-        super().__init__(directory, pattern="__pbp_%s.cache")
-        self._fixed = tuple(os.path.join(folder, "") for folder in fixed)
-        self._passed_over: set[str] = set()  # the keys of templates not kept
-
-    def get_bucket(
-        self, environment: jinja2.Environment, name: str, filename: str | None, source: str
-    ) -> Bucket:
-        if filename is not None and filename.startswith(self._fixed):
-            return super().get_bucket(environment, name, filename, source)
-        key = self.get_cache_key(name, filename)
-        self._passed_over.add(key)
-        return Bucket(environment, key, self.get_source_checksum(source))
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except Exception:  # (a file written by hand, a folder gone): compiled instead
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        if bucket.key in self._passed_over:
-            return
-        with contextlib.suppress(OSError):  # (a full disk, a folder not ours): compiled again
-            super().dump_bytecode(bucket)
-
-
-@functools.cache
-def _compiled_templates(fixed: tuple[str, ...]) -> jinja2.BytecodeCache | None:
-    """The cache of the compiled templates of the folders ``fixed``, or None where the system
-    has no private temporary folder to keep it in."""
-    try:
-        return _CompiledTemplates(fixed)
-    except (OSError, RuntimeError):
-        return None
-
-
 def make_environment(override: Path | None = None, *, reload: bool = True) -> jinja2.Environment:
     """An environment that loads ``override`` first (a campaign's folder), then the built-ins.
     ``reload``: a template file changed since it was compiled is compiled again (its time is
@@ -279,7 +232,6 @@ def make_environment(override: Path | None = None, *, reload: bool = True) -> ji
         lstrip_blocks=True,
         keep_trailing_newline=False,
         auto_reload=reload,
-        bytecode_cache=_compiled_templates(tuple(fixed)),
     )
     env.filters["md"] = md_escape
     env.filters.update(FILTERS)  # the writer's tag with one fix: the examples
