@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
 from pbp.campaign.tables import KeyPath, Reader, Table, shortened
 from pbp.errors import ConfigError
+from pbp.values import frozen_value
 
 AckMode = Literal["errors", "all", "none"]
 ForumKind = Literal["local", "reddit"]
@@ -50,7 +51,7 @@ _PRAW_USERNAME: tuple[str, ...] = ("forum", "reddit", "username")
 _SQLITE_URL = re.compile(r"^(sqlite(?:\+\w+)?):///(.*)$")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BotSettings:
     """``[bot]``: the bot's own account, how often it polls, and when it replies to posts."""
 
@@ -59,7 +60,7 @@ class BotSettings:
     ack: AckMode = "errors"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DatabaseSettings:
     """``[database]``: an SQLite or PostgreSQL URL (a relative SQLite path is made absolute);
     how long one call waits for the database at most; how long `pbp run` keeps trying a
@@ -70,7 +71,7 @@ class DatabaseSettings:
     outage_seconds: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RedditSettings:
     """``[forum.reddit]``: the praw.ini site (None: praw's DEFAULT) and the subreddits."""
 
@@ -78,7 +79,7 @@ class RedditSettings:
     subreddits: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ForumSettings:
     """``[forum]``: which forum the bot reads."""
 
@@ -86,7 +87,7 @@ class ForumSettings:
     reddit: RedditSettings = field(default_factory=RedditSettings)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ServeSettings:
     """``[serve]``: where ``pbp serve`` listens (127.0.0.1 unless told otherwise), the address
     people reach it at (for the GM sign-in links, e.g. behind a reverse proxy), and the
@@ -98,7 +99,7 @@ class ServeSettings:
     forwarded_allow_ips: str = "127.0.0.1"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ThreadBinding:
     """One ``[[threads]]`` entry: a forum thread and the campaign file it runs."""
 
@@ -106,7 +107,7 @@ class ThreadBinding:
     campaign: Path
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Config:
     """The whole configuration; ``path`` is the file it came from."""
 

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal, TypeVar
 
 from pbp.campaign.parts import P, Parts
 from pbp.campaign.turns import StandingDefault, TurnOptions
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 Visibility = Literal["hide-npcs", "open"]
 Opt = TypeVar("Opt")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CharacterSheet:
     """A character of the roster. ``player`` None means an NPC run by the GM.
 
@@ -39,7 +40,7 @@ class CharacterSheet:
         return {key: value for p in self.parts.items for key, value in p.scores().items()}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CampaignOptions:
     """Switches for the readings RULES.md marks as table options (defaults as written there).
 
@@ -57,7 +58,7 @@ class CampaignOptions:
         return found if isinstance(found, kind) else kind()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Campaign:
     """GMs, roster, the ruleset a new thread starts in, and the campaign's options."""
 

@@ -5,8 +5,9 @@ says which parts there are)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
+
+from pbp.values import frozen_value
 
 P = TypeVar("P", bound="SheetPart")
 
@@ -21,7 +22,7 @@ class SheetPart(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class Parts:
     """Sheet parts of distinct types, in the order the registry reads them."""
 

@@ -11,10 +11,11 @@ import difflib
 import re
 import tomllib
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, NoReturn, TypeVar
 
 from pbp.errors import ConfigError, ConfigErrors
+from pbp.values import frozen_value
 
 KeyPath = tuple[str | int, ...]
 Table = Mapping[str, Any]
@@ -194,7 +195,7 @@ def type_name(value: object) -> str:
             return "a date or time"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class Reader:
     """One parsed document, its text's line index and its path, for checked reads.
 

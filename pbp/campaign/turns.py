@@ -8,12 +8,12 @@ value is refused with what was expected and an example.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
 from pbp.campaign.tables import KeyPath, Reader, Table, shortened
 from pbp.tags.times import parse_duration
+from pbp.values import frozen_value
 
 Remind = Literal["mention", "private", "off"]
 PrivateCopies = Literal["off", "summaries", "all"]
@@ -37,7 +37,7 @@ _BEFORE = re.compile(r"(.+?)\s+before", re.IGNORECASE)
 _REMIND_AT_EXAMPLE = 'remind_at = ["50%", "2h before"]'
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class RemindAt:
     """One reminder time of a round with a deadline: a share of the round's time gone
     (``share``, 1 to 99 per cent) or a span before the deadline (``before``). ``text`` is
@@ -56,7 +56,7 @@ class RemindAt:
 DEFAULT_REMIND_AT = (RemindAt(text=HALF_TIME, share=50),)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TurnOptions:
     """The campaign's say over waiting; the defaults are the bot's behaviour before any of it
     (no default order, no early close, one mention at half time, every private copy under

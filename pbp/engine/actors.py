@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.campaign.model import Campaign
 from pbp.engine.problems import NeedAs, NoCharacter, NotYourCharacter
 from pbp.errors import Problem
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Actor:
     """The character a tag acts for; ``on_behalf`` when the GM acts for it."""
 

@@ -10,7 +10,7 @@ in ``engine.commands``; a ruleset contributes the rows of the commands it owns
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 from pbp.engine.done import Done
@@ -22,11 +22,12 @@ from pbp.tags import ParsedPost
 from pbp.tags.command_control import Reader
 from pbp.tags.command_parser import READERS
 from pbp.tags.commands import Command, CommandTiming
+from pbp.values import frozen_value
 
 C = TypeVar("C")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Acting:
     """What a command's handler may use besides the state: its post (and so its time), the
     effects of the step so far (it may add replies), the round's dice and the post reader.
@@ -47,7 +48,7 @@ Acknowledge = Callable[[EngineState, Any, PostRecord], Done | None]
 BeforeScene = Callable[[Any], Problem | None]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CommandRow:
     """One command of the table. ``handler`` acts (the new state, or why it cannot);
     ``acknowledge`` builds its acknowledgement from the state it left (None, or no

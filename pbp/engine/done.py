@@ -6,11 +6,12 @@ the command left."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from pbp.values import frozen_value
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+
+@frozen_value
 class Done:
     """An acknowledgement of the command in post ``post_id``; ``template`` names its line's
     template."""
@@ -19,14 +20,14 @@ class Done:
     template: ClassVar[str] = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Rested(Done):
     """``!rest``: a night's rest for everyone."""
 
     template: ClassVar[str] = "rest"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CampaignBound(Done):
     """``!campaign NAME``: the thread runs ``runs`` (``asked``: the name as written); its
     characters came from thread ``came_from``, which is read no more (None: none before)."""
@@ -37,7 +38,7 @@ class CampaignBound(Done):
     came_from: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NpcJoined(Done):
     """``!npc``: ``name`` joins the scene on ``side``, standing with ``group`` if given."""
 
@@ -47,7 +48,7 @@ class NpcJoined(Done):
     group: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Grouped(Done):
     """``!group``: these characters now stand together."""
 
@@ -55,7 +56,7 @@ class Grouped(Done):
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class FeatureAdded(Done):
     """``!feature``: ``name`` is part of the scene, with its target number if it has one."""
 
@@ -64,7 +65,7 @@ class FeatureAdded(Done):
     target_number: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TaskSet(Done):
     """``!task``: task ``name`` and its DC (``secret``: kept from the players)."""
 
@@ -74,7 +75,7 @@ class TaskSet(Done):
     secret: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DeadlineSet(Done):
     """``!deadline``: the round's deadline as it now stands (None: it has none)."""
 
@@ -82,7 +83,7 @@ class DeadlineSet(Done):
     when: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DifficultySet(Done):
     """``!difficulty``: the DC the course of post ``target`` (``character``'s) rolls against."""
 
@@ -92,7 +93,7 @@ class DifficultySet(Done):
     dc: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PostVoided(Done):
     """``!void``: post ``target`` by ``author`` does not count this round, for ``reason``
     (``author`` is empty when the post was not found in the round)."""
@@ -103,7 +104,7 @@ class PostVoided(Done):
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class EncounterBegun(Done):
     """``!encounter``: a new scene of ``scene`` (its interval in hours, the side that
     ambushed, whether it is under pressure)."""
@@ -115,14 +116,14 @@ class EncounterBegun(Done):
     pressure: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class EncounterEnded(Done):
     """``!encounter end``: the encounter is over, everyone takes a short rest."""
 
     template: ClassVar[str] = "encounter_end"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StandingSet(Done):
     """``!standing``: ``character``'s standing order is now ``tag`` (None: cancelled);
     ``had``: it had one before (replaced, or there was one to cancel)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 
 from pbp.engine.orders import TurnBoard
@@ -17,9 +17,10 @@ from pbp.engine.post_contents import (
 )
 from pbp.engine.report import RoundReport
 from pbp.engine.state import EngineState, PostRecord
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AckModeContent:
     """``!ack on`` / ``!ack off``: what this player's good posts get from now on."""
 
@@ -28,7 +29,7 @@ class AckModeContent:
     table: str  # the table's ack setting: "errors" | "all" | "none"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CheatSheetContent:
     """The first reply in a thread: each player's characters, the targets, examples."""
 
@@ -36,7 +37,7 @@ class CheatSheetContent:
     board: TurnBoard | None = None  # the campaign's turn board: whose turn it is now
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SummaryContent:
     """The summary that closes a round, and the round's posts as they stood at the close (the
     store keeps them; the engine state does not)."""
@@ -46,7 +47,7 @@ class SummaryContent:
     again: bool = False  # the round was undone and closed again: it replaces its summary
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PreviewContent:
     """``!preview``: the summary the round would get if it closed now, and the thread's state
     after that close, which is shown and then dropped (the round stays open)."""
@@ -55,7 +56,7 @@ class PreviewContent:
     after: EngineState  # after the close that did not happen
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UndoneContent:
     """A summary whose round was re-opened by ``!undo``."""
 
@@ -63,7 +64,7 @@ class UndoneContent:
     undone_by: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class HelpContent:
     """``!help`` for one author; ``gm_commands``: the words of the GM commands, in the order
     of the table of commands (a GM's ``!help`` lists them)."""
@@ -72,7 +73,7 @@ class HelpContent:
     gm_commands: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StatusContent:
     """``!status``: the scene and who has not acted, as the command read them (``as_of``:
     commands act in line order, so a ``!close`` below it in the same post comes after it,
@@ -83,7 +84,7 @@ class StatusContent:
     as_of: EngineState | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SheetContent:
     """``!sheet [NAME]``, as the command read the sheets (``as_of``, as ``StatusContent``)."""
 
@@ -91,7 +92,7 @@ class SheetContent:
     as_of: EngineState | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ReminderContent:
     """Half time: the players whose characters have not acted."""
 
@@ -111,14 +112,14 @@ class ReminderContent:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AllActedContent:
     """Every character has acted: the GM may close."""
 
     gms: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MovedContent:
     """The campaign moved to thread ``to``; ``unresolved``: the open round that had actions
     and will not be resolved here (None: none)."""
@@ -149,7 +150,7 @@ Content = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Reply:
     """Post a reply. ``key`` names it for good (a later edit uses the same key), ``to`` is the
     post it answers (None: the thread itself)."""
@@ -159,7 +160,7 @@ class Reply:
     content: Content
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class EditReply:
     """Replace the text of the reply posted under ``key``."""
 
@@ -167,7 +168,7 @@ class EditReply:
     content: Content
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PrivateReply:
     """Send a private message to the forum user ``to`` (never posted in the thread). ``key``
     names it within the thread, as a reply's does; ``full`` shows every number, hide-npcs or

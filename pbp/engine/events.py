@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PostArrived:
     """A post the bot reads for the first time."""
 
@@ -19,7 +18,7 @@ class PostArrived:
     body: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PostEdited:
     """A new version of a post already read."""
 
@@ -28,7 +27,7 @@ class PostEdited:
     body: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PostDeleted:
     """A post was deleted."""
 
@@ -36,14 +35,14 @@ class PostDeleted:
     at: datetime
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Tick:
     """Time passes (deadlines and reminders fall due)."""
 
     at: datetime
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CampaignMoved:
     """The campaign moved to thread ``to``: its GM bound that thread with ``!campaign`` (a
     campaign runs in one thread at a time, SPEC §1); this thread is read no more."""
@@ -52,7 +51,7 @@ class CampaignMoved:
     to: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SheetPosted:
     """The cheat sheet was posted for round ``round_number``: a thread the bot began to watch
     in its middle posts nothing for the rounds closed before, and its cheat sheet publishes

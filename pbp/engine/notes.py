@@ -4,11 +4,12 @@ a note holds facts, never English: ``notes/<ruleset>/<cause>.md.j2`` words it.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from pbp.values import frozen_value
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+
+@frozen_value
 class Note:
     """A warning on an accepted tag; ``ruleset`` and ``cause`` name its template."""
 

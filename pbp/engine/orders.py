@@ -3,15 +3,14 @@ opening post shows: plain values, kept in the engine's state and in effects."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 HOLD = "hold"  # the post id a default hold acts under (the campaign's standing_default)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StandingOrder:
     """What ``character`` does in a round it has not acted in by the close: ``text`` (one tag,
     with ``as NAME`` when the command named the character), as ``author`` wrote it in line
@@ -32,7 +31,7 @@ class StandingOrder:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TurnBoard:
     """Whose turn it is, for the opening post: the open round, its deadline (and the end of
     its grace, once the deadline has passed), who has acted, who is still to act, who acts

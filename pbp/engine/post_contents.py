@@ -4,16 +4,16 @@ that name no engine state, so the state's record of a post can hold them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pbp.engine.done import Done
 from pbp.engine.notes import Note
 from pbp.errors import Problem
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ProblemsContent:
     """The problems of one post: an error reply. ``closed``: the close found them (the round
     is over: too late to edit; a wording, not a change of what it says, so left out of
@@ -27,7 +27,7 @@ class ProblemsContent:
     all_acted: tuple[str, ...] = field(default=(), compare=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActedContent:
     """A post whose tags the rules refused when it was read acted at the close after all: at
     their turn they were valid (RULES §6)."""
@@ -35,7 +35,7 @@ class ActedContent:
     post_id: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class FixedContent:
     """A post whose problems an edit fixed: what it holds now. ``actions`` are its accepted
     tags (none: the edit took every tag out); ``listed``: the author asked for confirmations
@@ -50,7 +50,7 @@ class FixedContent:
     notes: tuple[Note, ...] = ()  # the rulesets' warnings on its accepted tags
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AckContent:
     """``ack = "all"`` or ``!ack on``: confirm what a good post will do (``actions``, its
     accepted tags; none once an edit took them all out). ``closed`` as ``FixedContent``'s.
@@ -63,7 +63,7 @@ class AckContent:
     all_acted: tuple[str, ...] = field(default=(), compare=False)  # as ``ProblemsContent``'s
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class VoidedContent:
     """A post the GM struck with ``!void``: it does not count, and why."""
 
@@ -71,7 +71,7 @@ class VoidedContent:
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DeletedContent:
     """A post deleted before the close: it does not count (SPEC §4.3)."""
 
@@ -84,7 +84,7 @@ TagsContent = (
 """What a post's reply says of its tags (``engine.post_reply``)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DoneContent:
     """The reply of a GM post with commands: what they did, one line each; the closing
     commands it refused (``!undo`` with nothing to re-open); then what it says of the post's

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar, Protocol
 
 from pbp.errors import Problem
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NoCharacter(Problem):
     """The author owns no character and is no GM."""
 
@@ -17,7 +17,7 @@ class NoCharacter(Problem):
     author: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NeedAs(Problem):
     """The author runs several characters (or is the GM) and did not say ``as NAME``."""
 
@@ -27,7 +27,7 @@ class NeedAs(Problem):
     characters: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotYourCharacter(Problem):
     """A player used ``as NAME`` for a character they do not own."""
 
@@ -38,7 +38,7 @@ class NotYourCharacter(Problem):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActionUsed(Problem):
     """The character already used that action this round (RULES D8)."""
 
@@ -58,7 +58,7 @@ class Reason(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RuleBroken(Problem):
     """The rules refuse the action as the scene stands. ``would_be`` is the action the tag
     would have been (an ``Accepted``): at the close it acts after all if it is valid at its
@@ -69,7 +69,7 @@ class RuleBroken(Problem):
     would_be: Any = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RulesetUnavailable(Problem):
     """A tag or encounter of a ruleset this thread cannot run yet."""
 
@@ -77,7 +77,7 @@ class RulesetUnavailable(Problem):
     ruleset: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BadName(Problem):
     """A name a command would create is not allowed (reserved, taken, bad characters)."""
 
@@ -87,7 +87,7 @@ class BadName(Problem):
     command: str = "npc"  # the word of the command that would create it
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NoSuchPost(Problem):
     """``!void`` (or ``command``, the word of another command naming a post: ``difficulty``)
     names a post that is not in the open round."""
@@ -97,7 +97,7 @@ class NoSuchPost(Problem):
     command: str = "void"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CannotUndo(Problem):
     """``!undo`` when there is nothing to re-open, or a later round has actions."""
 
@@ -108,7 +108,7 @@ class CannotUndo(Problem):
 COULD_NOT_RESOLVE = "could_not_resolve"  # the reason of an action whose resolution failed
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CouldNotResolve(Problem):
     """An action whose rules raised at the close, in a ruleset that keeps no record of its
     own for it: it is void, and the GM settles it by hand. ``error`` names what failed."""
@@ -123,7 +123,7 @@ def failure_text(error: Exception) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CommandInEdit(Problem):
     """A command line an edit added (or changed): commands act once, from the version of
     their post first read (SPEC §2.5), so it did nothing; ``word`` is its command."""

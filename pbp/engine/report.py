@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 
 from pbp.engine.done import Done
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CorrectionEntry:
     """A GM correction applied at its post's place in the resolution order."""
 
@@ -30,7 +30,7 @@ class CorrectionEntry:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Rejection:
     """A tag that does not act, with its final verdict."""
 
@@ -39,7 +39,7 @@ class Rejection:
     problem: Problem
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RoundReport:
     """One closed round.
 

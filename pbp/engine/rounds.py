@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 
 from pbp.engine import post_reply, registry
@@ -25,6 +25,7 @@ from pbp.rules.dice.source import Dice
 from pbp.tags import parse_post
 from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand
 from pbp.tags.model import Source
+from pbp.values import frozen_value
 
 CORRECTIONS = (DamageCommand, HealCommand, BonusCommand)
 
@@ -75,7 +76,7 @@ def recheck(state: EngineState, rnd: OpenRound, *, parse: Parse = parse_post) ->
     return replace(rnd, posts=tuple(posts))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class _Resolved:
     scene: Roster
     corrections: tuple[CorrectionEntry, ...]
@@ -85,7 +86,7 @@ class _Resolved:
     acted: tuple[tuple[str, Problem], ...] = ()  # (post, refusal) of the tags that acted after all
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class _Retry:
     """A tag the rules refused when it was read: it acts if it is valid at its turn
     (RULES §6: the close is authoritative)."""

@@ -12,7 +12,6 @@ Mind) follows the roster's changes with its ``CastKeeper`` and changes its part 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TypeVar
 
 from pbp.campaign.model import Campaign
@@ -31,7 +30,7 @@ from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import Command, CommandTiming, EncounterCommand
 from pbp.tags.model import SceneKind, Source
 from pbp.tags.registry import Tag
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -39,7 +38,7 @@ Scores = Callable[[str], Mapping[str, int | None]]
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TagContext:
     """What checking one tag may look at: the campaign, the scene as it stands (roster and
     groups), what earlier tags of the round took, each ruleset's state and each character's
@@ -58,7 +57,7 @@ class TagContext:
         return found if found is not None else kind()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Closed:
     """What one ruleset's part of a close produced: its state after the round (None: as it
     was), its part of the report (None: nothing this round), the GM corrections it applied

@@ -10,7 +10,7 @@ Body and Mind). Without a ruleset that keeps a part, a scene plays with the cast
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from pbp.campaign.model import Campaign
 from pbp.engine.roster import Roster
@@ -18,11 +18,11 @@ from pbp.engine.setup import new_name_problem, resolve_in
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.tags.commands import Command, FeatureCommand, GroupCommand, NpcCommand
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Member:
     """One character of the scene and its side."""
 
@@ -30,7 +30,7 @@ class Member:
     side: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SceneRoster:
     """Who is in the scene, in roster order; the features; the group of every character (and
     of a feature once grouped, RULES D11); who is out; the talent names tags may name; and each

@@ -3,16 +3,15 @@ the value's type, so the core holds them without naming any."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 T = TypeVar("T")
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class Slots:
     """Values of distinct types, in the order they were first put."""
 

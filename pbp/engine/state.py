@@ -23,13 +23,13 @@ from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 T = TypeVar("T")
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
 
@@ -43,7 +43,7 @@ class Accepted:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Reading:
     """A post version as the reader parsed it, and the names it was read against: the parse
     is reused for as long as the scene's names stay the same."""
@@ -91,7 +91,7 @@ class Checked:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PostReply:
     """The bot's one reply under a post (``engine.post_reply``): the key it was first posted
     under, kept for good (the outbox and the forum find a reply by its key), and what it says
@@ -102,7 +102,7 @@ class PostReply:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PostRecord:
     """A post of the open round (or of a closed one, kept for ``!undo``).
 
@@ -142,7 +142,7 @@ class PostRecord:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OpenRound:
     """The round in progress. ``base`` is the scene as it stands: the scene the round opened
     with, plus the set-up commands read since (they act at once)."""
@@ -178,7 +178,7 @@ class OpenRound:
         return later(self.deadline, self.grace)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ClosedRound:
     """A closed round that ``!undo`` may still re-open: its report, and what re-opening
     needs."""
@@ -189,7 +189,7 @@ class ClosedRound:
     before: Slots = field(default_factory=Slots)  # each ruleset's state when the round opened
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class EngineState:
     """Everything the engine knows about one thread."""
 

@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 # C0 controls but tab and newline (a carriage return becomes a newline first), and UTF-16
 # surrogates, which a Python string holds only when one came alone (json.loads lets "\ud800"
@@ -40,7 +39,7 @@ def _replacement(found: re.Match[str]) -> str:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ForumPost:
     """One post as the forum shows it now.
 
@@ -65,7 +64,7 @@ class ForumPost:
         return self.deleted_at is not None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Listing:
     """Posts new (or, where the forum can tell, changed) since a cursor, in every thread the
     forum serves, oldest first, and the cursor to ask from next.
@@ -78,7 +77,7 @@ class Listing:
     complete: bool = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ThreadSurvey:
     """What a forum says of a thread in a batched request: its opening post where the forum
     keeps that apart from the listing (a Reddit submission's text), and how many posts the
@@ -89,7 +88,7 @@ class ThreadSurvey:
     posts: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PrivateMessage:
     """A private message the bot sent to one user about one thread, as the user reads it."""
 
@@ -102,7 +101,7 @@ class PrivateMessage:
     sent_at: datetime
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ForumLimits:
     """What one forum takes in one go, as the forum states it.
 

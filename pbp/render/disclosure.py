@@ -6,10 +6,11 @@ numbers (``Hidden``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Any
 
 from pbp.campaign.model import Campaign
+from pbp.values import frozen_value
 
 Identified = frozenset[tuple[str, str, str]]
 """What the scene records as identified: (observer, target, talent)."""
@@ -19,7 +20,7 @@ NpcNumbers = Mapping[str, tuple[str, ...]]
 cause or code: ``{"bonus_over_pool": ("pool",)}``. Each ruleset's views name their own."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Disclosure:
     """What players may see: NPC numbers and talent names under ``hide-npcs``."""
 
@@ -46,7 +47,7 @@ class Disclosure:
         return Hidden(npcs=self.npcs if self.hide else frozenset(), numbers=numbers)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Hidden:
     """The NPCs whose numbers a problem reply may not show, and where problems keep them."""
 

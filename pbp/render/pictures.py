@@ -7,15 +7,14 @@ same ``Disclosure``: under hide-npcs an NPC's numbers are ``None`` here as they 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.engine.state import EngineState
 from pbp.render.registry import ALL, ROSTER, VIEWS
 from pbp.render.replies import Replies
 from pbp.render.tables import HIDDEN
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Group:
     """Characters standing together (a Distat group), on one side."""
 
@@ -23,7 +22,7 @@ class Group:
     members: tuple[tuple[str, str, bool], ...]  # name, side, out of the fight
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Fighter:
     """One place of a fight's turn order: its pools (None: hidden from players)."""
 
@@ -34,7 +33,7 @@ class Fighter:
     out: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Outlook:
     """A character's chance of finishing a task within each number of intervals."""
 
@@ -43,7 +42,7 @@ class Outlook:
     odds: tuple[tuple[int, float, str], ...]  # intervals, percent, as the summary says it
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ScenePicture:
     """Everything a scene's picture shows (each part empty when the scene has none)."""
 

@@ -6,7 +6,6 @@ import dataclasses
 import functools
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import jinja2
@@ -16,13 +15,13 @@ from pbp.render.disclosure import NOTHING_HIDDEN, Hidden, blanked
 from pbp.render.environment import look_of
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import COMMON_VERBS, SCENE_VERBS
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 SEPARATOR = "\n\n-----\n\n"  # a thematic break between the problems of one reply
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Examples:
     """What the examples of a problem reply are written with: the scene's own tag syntax and
     real names of it. ``target`` and ``other`` are characters to act on (foes first, never

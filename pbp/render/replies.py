@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from typing import Any
 
 import jinja2
@@ -51,9 +51,10 @@ from pbp.render.tables import Shown, Table
 from pbp.render.views import summary_view
 from pbp.rules.dice.seal import seal
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Replies:
     """Renders contents for one thread; ``seed_for`` gives each round's dice seed. ``full``
     shows every number whatever the campaign's visibility (the GM's private view)."""

@@ -6,14 +6,13 @@ restraints)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.engine.state import EngineState
+from pbp.values import frozen_value
 
 HIDDEN = "?"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Table:
     """A table of a scene: its columns, one row per character, and lines under it."""
 
@@ -22,14 +21,14 @@ class Table:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SheetLines:
     """One character's sheet in a scene: label and value pairs (None: hidden from players)."""
 
     lines: tuple[tuple[str, str], ...] | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Shown:
     """What players may see: under ``hide-npcs`` (``hide``), none of these NPCs' numbers
     and no secret DC."""

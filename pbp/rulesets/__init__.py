@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import functools
 import importlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+
+from pbp.values import frozen_value
 
 GROUP = "pbp.rulesets"
 
 _Part = TypeVar("_Part")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RulesetPlugin:
     """One ruleset, everything it provides. ``package`` is its Python package; every part is
     ``module:attribute``, relative to it with a leading dot (``.engine.ruleset:DISTAT``)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -14,9 +13,10 @@ from pbp.errors import ConfigError
 from pbp.services.files import load_campaign
 from pbp.store.records import CampaignRecord, ThreadRecord
 from pbp.store.repository import Repository
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class LoadedCampaign:
     """A campaign file as it loaded, and the hash of the bytes it loaded from."""
 

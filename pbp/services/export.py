@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,11 +15,12 @@ from pbp.services.projection import StoredRound, post_entry, stored_rounds
 from pbp.services.streamed_json import write_streamed
 from pbp.services.verify import published_seals
 from pbp.store.repository import Repository
+from pbp.values import frozen_value
 
 CHEAT_SHEET_KEY = "cheatsheet"  # the bot's first reply in a thread: it seals round 1's dice
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class _Stored:
     """What the store holds of a thread, read in one unit of work: its state, its closed
     rounds (each made a ledger entry only when it is read) and what renders them."""

@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -31,6 +31,7 @@ from pbp.store.database import StoreError
 from pbp.store.inbox import Inbox, RereadRow, StoredThread
 from pbp.store.leases import HeldThread, Leases, Seen
 from pbp.store.repository import Repository
+from pbp.values import frozen_value
 
 if TYPE_CHECKING:
     from pbp.services.poll_context import PollContext
@@ -45,7 +46,7 @@ def campaign_named_in(body: str) -> str | None:
     return found.group(1) if found else None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class _Read:
     """What the forum said in this poll: the listing (None if it failed), the surveys, and
     the posts read again (by thread id) with each such thread's next re-read."""

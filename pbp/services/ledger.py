@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from pbp.engine.report import Rejection, RoundReport
@@ -12,6 +11,7 @@ from pbp.render.plain import plain
 from pbp.render.problems import render_problem
 from pbp.render.registry import ALL
 from pbp.render.replies import Replies
+from pbp.values import frozen_value
 
 
 def materialized(ledger: dict[str, Any]) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def materialized(ledger: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class ClosedEntry:
     """A closed round as the ledger lists it: its entry in ``rounds`` and its rejected tags."""
 

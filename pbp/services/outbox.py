@@ -31,11 +31,12 @@ from pbp.store.database import Store
 from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases
 from pbp.store.repository import Repository, Sent
+from pbp.values import frozen_value
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Delivered:
     """A reply posted or edited on the forum (or a private message sent to ``private_to``)."""
 
@@ -61,7 +62,7 @@ def forum_key(row: KeyedReply) -> str:
     return row.key if row.revision == 1 else f"{row.key}~{row.revision}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Owed:
     """A reply to send, as read before the forum is asked."""
 

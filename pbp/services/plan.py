@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 
 from pbp.engine.events import PostArrived, PostDeleted, PostEdited
 from pbp.forums.base import ForumPost
 from pbp.store.records import KnownPost
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 PostEvent = PostArrived | PostEdited | PostDeleted
 
@@ -26,7 +25,7 @@ def body_hash(body: str) -> str:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Planned:
     """One post version to handle: the engine event, or None for a post deleted before the
     bot ever saw it (recorded, never acted on)."""

@@ -5,7 +5,7 @@ step, so that no step calls back into the bot."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from pbp.campaign.model import Campaign
@@ -18,9 +18,10 @@ from pbp.services.state_cache import StateCache
 from pbp.services.thread_directory import ThreadDirectory
 from pbp.services.work_claims import WorkClaims
 from pbp.store.database import Store
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class Renderers:
     """The renderer of a campaign's replies (its template overrides included); ``reload``:
     an edited template file is read again (off in a replay, which compiles each once)."""
@@ -36,7 +37,7 @@ class Renderers:
         return Replies(env=shared_environment(templates, reload=self.reload), seed_for=seed_for)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PollContext:
     """The bot's parts, as each step of a poll sees them."""
 

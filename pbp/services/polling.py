@@ -8,13 +8,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pbp.values import frozen_value
+
 if TYPE_CHECKING:  # the idle check of `pbp poll --once` reads this module without the outbox
     from pbp.services.outbox import Delivered
 
 LISTING_SCOPE = "all"  # the cursor of a forum's one listing per poll
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class WatchedThread:
     """A thread the bot runs and its campaign file."""
 
@@ -22,7 +24,7 @@ class WatchedThread:
     campaign: Path
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BotOptions:
     """How the bot behaves (from the config's ``[bot]``)."""
 

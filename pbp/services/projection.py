@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +18,7 @@ from pbp.engine.state import EngineState, PostRecord
 from pbp.render.replies import Replies
 from pbp.services.ledger import ClosedEntry, LedgerBuilder
 from pbp.store.repository import CharacterState, Repository
+from pbp.values import frozen_value
 
 
 def next_due(state: EngineState, *, now: datetime) -> datetime | None:
@@ -43,7 +43,7 @@ def post_entry(post: PostRecord) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class StoredRound:
     """A closed round as the store keeps it: its ledger entries and its posts."""
 

@@ -27,18 +27,19 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime, timedelta
 
 from pbp.engine.post_contents import AckContent, DoneContent, FixedContent
 from pbp.engine.state import PostRecord
+from pbp.values import frozen_value
 
 LONGEST_GAP = timedelta(hours=4)  # between two re-reads of a post that got an error reply
 RIDE_ALONG = timedelta(minutes=30)  # how soon a re-read may fall due to go with a batch
 MAY_WAIT = timedelta(minutes=10)  # how long a re-read due may wait for a batch to go anyway
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Watched:
     """A post of the open round whose reply an edit could make untrue (``may_go_stale``): when
     it was written and when it is read again next."""
@@ -48,7 +49,7 @@ class Watched:
     due: datetime
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OpenRound:
     """What the re-reads need of a thread's open round: its live posts, those whose reply an
     edit could make untrue, and when it closes by itself (its deadline, if it holds an
@@ -132,7 +133,7 @@ def schedules(
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Candidate:
     """A thread whose posts may be read again in this poll."""
 
@@ -142,7 +143,7 @@ class Candidate:
     closing: bool  # a closing line of its GM is in this poll's listing
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Batch:
     """The posts to read again, by thread key, and what each thread read keeps afterwards
     (its schedules moved on), by thread id."""

@@ -5,7 +5,6 @@ snapshot and log)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from pbp.campaign.model import Campaign
 from pbp.engine.effects import SummaryContent
@@ -15,9 +14,10 @@ from pbp.rules.dice.seeded import SeededDice
 from pbp.services.history import Cached, load_state
 from pbp.store.records import ThreadRecord
 from pbp.store.repository import Repository
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class NewThreadState:
     """What a thread that has no state yet starts from: the bot's name, the ack setting and
     the mentions a post may hold on the forum (the engine's reminders are split by it)."""

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pbp.rules.dice.seal import seal
 from pbp.rules.dice.seeded import MAX_SIDES, Key, derive_roll
+from pbp.values import frozen_value
 
 Source = Literal["summary", "ledger"]
 
@@ -70,7 +70,7 @@ _ENTRY = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ListedRoll:
     """One roll as the summary (or the ledger) states it."""
 
@@ -86,7 +86,7 @@ class ListedRoll:
         return "·".join(str(part) for part in (*self.key, self.index))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RollMismatch:
     """A stated roll that the seed does not give."""
 
@@ -100,7 +100,7 @@ class RollMismatch:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SealCheck:
     """A seal the text published for the round, against the SHA-256 of the revealed seed."""
 
@@ -112,7 +112,7 @@ class SealCheck:
         return self.published.lower() == self.actual
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SummaryDice:
     """What one summary states about its round's dice."""
 
@@ -122,7 +122,7 @@ class SummaryDice:
     unreadable: tuple[str, ...] = ()  # entries of the rolls line that are not `key` dN = V
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RoundCheck:
     """The verdict on one round."""
 
@@ -166,7 +166,7 @@ class RoundCheck:
         return f"{text} in the summary and {ledger} in the ledger" if ledger else text
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Verification:
     """Every round found in the input, and what could not be tied to a seed."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -24,11 +23,12 @@ from pbp.store.schema import (
     ThreadRow,
 )
 from pbp.store.upsert import insert_new
+from pbp.values import frozen_value
 
 CHUNK = 500  # ids per IN (...): under every database's parameter limit
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StoredThread:
     """A thread the store has: its id, key, and whether a GM bound it with ``!campaign``."""
 
@@ -37,7 +37,7 @@ class StoredThread:
     bound: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Pending:
     """A post version in the inbox: its place, the post as the forum showed it, and when the
     forum showed it."""
@@ -64,7 +64,7 @@ def _pending_of(row: Any, thread: str) -> Pending:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RereadRow:
     """A thread whose posts may be read again: what its row keeps for that."""
 

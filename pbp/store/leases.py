@@ -9,7 +9,7 @@ Each poll a worker renews all its leases in one statement; idle threads are neve
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from datetime import datetime
 from functools import cache
 from typing import Any, cast
@@ -42,11 +42,12 @@ from pbp.store.schema import (
     WorkerRow,
 )
 from pbp.store.upsert import upsert
+from pbp.values import frozen_value
 
 OWED = ("pending", "edit-pending")  # reply statuses still to deliver
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class HeldThread:
     """A thread the worker holds, as ``Leases.seen`` read it without locking its row."""
 
@@ -56,7 +57,7 @@ class HeldThread:
     known: dict[str, KnownPost]  # the newest version the store knows of each post asked for
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Seen:
     """What ``Leases.seen`` read in one statement."""
 
@@ -67,7 +68,7 @@ class Seen:
     threads: dict[int, HeldThread]  # of the threads asked for, those it holds
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ThreadWork:
     """A thread that has something to do now, and who holds it."""
 

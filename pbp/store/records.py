@@ -7,6 +7,8 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, TypeVar
 
+from pbp.values import frozen_value
+
 _Record = TypeVar("_Record")
 
 
@@ -25,7 +27,7 @@ def record_of(kind: type[_Record], row: Any) -> _Record:
     return kind(**{name: getattr(row, name) for name in _columns(kind)})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ThreadRecord:
     """A thread the bot watches, as stored (the columns of ``schema.ThreadRow``)."""
 
@@ -51,7 +53,7 @@ class ThreadRecord:
     moved_to: str | None  # the thread its campaign moved to: this one is read no more
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class KnownPost:
     """The newest version of a post the bot has seen."""
 
@@ -88,7 +90,7 @@ class ThreadChanges:
         return {name: getattr(self, name) for name in _columns(ThreadChanges)}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ReplyRecord:
     """A row of the outbox, as stored (the columns of ``schema.ReplyRow``)."""
 
@@ -110,7 +112,7 @@ class ReplyRecord:
     subject: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CampaignRecord:
     """A campaign file the bot runs, as stored, with the hash of the version last loaded."""
 
@@ -121,7 +123,7 @@ class CampaignRecord:
     loaded_at: datetime
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AccountRecord:
     """An account of the web pages (the columns of ``schema.WebAccountRow``)."""
 

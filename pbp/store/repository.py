@@ -5,7 +5,6 @@ from __future__ import annotations
 import typing
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -48,13 +47,13 @@ from pbp.store.schema import (
     ThreadRow,
 )
 from pbp.store.upsert import insert_new, upsert
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 UNPOSTED = ("pending", "edit-pending", "failed")  # every status of a reply but "posted"
 LEDGER_PAGE = 100  # closed rounds' ledger entries read at a time (``round_ledgers``)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class LoggedEvent:
     """One event of a thread's log, with the post text it carried (None when purged)."""
 
@@ -67,7 +66,7 @@ class LoggedEvent:
     at: datetime
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CharacterState:
     """A character row of the projection."""
 
@@ -78,7 +77,7 @@ class CharacterState:
     data: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Sent:
     """A reply the forum took: its id there, and the text it was sent with."""
 
@@ -88,7 +87,7 @@ class Sent:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class _Owing:
     """A reply (or an edit of one) owed inside ``Repository.deferred()``."""
 

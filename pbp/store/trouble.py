@@ -12,13 +12,13 @@ import os
 import re
 import threading
 import weakref
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from pbp.errors import PbpError
+from pbp.values import frozen_value
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 _CORRUPT, _NOTADB = 11, 26  # SQLite's primary result codes for a damaged file
@@ -62,7 +62,7 @@ def hide_password(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Place:
     """A database, as messages name it: its URL (password hidden) and its SQLite file."""
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from pbp.errors import PbpError
+from pbp.values import frozen_value
 
 # Opening quote -> closing quote (curly ones are folded by normalisation; kept for safety).
 _QUOTES: dict[str, str] = {'"': '"', "'": "'", "“": "”", "‘": "’"}
@@ -31,7 +31,7 @@ class ArgumentError(PbpError):
         super().__init__(f"found {found!r}, expected {expected}")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class Token:
     """One word of the arguments, a quoted part, or a comma."""
 
@@ -137,7 +137,7 @@ def merge_words(tokens: Sequence[Token], pairs: dict[tuple[str, str], str]) -> l
     return merged
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Option:
     """A keyword and the tokens after it, up to the next keyword."""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
@@ -32,6 +31,7 @@ from pbp.tags.commands import (
 )
 from pbp.tags.model import Source
 from pbp.tags.times import parse_duration, parse_instant
+from pbp.values import frozen_value
 
 CORRECTION_LIMIT = 999  # far beyond any sheet; it keeps absurd numbers out of the engine
 _DICE = re.compile(r"([0-9]{1,3})?d([0-9]{1,4})", re.IGNORECASE)
@@ -39,7 +39,7 @@ MAX_OPPOSE_DICE = 100
 MAX_OPPOSE_SIDES = 1000
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Args:
     """The arguments of one command line: the command word (lower case) and the words after it."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.errors import Problem
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotGm(Problem):
     """A GM command (``command``, the lower-case word) from someone who is not a GM."""
 
@@ -16,7 +16,7 @@ class NotGm(Problem):
     command: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UnknownCommand(Problem):
     """A GM's ``!word`` that is no command.
 
@@ -30,7 +30,7 @@ class UnknownCommand(Problem):
     known: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BadCommandArguments(Problem):
     """A command whose arguments do not read.
 

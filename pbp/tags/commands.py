@@ -9,12 +9,12 @@ says what each does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Literal, get_args
 
 from pbp.tags.model import SceneKind, Source
+from pbp.values import frozen_value
 
 
 class CommandTiming(StrEnum):
@@ -26,7 +26,7 @@ class CommandTiming(StrEnum):
     REPLY = "reply"  # player help commands: answered when read
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CloseCommand:
     """``!close``."""
 
@@ -36,7 +36,7 @@ class CloseCommand:
     word = "close"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PreviewCommand:
     """``!preview``: what the round would resolve to if it closed now, for the GM only."""
 
@@ -46,7 +46,7 @@ class PreviewCommand:
     word = "preview"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UndoCommand:
     """``!undo``."""
 
@@ -56,7 +56,7 @@ class UndoCommand:
     word = "undo"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DeadlineCommand:
     """``!deadline 48h`` (``after``), ``!deadline 2026-12-02 18:00 UTC`` (``at``), ``off``;
     ``… grace 12h``: the players still to act at the deadline are nudged and the round waits
@@ -71,7 +71,7 @@ class DeadlineCommand:
     word = "deadline"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class EncounterCommand:
     """``!encounter KIND [options]``: start a scene.
 
@@ -89,7 +89,7 @@ class EncounterCommand:
     word = "encounter"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class EncounterEndCommand:
     """``!encounter end [medic A, B] [rally C]``: close, end the scene, short rest."""
 
@@ -101,7 +101,7 @@ class EncounterEndCommand:
     word = "encounter"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NpcCommand:
     """``!npc NAME body 3 mind 2 [side foes] [group OTHER] [SCORE N …]``.
 
@@ -121,7 +121,7 @@ class NpcCommand:
     word = "npc"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class GroupCommand:
     """``!group A, B, C``: put characters and features into one group."""
 
@@ -132,7 +132,7 @@ class GroupCommand:
     word = "group"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class FeatureCommand:
     """``!feature NAME [tn 4] [constraint 5]``."""
 
@@ -145,7 +145,7 @@ class FeatureCommand:
     word = "feature"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TaskCommand:
     """``!task NAME dc 60 [secret]``."""
 
@@ -158,7 +158,7 @@ class TaskCommand:
     word = "task"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OpposeCommand:
     """``!oppose TASK 4d6``: GM opposition for a task this interval."""
 
@@ -171,7 +171,7 @@ class OpposeCommand:
     word = "oppose"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DifficultyCommand:
     """``!difficulty POST 12``: the GM calls for a roll on that post's course of action, against
     a Narrator-set difficulty (RULES M9); ``!difficulty POST NAME 12``: on that character's
@@ -186,7 +186,7 @@ class DifficultyCommand:
     word = "difficulty"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BonusCommand:
     """``!bonus NAME +2``: add to (or with a negative number take from) the bonus pool."""
 
@@ -202,7 +202,7 @@ class BonusCommand:
 CorrectedStat = Literal["body", "mind", "hp", "wp"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DamageCommand:
     """``!damage NAME body 1`` (``hp`` or ``wp`` in a skirmish or battle)."""
 
@@ -215,7 +215,7 @@ class DamageCommand:
     word = "damage"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class HealCommand:
     """``!heal NAME mind 1`` (``hp`` or ``wp`` in a skirmish or battle)."""
 
@@ -228,7 +228,7 @@ class HealCommand:
     word = "heal"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RestCommand:
     """``!rest night``: a night's rest for every character of the campaign."""
 
@@ -238,7 +238,7 @@ class RestCommand:
     word = "rest"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RecoverCommand:
     """``!recover Aria body 2``: a player spends bonus points after an encounter's end, 2 a
     point of damage (RULES D16 step 3)."""
@@ -252,7 +252,7 @@ class RecoverCommand:
     word = "recover"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class VoidCommand:
     """``!void POST``: strike a post of the open round (an id or a permalink)."""
 
@@ -264,7 +264,7 @@ class VoidCommand:
     word = "void"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StandingCommand:
     """``!standing [physical: attack Goblin]``: an order that acts for the character in every
     round it has not acted in by the close; ``!standing off`` cancels it. ``name``: the
@@ -279,7 +279,7 @@ class StandingCommand:
     word = "standing"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CampaignCommand:
     """``!campaign NAME``: bind a new thread to a campaign."""
 
@@ -290,7 +290,7 @@ class CampaignCommand:
     word = "campaign"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class HelpCommand:
     """``!help``."""
 
@@ -300,7 +300,7 @@ class HelpCommand:
     word = "help"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StatusCommand:
     """``!status``."""
 
@@ -310,7 +310,7 @@ class StatusCommand:
     word = "status"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AckCommand:
     """``!ack on`` / ``!ack off``: confirm (or stop confirming) this player's accepted tags,
     whatever the table's ack setting."""
@@ -322,7 +322,7 @@ class AckCommand:
     word = "ack"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SheetCommand:
     """``!sheet [NAME] [private]``: ``private`` answers by private message to the author."""
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbp.errors import Problem
 from pbp.tags.names import resolve_name
 from pbp.tags.problems import BadNumber, IncompleteTag
+from pbp.values import frozen_value
 
 SEPARATORS = ",|/"
 _BLANKS = " " + SEPARATORS
@@ -33,7 +34,7 @@ class Reject(Exception):  # control flow inside the reader, never escapes it
         self.problem = problem
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Names:
     """The names a tag may use; ``known`` is False when the reader has none at all."""
 

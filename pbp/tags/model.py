@@ -13,14 +13,13 @@ names only.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import ClassVar
 
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Source:
     """Where a tag or command stood in its post and how it was written.
 
@@ -34,7 +33,7 @@ class Source:
     text: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PassTag:
     """``[pass]``: the character is done for the round."""
 
@@ -42,7 +41,7 @@ class PassTag:
     as_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RollTag:
     """``[roll: 2d6+3]``: generic dice; ``expression`` is checked notation."""
 

@@ -7,12 +7,12 @@ Options may be separated by ``,``, ``|``, ``/`` or nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 
 from pbp.tags.cursor import Cursor, Names, Reject
 from pbp.tags.dice import check_notation
 from pbp.tags.problems import BadNumber, BadOption, DuplicateOption, MissingTarget
+from pbp.values import frozen_value
 
 
 class Arg(Enum):
@@ -25,7 +25,7 @@ class Arg(Enum):
     DICE = "dice"  # a number or dice notation (``3``, ``2d6+1``), kept canonical
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class Option:
     """One option word: what it takes, the words it may take, whether it may repeat."""
 

@@ -6,7 +6,6 @@ import functools
 import importlib
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from pbp.errors import Problem
 from pbp.tags.commands import Command
@@ -17,7 +16,7 @@ from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_mar
 from pbp.tags.problems import PostTooLong, TooManyTags
 from pbp.tags.reader import Bracket, read_bracket, readings_of
 from pbp.tags.registry import Tag
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 PLAYER_TAG_LIMIT = 20
 GM_TAG_LIMIT = 100
@@ -29,7 +28,7 @@ CommandParser = Callable[..., "Command | Problem | None"]
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ReadContext:
     """What the reader needs to know about the scene and the author."""
 
@@ -42,7 +41,7 @@ class ReadContext:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ParsedPost:
     """Everything a post holds, in post order."""
 

@@ -6,15 +6,14 @@ Each problem carries facts, not sentences; ``templates/problems/<code>.md.j2`` w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.errors import Problem
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UnknownName(Problem):
     """A name that matches nothing; ``kind`` says what was looked for (character, talent…).
 
@@ -29,7 +28,7 @@ class UnknownName(Problem):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AmbiguousName(Problem):
     """A name that is the start of several names; ``candidates`` are those names."""
 
@@ -42,7 +41,7 @@ class AmbiguousName(Problem):
 NameProblem = UnknownName | AmbiguousName
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CodeInTag(Problem):
     """A tag holding inline code (text between backticks), which hides what it says."""
 
@@ -51,7 +50,7 @@ class CodeInTag(Problem):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class VerbTypo(Problem):
     """An unknown first word that is likely a typo of ``suggestion``."""
 
@@ -61,7 +60,7 @@ class VerbTypo(Problem):
     scene: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class WrongScene(Problem):
     """A verb that exists, but not in the thread's scene; ``scenes`` are where it does."""
 
@@ -72,7 +71,7 @@ class WrongScene(Problem):
     verbs: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MissingTarget(Problem):
     """A verb or maneuver that needs a name (``what``: character, feature, talent, task)."""
 
@@ -83,7 +82,7 @@ class MissingTarget(Problem):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UnknownManeuver(Problem):
     """``[physical: …]`` whose body starts with no maneuver word; ``suggestion`` is the one
     ``word`` is likely a typo of ("" if none)."""
@@ -95,7 +94,7 @@ class UnknownManeuver(Problem):
     suggestion: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BadOption(Problem):
     """Words that are no option of this verb; ``allowed`` lists the options it has."""
 
@@ -105,7 +104,7 @@ class BadOption(Problem):
     allowed: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DuplicateOption(Problem):
     """The same option given twice."""
 
@@ -114,7 +113,7 @@ class DuplicateOption(Problem):
     option: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ConflictingOptions(Problem):
     """Two options that exclude each other (``body`` and ``mind``, ``spell`` and ``other``)."""
 
@@ -124,7 +123,7 @@ class ConflictingOptions(Problem):
     second: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BadNumber(Problem):
     """``option`` wants a number (``expected`` says which kind) and got ``value``."""
 
@@ -135,7 +134,7 @@ class BadNumber(Problem):
     expected: str = "a whole number"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class IncompleteTag(Problem):
     """A tag that stops before a part it needs (``missing``: e.g. ``vs DC``, ``on TASK``)."""
 
@@ -144,7 +143,7 @@ class IncompleteTag(Problem):
     missing: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitWithoutShare(Problem):
     """A part of a split action without ``with N`` (RULES D7)."""
 
@@ -153,7 +152,7 @@ class SplitWithoutShare(Problem):
     part: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitOfOnePart(Problem):
     """``with N`` on an action that has a single part: a split needs at least two."""
 
@@ -161,7 +160,7 @@ class SplitOfOnePart(Problem):
     verb: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BonusOnSplit(Problem):
     """``bonus N`` on a split action, which SPEC §2.1 does not allow."""
 
@@ -169,7 +168,7 @@ class BonusOnSplit(Problem):
     verb: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitManeuver(Problem):
     """A split part that is no attack, restraint or talent (``feat``, ``escape``)."""
 
@@ -178,7 +177,7 @@ class SplitManeuver(Problem):
     maneuver: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BadDice(Problem):
     """Dice notation that cannot be read, is out of range or over the limits.
 
@@ -193,7 +192,7 @@ class BadDice(Problem):
     position: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TooManyTags(Problem):
     """A post with more tags than its author may use: nothing in it acts."""
 
@@ -202,7 +201,7 @@ class TooManyTags(Problem):
     limit: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PostTooLong(Problem):
     """A post over the length limit: nothing in it acts."""
 

@@ -24,6 +24,7 @@ from pbp.services.export import CHEAT_SHEET_KEY
 from pbp.services.verify import published_seals, verify_text
 from pbp.store.records import ReplyRecord, ThreadRecord
 from pbp.store.repository import Repository
+from pbp.values import frozen_value
 
 PAGE_ROUNDS = 10  # closed rounds a history page shows
 DICE_CACHE = 512  # closed rounds whose dice check is kept (a few pages of a few threads)
@@ -33,7 +34,7 @@ class NotFound(LookupError):
     """No such thread, round or character (the page answers 404)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Viewer:
     """Who looks: a signed-in name (None: anyone) and whether the account is a GM's."""
 
@@ -45,7 +46,7 @@ class Viewer:
         return self.name is not None and (self.gm_account or campaign.is_gm(self.name))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ThreadSummary:
     key: str
     campaign: str
@@ -54,7 +55,7 @@ class ThreadSummary:
     closed: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ShownPost:
     """A post of the open round with what the bot read in it and its replies under it."""
 
@@ -69,7 +70,7 @@ class ShownPost:
     replies: tuple[str, ...] = ()  # the bot's replies to it, Markdown
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Loaded:
     """One thread as the store holds it now."""
 
@@ -79,7 +80,7 @@ class Loaded:
     gm: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ThreadPage:
     key: str
     campaign: str
@@ -98,7 +99,7 @@ class ThreadPage:
     preview: str | None = None  # the GM's !preview
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Dice:
     """A closed round's seed and the seal published before it, checked as ``pbp verify``."""
 
@@ -109,14 +110,14 @@ class Dice:
     rolls_match: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ClosedRound:
     number: int
     summary: str
     dice: Dice
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class HistoryPage:
     key: str
     campaign: str

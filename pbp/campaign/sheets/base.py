@@ -9,17 +9,17 @@ that keeps every mistake and warning with its line.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.campaign.parts import SheetPart
 from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 SKILL_LIMIT = 999  # a skill bonus, an attack bonus: beyond any real character
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class SheetKey:
     """A sheet key: the scene kinds that read it, what it is, as a message says it, and where
     it stands when a message lists every part's keys (lower first)."""
@@ -29,7 +29,7 @@ class SheetKey:
     listed: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class OptionKey:
     """A key of ``[campaign.options]``: its default, and what it takes (a whole number at
     least ``minimum``, or true or false when ``minimum`` is None), and where it stands when a

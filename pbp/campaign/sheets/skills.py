@@ -5,7 +5,6 @@ its ranks: RULES A9) and by Epic Path abstract rolls."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
 
@@ -13,9 +12,10 @@ from pbp.campaign.names import check_name
 from pbp.campaign.sheets.base import SheetKey, SheetReader, read_bonus, sheet_key
 from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SkillSheet:
     """A character's skill bonuses, as the sheet spells the skills."""
 

@@ -8,10 +8,10 @@ die; an exploding die's extra rolls come right after it, before the next die.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from pbp.rules.dice.source import Roller
+from pbp.values import frozen_value
 
 MAX_TEXT = 100
 MAX_TERMS = 10
@@ -40,7 +40,7 @@ class SelectionKind(StrEnum):
         return (1, dice) if self.verb == "keep" else (1, dice - 1)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Selection:
     """``kh3`` and friends."""
 
@@ -48,7 +48,7 @@ class Selection:
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DiceTerm:
     """``NdS`` with optional ``!`` and keep/drop; ``negative`` when it is subtracted."""
 
@@ -81,7 +81,7 @@ class DiceTerm:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Constant:
     """A number added (or, when ``negative``, subtracted)."""
 
@@ -96,7 +96,7 @@ class Constant:
 Term = DiceTerm | Constant
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Notation:
     """A parsed dice expression: its terms in order."""
 
@@ -139,7 +139,7 @@ def _format_term(term: Term) -> str:
 # Evaluation
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DieResult:
     """One die: every roll it made (more than one when it exploded), its value, kept or not."""
 
@@ -152,7 +152,7 @@ class DieResult:
         return sum(self.rolls)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DiceTermResult:
     """A dice term's dice, and what it adds to the total (negative when subtracted)."""
 
@@ -161,7 +161,7 @@ class DiceTermResult:
     subtotal: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ConstantResult:
     """A constant and what it adds to the total."""
 
@@ -172,7 +172,7 @@ class ConstantResult:
 TermResult = DiceTermResult | ConstantResult
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DiceResult:
     """An evaluated expression: each term's result and the total."""
 

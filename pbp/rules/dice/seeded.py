@@ -46,6 +46,7 @@ import hmac
 from dataclasses import dataclass, field
 
 from pbp.rules.dice.source import Dice, Roller
+from pbp.values import frozen_value
 
 DERIVATION = "pbp-dice-v1"
 """The name of the derivation above; it starts every HMAC message."""
@@ -108,7 +109,7 @@ class SeededRoller:
         return value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class SeededDice:
     """The production :class:`Dice`: every roll derived from the round's seed and its key."""
 
@@ -124,7 +125,7 @@ class SeededDice:
         return SeededRoller(seed=self.seed, key=key)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RollRecord:
     """One roll as the summary lists it: its key, its index within the key, the die, the value."""
 

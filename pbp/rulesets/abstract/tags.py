@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -24,6 +23,7 @@ from pbp.tags.problems import (
     MissingTarget,
 )
 from pbp.tags.skills import read_skill
+from pbp.values import frozen_value
 
 # Its tag types
 
@@ -46,7 +46,7 @@ class PaymentKind(StrEnum):
     BANK = "bank"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Payment:
     """``spend N`` (kind SPEND, amount N), ``spend all``, ``bank`` or ``auto``."""
 
@@ -54,7 +54,7 @@ class Payment:
     amount: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractTag:
     """``[abstract: SKILL +N on TASK, …]`` or ``[abstract: spell on TASK]``; without ``+N`` the
     skill's bonus comes from the character's sheet."""
@@ -68,7 +68,7 @@ class AbstractTag:
     as_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ReactionTag:
     """``[reaction]``: roll the Reaction Die (RULES E12)."""
 

@@ -5,17 +5,17 @@ Defense an ``[attack: Goblin]`` takes. Skill bonuses and resistance ranks are th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.campaign.sheets.base import SheetKey, SheetReader, read_bonus, sheet_key
 from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 _RESISTANCE = "a d20 resistance: its rank goes in skills (RULES A9)"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Sheet:
     """A character's d20 numbers beyond its skills."""
 

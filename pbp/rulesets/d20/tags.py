@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pbp.tags.common import AS_ONLY
@@ -24,11 +23,12 @@ from pbp.tags.problems import (
     MissingTarget,
 )
 from pbp.tags.skills import read_skill
+from pbp.values import frozen_value
 
 # Its tag types
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Opponent:
     """The other side of an opposed d20 check: ``vs Goblin Perception +3`` (without ``+3``:
     the bonus on Goblin's sheet)."""
@@ -38,7 +38,7 @@ class Opponent:
     modifier: int | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CheckTag:
     """``[check: SKILL +N vs DC]`` or ``[check: SKILL +N vs NAME SKILL +M]`` with options; a
     bonus left out is the character's sheet's."""
@@ -54,7 +54,7 @@ class CheckTag:
     as_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AttackRollTag:
     """``[attack: +6 vs 15]`` in a d20 scene; ``[attack: vs Goblin]`` or ``[attack: Goblin]``
     take the attack bonus and the Defense from the sheets."""
@@ -66,7 +66,7 @@ class AttackRollTag:
     as_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AidTag:
     """``[aid: NAME SKILL +N]``: aid another (RULES A5); without ``+N``: the sheet's bonus."""
 
@@ -77,7 +77,7 @@ class AidTag:
     as_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CompareTag:
     """``[compare: Strength 16 vs Ogre 18]``: a comparison check, no roll (RULES A12); a score
     left out is the sheet's; ``boost N`` raises one's own for this check (Hero Dice, by hand)."""
@@ -96,7 +96,7 @@ RESISTANCES = ("fortitude", "will", "toughness", "defense")
 TRACKS = ("injury", "advantage", "action", "check", "movement")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class EffectTag:
     """``[effect: +6 vs Goblin Fortitude]`` or ``[effect: +6 vs 15]``: an attack or effect roll
     against a resistance's static DC, 10 + the target's rank in it (RULES A9); a bonus or rank

@@ -4,7 +4,6 @@ and the talents (RULES §1), read and checked as the campaign file gives them.""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
@@ -14,6 +13,7 @@ from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.rulesets.distat.rules.intents import STATS, Stat
 from pbp.rulesets.distat.rules.talents import Talent, TalentEffect, TalentKind
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 _POINTS = ("body", "mind", "bonus_pool")
 _TALENT_KEYS = ("name", "stat", "level", "kind", "eav", "epv", "effect")
@@ -22,7 +22,7 @@ _KINDS: tuple[TalentKind, ...] = ("active", "passive")
 _EFFECTS: tuple[TalentEffect, ...] = ("attack", "restrain", "none")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DistatSheet:
     """A character's Distat numbers (the roster's Body and Mind start from them)."""
 
@@ -36,7 +36,7 @@ class DistatSheet:
         return {}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DistatOptions:
     """Distat's table options (``[campaign.options]``; defaults as RULES.md writes them)."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -35,7 +34,7 @@ from pbp.tags.problems import (
     SplitWithoutShare,
     UnknownManeuver,
 )
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 Stat = Literal["body", "mind"]
 
@@ -53,7 +52,7 @@ class Maneuver(StrEnum):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActionPart:
     """One check of a physical or mental action; a split has several.
 
@@ -69,7 +68,7 @@ class ActionPart:
     share: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MoveTag:
     """``[move: TARGET]`` or ``[move: away]``; ``stat`` picks the Threatened-check stat."""
 
@@ -80,7 +79,7 @@ class MoveTag:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActionTag:
     """``[physical: …]`` (stat body) or ``[mental: …]`` (stat mind): one part, or a split."""
 
@@ -96,7 +95,7 @@ class ActionTag:
         return len(self.parts) > 1
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class IdentifyTag:
     """``[identify: TARGET]``: uses the move (RULES D13)."""
 

@@ -5,7 +5,6 @@ which gives the AP of both (RULES §4)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
@@ -13,6 +12,7 @@ from pbp.campaign.sheets.base import OptionKey, SheetKey, SheetReader, sheet_key
 from pbp.campaign.tables import KeyPath, Reader, Table
 from pbp.rulesets.markhor.rules.pools import MIN_BATTLE_POOL
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 SKIRMISH, BATTLE = SceneKind.SKIRMISH, SceneKind.BATTLE
 MAX_RATING = 6  # RULES §7: Markhorspire ratings run from -6 to +6
@@ -20,7 +20,7 @@ _SCORES = ("constitution", "wisdom", "intuition", "stamina")
 _POOLS = ("hp", "wp")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorSheet:
     """A character's Markhorspire scores; ``hp`` and ``wp`` None: the battle's least."""
 
@@ -44,7 +44,7 @@ class MarkhorSheet:
         }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorOptions:
     """Markhorspire's table options (``[campaign.options]``)."""
 

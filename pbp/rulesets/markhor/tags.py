@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbp.tags.cursor import SEPARATORS, Cursor, Names, Reject
@@ -22,11 +21,12 @@ from pbp.tags.problems import (
     IncompleteTag,
     MissingTarget,
 )
+from pbp.values import frozen_value
 
 # Its tag types
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SkirmishAttackTag:
     """``[attack: TARGET]`` in a skirmish or battle; ``react``: a battle reaction, made during
     the target's turn (RULES M7)."""
@@ -39,7 +39,7 @@ class SkirmishAttackTag:
     amount: str | None = None  # `damage N` / `damage 2d6`: a battle hit's damage (RULES §6)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CastTag:
     """``[cast: TARGET]`` or ``[cast: heal NAME]``; ``react`` as for an attack."""
 
@@ -52,7 +52,7 @@ class CastTag:
     amount: str | None = None  # battle: `damage` of a cast, `amount` of a heal (RULES §6)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActTag:
     """``[act: free text]``: any other course of action."""
 

@@ -8,19 +8,20 @@ Reaction Dice, then each character's skill roll, action dice and payment or bank
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import timedelta
 from fractions import Fraction
 from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
 from pbp.tags.commands import OpposeCommand
+from pbp.values import frozen_value
 
 Source = Literal["skill", "bailiwick", "other", "spell"]
 PaymentKind = Literal["auto", "spend", "all", "bank"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractAction:
     """``[abstract: SKILL +N on TASK, …]``: this interval's skill roll and what to do with it."""
 
@@ -33,7 +34,7 @@ class AbstractAction:
     amount: int | None = None  # the N of ``spend N``
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ReactionRoll:
     """``[reaction]``: the actor rolls the Reaction Die this interval (RULES E12)."""
 
@@ -44,7 +45,7 @@ AbstractIntent = AbstractAction | ReactionRoll
 ABSTRACT_INTENTS = (AbstractAction, ReactionRoll)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Task:
     """A GM's abstract task (``!task NAME dc N [secret]``); ``done_by`` once its DC is met."""
 
@@ -54,7 +55,7 @@ class Task:
     done_by: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractState:
     """What an abstract scene keeps between intervals.
 
@@ -99,7 +100,7 @@ class AbstractState:
         return AbstractState(interval=interval, banks=self.banks)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractRecord:
     """One resolved abstract tag (SPEC §5 names the keys the ledger shows).
 
@@ -142,7 +143,7 @@ class AbstractRecord:
     rolls: tuple[RollRecord, ...] = field(default=())
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractEntry:
     """An abstract record with the post it came from; ``order`` places it among the round's
     actions as resolved."""
@@ -155,7 +156,7 @@ class AbstractEntry:
     order: tuple[int, int] = (0, 0)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Opposition:
     """``!oppose TASK NdS`` as rolled: the GM's pips against the task this interval (RULES E9)."""
 
@@ -170,7 +171,7 @@ class Opposition:
         return sum(self.dice)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Outlook:
     """A character's chance of completing a task whose DC is public within the next 1, 3 and 5
     intervals, rolling as this interval and letting the bot choose (``auto``), unopposed."""
@@ -181,7 +182,7 @@ class Outlook:
     odds: tuple[tuple[int, Fraction], ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractReport:
     """The abstract part of a closed interval: the tags, the opposition, banks and outlook."""
 

@@ -5,13 +5,13 @@ ledger (SPEC §5)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.errors import Problem
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractRefused(Problem):
     """An abstract-encounter refusal; ``cause`` names its template."""
 
@@ -19,7 +19,7 @@ class AbstractRefused(Problem):
     cause: ClassVar[str] = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NoTask(AbstractRefused):
     """A tag naming a task the encounter does not have."""
 
@@ -27,7 +27,7 @@ class NoTask(AbstractRefused):
     task: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TaskDone(AbstractRefused):
     """RULES E14: a task completes once."""
 
@@ -36,7 +36,7 @@ class TaskDone(AbstractRefused):
     by: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotBailiwick(AbstractRefused):
     """RULES E1: a bailiwick roll (÷ 10) uses one of the bailiwick skills."""
 
@@ -45,7 +45,7 @@ class NotBailiwick(AbstractRefused):
     skills: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ModifierTooLarge(AbstractRefused):
     """A modifier beyond what the action dice could ever use."""
 
@@ -54,7 +54,7 @@ class ModifierTooLarge(AbstractRefused):
     most: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotOnSheet(AbstractRefused):
     """A skill bonus left to a sheet that lacks it; ``near`` is the sheet's skill the name
     is likely a typo of ("" if none)."""
@@ -66,7 +66,7 @@ class NotOnSheet(AbstractRefused):
     near: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotAbstract(AbstractRefused):
     """Tasks and opposition outside an abstract encounter."""
 

@@ -34,11 +34,12 @@ from pbp.rulesets.abstract.rules.pool import roll_action_dice
 from pbp.rulesets.abstract.rules.reaction import reaction_order
 from pbp.tags import resolve_name
 from pbp.tags.commands import OpposeCommand
+from pbp.values import frozen_value
 
 OUTLOOK_INTERVALS = (1, 3, 5)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AbstractItem:
     """An accepted abstract tag of a live post, in post order."""
 

@@ -10,12 +10,13 @@ Every tuple of dice in a :class:`PoolUse` is sorted highest first.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from pbp.values import frozen_value
 
 FACES = (6, 5, 4, 3, 2, 1)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PoolUse:
     """What one interval did with its pool and the bank.
 

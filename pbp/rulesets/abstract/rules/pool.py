@@ -11,9 +11,8 @@ with the smallest divisor (5), so a caller that refuses bigger modifiers never m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.rules.dice.source import Roller
+from pbp.values import frozen_value
 
 # RULES E1, E3: the proper skill (and five spell slots) divide by 5, a bailiwick by 10,
 # another skill the GM allowed by 12.
@@ -27,7 +26,7 @@ NATURAL_20_BONUS = 5  # RULES E2
 MAX_MODIFIER = DIVISORS["skill"] * MAX_DICE + (DIVISORS["skill"] - 1) - 20 - NATURAL_20_BONUS
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SkillRoll:
     """One interval's d20: the die, the modifier used, the result, its divisor and dice count.
 

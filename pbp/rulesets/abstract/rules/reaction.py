@@ -13,14 +13,14 @@ a group still tied after that acts in the order the names were given.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pbp.rules.dice.source import Roller
+from pbp.values import frozen_value
 
 MAX_REROLLS = 100
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ReactionRoll:
     """One name's Reaction Dice, first to last (the first roll, then each tie re-roll)."""
 

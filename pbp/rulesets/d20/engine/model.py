@@ -8,19 +8,20 @@ read, is resolved at the close in post order with the round's keyed dice, and le
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pbp.engine.done import Done
 from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.d20.rules.actions import ActionCost, Activity
 from pbp.rulesets.d20.rules.conditions import Conditions, Track, step
+from pbp.values import frozen_value
 
 if TYPE_CHECKING:  # the checks load with the first d20 tag (engine.rulesets.d20.ruleset)
     from pbp.rulesets.d20.rules.checks import Take
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Check:
     """``[check: SKILL +N vs DC]`` or ``… vs NAME SKILL +M`` (an opposed check)."""
 
@@ -36,7 +37,7 @@ class D20Check:
     pool: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Attack:
     """``[attack: +N vs DEFENSE]``."""
 
@@ -46,7 +47,7 @@ class D20Attack:
     target: str | None = None  # the attacked character, when the tag names one
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Aid:
     """``[aid: NAME SKILL +N]``: the actor helps ``target`` (RULES A5)."""
 
@@ -56,7 +57,7 @@ class D20Aid:
     modifier: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DiceRoll:
     """``[roll: 2d6+3]``: generic dice, checked notation."""
 
@@ -64,7 +65,7 @@ class DiceRoll:
     expression: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Compare:
     """``[compare: SCORE N vs NAME M]``: a comparison check, no roll (RULES A12)."""
 
@@ -76,7 +77,7 @@ class D20Compare:
     boost: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Effect:
     """``[effect: +N vs NAME RESISTANCE]``: an effect roll against a static DC (RULES A9)."""
 
@@ -106,7 +107,7 @@ def intent_verb(intent: D20Intent) -> Verb:
     return _VERBS[type(intent)]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AidBonus:
     """A helper's bonus waiting for ``target``'s next check of ``skill`` (RULES A5)."""
 
@@ -116,7 +117,7 @@ class AidBonus:
     bonus: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20State:
     """What a d20 scene keeps between rounds.
 
@@ -174,7 +175,7 @@ def activity_of(intent: D20Intent) -> Activity | None:
             return None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Record:
     """One resolved d20 tag with every number compared.
 
@@ -219,7 +220,7 @@ class D20Record:
     rolls: tuple[RollRecord, ...] = field(default=())
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Entry:
     """A d20 record with the post it came from; ``order`` places it among the round's actions
     (the post's order in the round, then the tag's index in the post)."""
@@ -232,14 +233,14 @@ class D20Entry:
     order: tuple[int, int] = (0, 0)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Report:
     """The d20 tags a round resolved (any scene rolls ``[roll:]``), in post order."""
 
     entries: tuple[D20Entry, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class InjuryEased(Done):
     """A rest or medical care eased ``character``'s injury one step, to ``step`` (RULES A10);
     ``npc``: the GM keeps its step under hide-npcs."""

@@ -4,13 +4,13 @@ its reply names and one template (templates/refusals/d20/<cause>.md.j2). Every o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.errors import Problem
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Refused(Problem):
     """A d20 refusal; ``cause`` names its template."""
 
@@ -18,14 +18,14 @@ class D20Refused(Problem):
     cause: ClassVar[str] = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Take10UnderPressure(D20Refused):
     """RULES A4: no taking 10 under pressure."""
 
     cause: ClassVar[str] = "take_10_under_pressure"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Take1BonusTooLow(D20Refused):
     """RULES A3: take 1 only with a bonus of at least DC − 1 (``needs``)."""
 
@@ -33,35 +33,35 @@ class Take1BonusTooLow(D20Refused):
     needs: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Take1NeedsDc(D20Refused):
     """RULES A3: take 1 is against a DC, never an opponent."""
 
     cause: ClassVar[str] = "take_1_needs_dc"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Take20Opposed(D20Refused):
     """RULES A4: never take 20 on an opposed check."""
 
     cause: ClassVar[str] = "take_20_opposed"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Take20Penalty(D20Refused):
     """RULES A4: take 20 only with no penalty for failing."""
 
     cause: ClassVar[str] = "take_20_penalty"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Take20NoTime(D20Refused):
     """RULES A4: take 20 only with time for twenty tries."""
 
     cause: ClassVar[str] = "take_20_no_time"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PoolEmpty(D20Refused):
     """RULES A8: a pool of 0 cannot be used."""
 
@@ -70,14 +70,14 @@ class PoolEmpty(D20Refused):
     size: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PoolOpposed(D20Refused):
     """RULES A8: a pool retries a failed check against a DC."""
 
     cause: ClassVar[str] = "pool_opposed"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RoundNoActionsLeft(D20Refused):
     """RULES A11: two actions a round."""
 
@@ -87,7 +87,7 @@ class RoundNoActionsLeft(D20Refused):
     left: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RoundFreeLimit(D20Refused):
     """RULES A11: the GM's limit of free actions."""
 
@@ -95,7 +95,7 @@ class RoundFreeLimit(D20Refused):
     limit: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OpposedSelf(D20Refused):
     """A check opposed by the same character."""
 
@@ -103,7 +103,7 @@ class OpposedSelf(D20Refused):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AidSelf(D20Refused):
     """RULES A5: a helper aids someone else."""
 
@@ -111,7 +111,7 @@ class AidSelf(D20Refused):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotOnSheet(D20Refused):
     """A number left to a sheet that lacks it; ``example`` is the tag with it written."""
 

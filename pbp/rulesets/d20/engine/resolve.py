@@ -6,7 +6,7 @@ Each tag rolls through the roller of its key (post id, tag index); the roller nu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbp.rules.dice.notation import evaluate, parse_notation
 from pbp.rules.dice.source import Roller
@@ -38,9 +38,10 @@ from pbp.rulesets.d20.rules.opposed import OpposedSide, compare_scores, opposed_
 from pbp.rulesets.d20.rules.pools import DicePool, retry_with_pool
 from pbp.rulesets.d20.rules.resistances import RESISTANCE_BASE, Resistance, resist, resistance_dc
 from pbp.rulesets.d20.rules.results import Modifier
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class D20Context:
     """What a d20 intent resolves against: the d20 state and the actor's pool size now."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 
 from pbp.rulesets.d20.rules.errors import RoundBudgetExceeded
+from pbp.values import frozen_value
 
 ACTIONS_PER_ROUND = 2
 
@@ -24,7 +25,7 @@ class ActionCost(StrEnum):
         return {"one": 1, "two": 2}.get(self.value, 0)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Activity:
     """Something a character does in a round."""
 
@@ -36,7 +37,7 @@ class Activity:
 MOVE = Activity(name="move", cost=ActionCost.ONE, is_move=True)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RoundBudget:
     """What a character has done this round, and what is left."""
 

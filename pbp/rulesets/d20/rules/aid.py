@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.rules.checks import Check, CheckResult, Difficulty, resolve_check
 from pbp.rulesets.d20.rules.errors import D20Error
+from pbp.values import frozen_value
 
 AID_DC = 10
 
@@ -22,7 +22,7 @@ def aid_bonus(result: int) -> int:
     return 2 + (result - AID_DC) // 10
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AidResult:
     """One helper's check against DC 10 and the bonus it grants."""
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.rules.checks import Check, Difficulty
 from pbp.rulesets.d20.rules.results import Modifier, Outcome, Reason, outcome_of
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AttackResult:
     """An attack roll with every number; ``critical_threat`` on a natural 20."""
 

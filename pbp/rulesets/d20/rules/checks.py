@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Literal
 
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.rules.errors import TakeNotAllowed
 from pbp.rulesets.d20.rules.results import Modifier, Outcome, Reason, outcome_of
+from pbp.values import frozen_value
 
 Take = Literal[1, 10, 20]
 
@@ -30,7 +31,7 @@ def tools_modifier(*, tools: Tools, improvised_tools_feat: bool = False) -> int:
     return 0 if improvised_tools_feat else TOOLS_PENALTY[tools]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Check:
     """What is added to the d20: the written bonus and the modifiers the rules add to it.
 
@@ -62,7 +63,7 @@ class Check:
         return sum(part.value for part in self.modifiers)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Difficulty:
     """A DC: the base the GM or the rules set, and the GM's condition change (RULES A6)."""
 
@@ -75,7 +76,7 @@ class Difficulty:
         return self.base + self.condition
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Situation:
     """What the GM says about the circumstances, for checks without rolls (RULES A4)."""
 
@@ -85,7 +86,7 @@ class Situation:
     time_allows: bool = True  # time for twenty tries
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CheckResult:
     """A resolved DC check with every number. ``roll`` is None when the die was taken."""
 

@@ -8,8 +8,10 @@ steps, until the published tables are found.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
+
+from pbp.values import frozen_value
 
 
 class Track(StrEnum):
@@ -39,7 +41,7 @@ RECOVERY: dict[Track, Recovery] = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TrackDefinition:
     """One track's steps, best first: step 0 is unaffected, the last the worst."""
 
@@ -68,7 +70,7 @@ DEFAULT_TRACKS: dict[Track, TrackDefinition] = load_tracks(
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Conditions:
     """Where a character stands on each track (0 = unaffected)."""
 

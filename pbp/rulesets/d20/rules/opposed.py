@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.rules.checks import Check, Situation, Take, refuse_take
 from pbp.rulesets.d20.rules.results import Modifier, Outcome, Reason, outcome_of
+from pbp.values import frozen_value
 
 Winner = Literal["first", "second"]
 
@@ -21,7 +22,7 @@ def fifty_fifty(roller: Roller) -> tuple[int, Winner]:
     return roll, "first" if roll <= 10 else "second"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OpposedSide:
     """One side of an opposed check. ``take`` 10 is how a passive side (a Resistance) checks."""
 
@@ -30,7 +31,7 @@ class OpposedSide:
     situation: Situation = field(default_factory=Situation)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SideResult:
     """One side's numbers: the d20 (None when taken), the modifier and the total."""
 
@@ -41,7 +42,7 @@ class SideResult:
     total: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OpposedResult:
     """Both sides, who won and why; ``outcome`` is the initiator's."""
 
@@ -96,7 +97,7 @@ def _side(side: OpposedSide, roller: Roller) -> SideResult:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ComparisonResult:
     """A comparison check: each score (boosts included), who won and why."""
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.rules.checks import Check, CheckResult, Difficulty, resolve_check
 from pbp.rulesets.d20.rules.errors import PoolNotUsable
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DicePool:
     """A character's dice pool. A negative size is a negative pool (taint) of that many dice."""
 
@@ -26,7 +25,7 @@ class DicePool:
         return abs(self.size)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class PoolRoll:
     """A pool roll: every d20, the one kept, the check it made, the pool before and after."""
 

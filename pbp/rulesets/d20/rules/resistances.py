@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 from pbp.rulesets.d20.rules.results import Outcome, outcome_of
+from pbp.values import frozen_value
 
 RESISTANCE_BASE = 10
 
@@ -29,7 +29,7 @@ RESISTANCE_ABILITY: dict[Resistance, str | None] = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ResistanceDC:
     """A resistance's static DC and its parts."""
 
@@ -55,7 +55,7 @@ def resistance_dc(
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ResistanceResult:
     """An attack or effect roll against a resistance; ``outcome`` is the attacker's."""
 

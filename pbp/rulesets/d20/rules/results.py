@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
+
+from pbp.values import frozen_value
 
 Outcome = Literal["success", "failure"]
 
@@ -23,7 +24,7 @@ class Reason(StrEnum):
     HIGHER_SCORE = "higher_score"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Modifier:
     """One named part of a check's modifier: ``bonus``, ``condition``, ``tools`` or ``aid``."""
 

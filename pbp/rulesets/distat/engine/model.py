@@ -5,7 +5,7 @@ groups, restraints, bonus pools), with what a short rest healed."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import ClassVar
 
 from pbp.engine.done import Done
@@ -15,9 +15,10 @@ from pbp.engine.scene_roster import Member, SceneRoster, scene_roster
 from pbp.rulesets.distat.rules import CharacterView, CheckRecord, DistatScene, Fighter
 from pbp.rulesets.distat.rules.fighter import RulesOptions, status
 from pbp.rulesets.distat.rules.scene import Feature, Knowledge, Sighting
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DistatCast:
     """Distat's part of the roster (``SceneRoster.parts``): each character's sheet numbers and
     what happened to it (Body, Mind, damage, bonus pool, talents, restraint), in roster order;
@@ -79,7 +80,7 @@ def adopt(roster: Roster, scene: DistatScene) -> SceneRoster:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActionEntry:
     """One resolved unit: a rules record with the post it came from and who wrote it."""
 
@@ -90,14 +91,14 @@ class ActionEntry:
     on_behalf: bool = False  # the author acted for a character that is not their own (GM)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DistatRound:
     """The Distat actions a round resolved, in resolution order."""
 
     actions: tuple[ActionEntry, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NightRested(Done):
     """``!rest night`` in a Distat campaign: every character recovers 2 Body and 2 Mind
     damage (RULES D16)."""
@@ -105,7 +106,7 @@ class NightRested(Done):
     template: ClassVar[str] = "night_rest"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Recovered(Done):
     """``!recover``: ``character`` spent ``points`` bonus points on ``amount`` damage of
     ``stat`` (RULES D16 step 3); ``damage_left`` and ``pool_left`` after it."""
@@ -119,7 +120,7 @@ class Recovered(Done):
     pool_left: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Recovery:
     """What one character's short rest at the end of an encounter healed (RULES D16), and the
     damage left."""
@@ -131,7 +132,7 @@ class Recovery:
     mind_left: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RosterReport:
     """The characters as a round left them (every scene has them), in roster order, and at
     the end of an encounter what each one's short rest healed."""

@@ -4,13 +4,13 @@ facts their reply names (``templates/problems/<code>.md.j2``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.errors import Problem
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CannotRecover(Problem):
     """``!recover`` refused (RULES D16 step 3): outside the window between an encounter's end
     and the next round's first action (``why`` "window"), for someone else's character
@@ -25,7 +25,7 @@ class CannotRecover(Problem):
     have: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BonusBudget(Problem):
     """The bonus points this round's tags spend exceed the pool (RULES D15)."""
 

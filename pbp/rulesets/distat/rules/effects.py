@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.rulesets.distat.rules.intents import Stat
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Effect:
     """Root of every Distat effect."""
 
     code: ClassVar[str] = "effect"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class JoinedGroup(Effect):
     """``character`` joined ``group`` (of ``target``; None: it now stands alone)."""
 
@@ -25,7 +25,7 @@ class JoinedGroup(Effect):
     target: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ThreatenedCheck(Effect):
     """The Threatened check a move made before its time-constraint check (RULES D10)."""
 
@@ -38,7 +38,7 @@ class ThreatenedCheck(Effect):
     success: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BecameRestrained(Effect):
     """``character`` is restrained by ``by`` for ``rounds`` rounds, counting this one (D9)."""
 
@@ -49,7 +49,7 @@ class BecameRestrained(Effect):
     rounds: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Escaped(Effect):
     """``character`` broke free of ``by``'s restraint."""
 
@@ -58,7 +58,7 @@ class Escaped(Effect):
     by: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Identified(Effect):
     """``observer`` now knows ``talent`` as used by ``target`` (RULES D13)."""
 
@@ -68,7 +68,7 @@ class Identified(Effect):
     talent: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Zeroed(Effect):
     """``character``'s EV of ``stat`` dropped to exactly 0 (RULES D5)."""
 
@@ -77,7 +77,7 @@ class Zeroed(Effect):
     stat: Stat
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class WentOut(Effect):
     """``character`` has a stat's EV below 0 and is Out (RULES D6)."""
 
@@ -85,7 +85,7 @@ class WentOut(Effect):
     character: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AutoFailed(Effect):
     """The defender's EV of ``stat`` is 0 or less: it failed without a comparison (D5b)."""
 
@@ -94,7 +94,7 @@ class AutoFailed(Effect):
     stat: Stat
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class LifewellUsed(Effect):
     """Lifewell turned a defence at Mind EV 0 into a comparison (once per encounter)."""
 
@@ -102,7 +102,7 @@ class LifewellUsed(Effect):
     character: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BonusSpent(Effect):
     """``amount`` bonus-pool points spent; ``pool`` is what is left (RULES D15)."""
 

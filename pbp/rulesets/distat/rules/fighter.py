@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from pbp.rulesets.distat.rules.intents import Stat
 from pbp.rulesets.distat.rules.talents import Talent, always_on, count
+from pbp.values import frozen_value
 
 Status = Literal["active", "zeroed", "out"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Restraint:
     """A restraint on a character (RULES D9).
 
@@ -31,7 +32,7 @@ class Restraint:
         return self.rounds + (1 if self.pending else 0)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Fighter:
     """A character's Distat state: its sheet numbers and what happened to it."""
 
@@ -47,7 +48,7 @@ class Fighter:
     lifewell_used: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RulesOptions:
     """The table options of RULES §1 that change how checks resolve."""
 

@@ -6,16 +6,15 @@ The engine turns tags into intents; the rules check an intent against a scene
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 Stat = Literal["body", "mind"]
 STATS: tuple[Stat, Stat] = ("body", "mind")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Move:
     """Join the group of ``target`` (a character or a feature), or stand alone (None)."""
 
@@ -25,7 +24,7 @@ class Move:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Attack:
     """An opposed check that deals damage on success (RULES D4).
 
@@ -41,7 +40,7 @@ class Attack:
     talent: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Restrain:
     """An opposed check that restrains on success and deals no damage (RULES D9)."""
 
@@ -53,7 +52,7 @@ class Restrain:
     talent: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UseTalent:
     """``use TALENT on TARGET`` for a talent whose effect is ``none``: an opposed check only."""
 
@@ -65,7 +64,7 @@ class UseTalent:
     bonus: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Escape:
     """A physically restrained character's attempt to break free (RULES D9)."""
 
@@ -73,7 +72,7 @@ class Escape:
     bonus: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Feat:
     """A stat check: EAV against a feature's target number or a given one (RULES D19)."""
 
@@ -87,7 +86,7 @@ class Feat:
 Check = Attack | Restrain | UseTalent
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Split:
     """A split action: several opposed checks from one action (RULES D7)."""
 
@@ -96,7 +95,7 @@ class Split:
     parts: tuple[Check, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Identify:
     """Identify the most recent unidentified talent ``target`` used (RULES D13)."""
 
@@ -104,7 +103,7 @@ class Identify:
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Pass:
     """The character is done for the round."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbp.rulesets.distat.rules.effects import (
     AutoFailed,
@@ -19,9 +19,10 @@ from pbp.rulesets.distat.rules.records import CheckRecord, Damage, Verb
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, put
 from pbp.rulesets.distat.rules.talents import count, find, situational
 from pbp.rulesets.distat.rules.values import Defence, defence
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Clash:
     """An opposed check to make: ``base`` is the active value before per-check bonuses."""
 

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from pbp.rulesets.distat.rules.effects import Effect
 from pbp.rulesets.distat.rules.intents import Stat
 from pbp.rulesets.distat.rules.violations import Violation
+from pbp.values import frozen_value
 
 Verb = Literal["physical", "mental", "move", "identify", "pass"]
 Outcome = Literal["success", "failure", "void"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Damage:
     """Damage points dealt to one stat of one character."""
 
@@ -22,7 +22,7 @@ class Damage:
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CheckRecord:
     """One resolved check (or a move or pass that needed none).
 

@@ -6,9 +6,10 @@ Every function returns a new scene; nothing is changed in place (RULES D11 for g
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from pbp.rulesets.distat.rules.fighter import Fighter, RulesOptions, status
+from pbp.values import frozen_value
 
 Sighting = tuple[int, int]
 """What an observer saw of one talent of one target: (times seen, sequence number of the last)."""
@@ -17,7 +18,7 @@ Knowledge = tuple[str, str, str]
 """(observer, target, talent)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Feature:
     """A piece of scenery: a stat-check target number, a time constraint on reaching it."""
 
@@ -26,7 +27,7 @@ class Feature:
     constraint: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class DistatScene:
     """Everything Distat needs to know about one scene. Build it with ``new_scene``.
 

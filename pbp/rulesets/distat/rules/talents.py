@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from pbp.rulesets.distat.rules.intents import Stat
+from pbp.values import frozen_value
 
 TalentKind = Literal["active", "passive"]
 TalentEffect = Literal["attack", "restrain", "none"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Talent:
     """One talent of a character's sheet.
 

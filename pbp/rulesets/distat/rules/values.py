@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.rulesets.distat.rules.fighter import Fighter, eav, epv, ev, status
 from pbp.rulesets.distat.rules.intents import Stat
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, group, members
 from pbp.rulesets.distat.rules.talents import find, situational, talent_key
+from pbp.values import frozen_value
 
 Maneuver = str
 """attack | restrain | escape | use | threaten: what the defence is against."""
@@ -56,7 +55,7 @@ def epv_in_scene(scene: DistatScene, name: str, stat: Stat, *, per_check: int = 
     return epv(fighter(scene, name), stat, per_check=per_check) - penalty
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Defence:
     """How a defender stands in one opposed check."""
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from pbp.rulesets.distat.rules.fighter import Fighter, damage, eav, epv, invested, status
 from pbp.rulesets.distat.rules.intents import Stat
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, group
-from pbp.values import fast_init
+from pbp.values import fast_init, frozen_value
 
 
 @fast_init
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StatView:
     """``full`` is the points invested; ``eav``/``epv`` carry damage and always-on talent
     modifiers, no situational ones."""
@@ -23,7 +22,7 @@ class StatView:
     epv: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class RestraintView:
     """Who restrains the character, how, and for how many more rounds (the current counted)."""
 
@@ -32,7 +31,7 @@ class RestraintView:
     rounds: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CharacterView:
     """One character as the summary and the ledger show it."""
 

@@ -6,20 +6,20 @@ facts that reply needs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.rulesets.distat.rules.intents import Stat
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Violation:
     """Root of every Distat violation."""
 
     code: ClassVar[str] = "violation"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class CouldNotResolve(Violation):
     """Resolving the action failed inside the bot: it is void, the round goes on (the GM
     settles it by hand). ``error`` names what failed, for the GM and the ledger."""
@@ -28,7 +28,7 @@ class CouldNotResolve(Violation):
     error: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UnknownName(Violation):
     """No character or feature of the scene has this name."""
 
@@ -36,7 +36,7 @@ class UnknownName(Violation):
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActorOut(Violation):
     """The actor is Out (a stat's EV below 0, RULES D6)."""
 
@@ -44,7 +44,7 @@ class ActorOut(Violation):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class StatTooLow(Violation):
     """The stat's EV or EAV is not above 0, so its action cannot be taken (RULES D5)."""
 
@@ -53,7 +53,7 @@ class StatTooLow(Violation):
     stat: Stat
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Restrained(Violation):
     """The actor is restrained (``kind``: body or mind) and may not do this (RULES D9)."""
 
@@ -62,7 +62,7 @@ class Restrained(Violation):
     kind: Stat
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotAdjacent(Violation):
     """A physical check needs the target in the actor's group (RULES D18)."""
 
@@ -71,7 +71,7 @@ class NotAdjacent(Violation):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TargetOut(Violation):
     """The target is Out: there is nothing left to restrain."""
 
@@ -79,7 +79,7 @@ class TargetOut(Violation):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotACharacter(Violation):
     """Only a character can be the target of this (a feature was named)."""
 
@@ -87,7 +87,7 @@ class NotACharacter(Violation):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SelfTarget(Violation):
     """A character cannot target itself with this."""
 
@@ -95,7 +95,7 @@ class SelfTarget(Violation):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AlreadyRestrained(Violation):
     """Nobody can restrain a target that is already restrained (RULES D9)."""
 
@@ -103,7 +103,7 @@ class AlreadyRestrained(Violation):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotRestrained(Violation):
     """Escape needs a physical restraint to escape from (RULES D9)."""
 
@@ -111,7 +111,7 @@ class NotRestrained(Violation):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AlreadyInGroup(Violation):
     """The mover is already in the target's group (``target`` None: already alone)."""
 
@@ -120,7 +120,7 @@ class AlreadyInGroup(Violation):
     target: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MoveAfterRestrain(Violation):
     """No move later in a round in which the character restrained someone (RULES D9)."""
 
@@ -128,7 +128,7 @@ class MoveAfterRestrain(Violation):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class UnknownFeatureTn(Violation):
     """A feat against a feature that has no target number and none was given (RULES D19)."""
 
@@ -136,7 +136,7 @@ class UnknownFeatureTn(Violation):
     feature: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NoTargetNumber(Violation):
     """A feat names neither a feature nor a target number."""
 
@@ -144,7 +144,7 @@ class NoTargetNumber(Violation):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ShareOutsideSplit(Violation):
     """``with N`` belongs to a part of a split only."""
 
@@ -152,7 +152,7 @@ class ShareOutsideSplit(Violation):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitTooFewParts(Violation):
     """A split needs at least two parts."""
 
@@ -161,7 +161,7 @@ class SplitTooFewParts(Violation):
     parts: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitMixed(Violation):
     """Part ``part`` (1-based) has another actor or stat than its split."""
 
@@ -170,7 +170,7 @@ class SplitMixed(Violation):
     part: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitShareMissing(Violation):
     """Every part but the last must say how much of the EAV it uses (RULES D7)."""
 
@@ -179,7 +179,7 @@ class SplitShareMissing(Violation):
     part: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitPartTooLarge(Violation):
     """A non-final part must use 1 to (what is left − 1) of the EAV (RULES D7)."""
 
@@ -190,7 +190,7 @@ class SplitPartTooLarge(Violation):
     available: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SplitTooLarge(Violation):
     """The shares of a split add up to more than the EAV (RULES D7)."""
 
@@ -201,7 +201,7 @@ class SplitTooLarge(Violation):
     eav: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BonusNegative(Violation):
     """A bonus-pool spend cannot be negative."""
 
@@ -210,7 +210,7 @@ class BonusNegative(Violation):
     asked: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BonusOverPool(Violation):
     """More bonus points asked than the pool holds (RULES D15)."""
 
@@ -220,7 +220,7 @@ class BonusOverPool(Violation):
     pool: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class BonusOverCap(Violation):
     """More bonus points asked than one check may use: ceil(pool max / 2) (RULES D15)."""
 
@@ -230,7 +230,7 @@ class BonusOverCap(Violation):
     cap: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NoSuchTalent(Violation):
     """The actor's sheet has no talent of this name."""
 
@@ -239,7 +239,7 @@ class NoSuchTalent(Violation):
     talent: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TalentNotActive(Violation):
     """Only an active talent can be used in a check."""
 
@@ -248,7 +248,7 @@ class TalentNotActive(Violation):
     talent: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TalentWrongStat(Violation):
     """The talent belongs to the other stat than the action it is used with."""
 
@@ -258,7 +258,7 @@ class TalentWrongStat(Violation):
     stat: Stat
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NothingToIdentify(Violation):
     """The actor has seen no talent of the target that it has not identified (RULES D13)."""
 
@@ -267,7 +267,7 @@ class NothingToIdentify(Violation):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotAFeature(Violation):
     """A feat's target must be a feature (a character was named)."""
 

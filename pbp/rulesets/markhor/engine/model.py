@@ -9,7 +9,7 @@ HP and WP of the sheet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
@@ -18,11 +18,12 @@ from pbp.rulesets.markhor.rules.initiative import InitiativeRoll
 from pbp.rulesets.markhor.rules.pools import Pools
 from pbp.rulesets.markhor.rules.skirmish import Fate
 from pbp.tags.model import SceneKind
+from pbp.values import frozen_value
 
 Mode = Literal["skirmish", "battle"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Course:
     """One course of action: ``[attack: T]``, ``[cast: T]``, ``[cast: heal T]`` or ``[act: …]``."""
 
@@ -38,19 +39,19 @@ class Course:
 MARKHOR_INTENTS = (Course,)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class TurnCourse:
     """The slot of a skirmish turn's one course of action (the seed)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class ActionPoint:
     """The slot of a battle action: the ``number``-th action point of the turn (RULES M7)."""
 
     number: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value(kw_only=False)
 class ReactionIn:
     """The slot of a battle reaction during ``target``'s turn: one per turn (RULES M7)."""
 
@@ -60,7 +61,7 @@ class ReactionIn:
 MarkhorSlot = TurnCourse | ActionPoint | ReactionIn
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorState:
     """A skirmish or battle as it stands between rounds.
 
@@ -137,7 +138,7 @@ class MarkhorState:
         return frozenset(who for who, p in self.pools if p.out) | {who for who, _ in self.fallen}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorRecord:
     """One resolved course: who, what, the pools it changed, and any roll it made.
 
@@ -168,7 +169,7 @@ class MarkhorRecord:
     rolls: tuple[RollRecord, ...] = field(default=())
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorEntry:
     """A Markhorspire record with the post it came from."""
 
@@ -179,7 +180,7 @@ class MarkhorEntry:
     on_behalf: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorReport:
     """A closed skirmish or battle round: the initiative (when rolled this round), each course
     in turn order, everyone's pools after, and how the skirmish ended, if it did (RULES M8)."""

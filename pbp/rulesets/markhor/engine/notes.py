@@ -3,15 +3,15 @@ know before the close. Each words itself in ``templates/notes/markhor/<cause>.md
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.engine.notes import Note
 from pbp.engine.state import Accepted
 from pbp.rulesets.markhor.engine.model import Course, MarkhorState
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class LastWp(Note):
     """RULES M2, §6, §7: a cast that pays the caster's last WP with no HP left puts the caster
     out; a self-heal is then void, any other cast still lands."""

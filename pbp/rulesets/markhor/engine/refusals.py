@@ -4,13 +4,13 @@ Every one is a ``markhor_rule`` problem to the ledger (SPEC §5)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pbp.errors import Problem
+from pbp.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorRefused(Problem):
     """A Markhorspire refusal; ``cause`` names its template."""
 
@@ -18,7 +18,7 @@ class MarkhorRefused(Problem):
     cause: ClassVar[str] = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ActorOut(MarkhorRefused):
     """The seed: a character out of combat has its turn skipped."""
 
@@ -26,7 +26,7 @@ class ActorOut(MarkhorRefused):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SelfTarget(MarkhorRefused):
     """An attack or cast at oneself."""
 
@@ -35,7 +35,7 @@ class SelfTarget(MarkhorRefused):
     verb: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TargetOut(MarkhorRefused):
     """RULES M3: out is for the rest of the encounter."""
 
@@ -43,7 +43,7 @@ class TargetOut(MarkhorRefused):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NoWpToCast(MarkhorRefused):
     """RULES M2: every cast costs 1 WP."""
 
@@ -51,7 +51,7 @@ class NoWpToCast(MarkhorRefused):
     actor: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AmountInSkirmish(MarkhorRefused):
     """RULES M2, M3, §6: a skirmish hit takes 1 and a heal all HP; amounts are for battles."""
 
@@ -59,7 +59,7 @@ class AmountInSkirmish(MarkhorRefused):
     heal: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AdvantageWithoutRoll(MarkhorRefused):
     """RULES M6, M9: advantage changes a roll, and a course rolls only when the GM calls for
     one (``!difficulty``): no dice for a course that succeeds unrolled. ``fixed``: the tag
@@ -72,14 +72,14 @@ class AdvantageWithoutRoll(MarkhorRefused):
     advantage: int  # adv minus dis, as written
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ReactionInSkirmish(MarkhorRefused):
     """RULES M7: reactions belong to battles."""
 
     cause: ClassVar[str] = "reaction_in_skirmish"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class ApShort(MarkhorRefused):
     """RULES M7: the turn's action points (Stamina + 3, at most 6) are all used."""
 
@@ -88,7 +88,7 @@ class ApShort(MarkhorRefused):
     budget: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OneCoursePerTurn(MarkhorRefused):
     """The seed: one course of action per skirmish turn."""
 
@@ -97,7 +97,7 @@ class OneCoursePerTurn(MarkhorRefused):
     by_post: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class OneReactionPerTurn(MarkhorRefused):
     """RULES M7: one reaction per character in any single turn."""
 
@@ -106,7 +106,7 @@ class OneReactionPerTurn(MarkhorRefused):
     by_post: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NotFight(MarkhorRefused):
     """Difficulties and HP or WP corrections outside a skirmish or battle."""
 
@@ -114,7 +114,7 @@ class NotFight(MarkhorRefused):
     scene: str  # the scene kind the thread runs
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class NoSuchCourse(MarkhorRefused):
     """``!difficulty POST NAME N`` naming a character without a course in that post."""
 

@@ -50,11 +50,12 @@ from pbp.rulesets.markhor.rules.skirmish import Outcome, needs_roll, skirmish_ou
 from pbp.rulesets.markhor.sheet import MarkhorOptions
 from pbp.tags import resolve_name
 from pbp.tags.commands import DamageCommand, HealCommand
+from pbp.values import frozen_value
 
 Scores = Callable[[str], Mapping[str, int | None]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class MarkhorItem:
     """An accepted skirmish or battle tag of a live post, in post order."""
 

@@ -12,11 +12,12 @@ keeps whatever is unspent for reactions until its next turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
 
 from pbp.rulesets.markhor.rules.errors import ActionRefused
+from pbp.values import frozen_value
 
 BASE_AP = 3
 TURN_CAP = 6  # AP an entity may spend on its own turn
@@ -58,7 +59,7 @@ def action_points(*, stamina: int) -> int:
     return max(0, stamina + BASE_AP)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class TurnBudget:
     """An entity's action points in a battle.
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.rules.dice.source import Roller
+from pbp.values import frozen_value
 
 # The seed: "Advantage and Disadvantage cannot exceed the range of doubled."
 MAX_NET = 2
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class AdvantageRoll:
     """Every die rolled, the one kept, and the net advantage (-2..+2) it was rolled with."""
 

@@ -8,10 +8,11 @@ tying the same entities for ever.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.markhor.rules.advantage import roll_with
+from pbp.values import frozen_value
 
 INITIATIVE_DIE = 24
 AMBUSH_BONUS = 24  # the seed: "the advantaged side has +24 added to their initiative roll"
@@ -20,7 +21,7 @@ AMBUSH_BONUS = 24  # the seed: "the advantaged side has +24 added to their initi
 MAX_TIEBREAK_ROUNDS = 100
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class InitiativeRoll:
     """One entity's initiative: the d24s rolled (more than one with advantage), the bonus added,
     the total, and the tie-break d24s it re-rolled (empty when it tied no one)."""

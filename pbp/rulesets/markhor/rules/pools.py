@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbp.rulesets.markhor.rules.errors import PoolRefused
+from pbp.values import frozen_value
 
 # The Hitpoints and Willpower page: full HP = 12 + 3×Vigor, full WP = 12 + 3×Fortitude, each at
 # least 3. A sheet that gives no value is read with Vigor/Fortitude unknown, i.e. as 0 → 12.
@@ -14,7 +15,7 @@ MIN_BATTLE_POOL = 3
 MIN_SKIRMISH_POOL = 1
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Pools:
     """An entity's Hitpoints and Willpower (skirmish or battle values); never negative."""
 
@@ -41,7 +42,7 @@ class Pools:
         return self.wp > 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class SkirmishFormula:
     """How scores become skirmish pools: ``max(minimum, per_point × score)`` (RULES M1 makes
     the formula a per-campaign setting; its reading is the default, 1 and 1)."""
