@@ -80,7 +80,11 @@ _FROZEN_VALUE = dataclasses.dataclass(frozen=True, slots=True, kw_only=True, rep
 _FROZEN_POSITIONAL = dataclasses.dataclass(frozen=True, slots=True, repr=False, eq=False)
 
 
-@typing.dataclass_transform(frozen_default=True, kw_only_default=True)
+@typing.dataclass_transform(
+    frozen_default=True,
+    kw_only_default=True,
+    field_specifiers=(dataclasses.field, dataclasses.Field),
+)
 def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
     """``@dataclass(frozen=True, slots=True, kw_only=True)`` (``kw_only=False``: fields may be
     given by position too), with the same ``__repr__``, ``__eq__`` and ``__hash__`` that
@@ -103,7 +107,7 @@ def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
 def _add_methods(cls: type) -> None:
     """The ``__repr__``, ``__eq__`` and ``__hash__`` of a frozen dataclass with ``eq`` and
     ``repr``, as dataclasses decides and writes them, on ``cls`` (built without them)."""
-    own = cls.__dict__
+    own = dict(cls.__dict__)  # (as written: the methods added below are not its own)
     fields = dataclasses.fields(cls)
     if "__repr__" not in own:
         cls.__repr__ = _repr_of(cls, tuple(f.name for f in fields if f.repr))  # type: ignore[method-assign]
@@ -115,7 +119,7 @@ def _add_methods(cls: type) -> None:
                 return compared(self) == compared(other)
             return NotImplemented
 
-        __eq__.__qualname__ = f"{cls.__qualname__}.__eq__"
+        __eq__.__qualname__, __eq__.__module__ = f"{cls.__qualname__}.__eq__", cls.__module__
         cls.__eq__ = __eq__  # type: ignore[method-assign,assignment]
     # dataclasses' rule: a class that defines no __hash__ of its own (Python sets it to None
     # for a class that defines __eq__) hashes its fields, as a frozen class that compares
@@ -129,6 +133,7 @@ def _add_methods(cls: type) -> None:
             return hash(hashed(self))
 
         __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
+        __hash__.__module__ = cls.__module__
         cls.__hash__ = __hash__  # type: ignore[method-assign,assignment]
 
 
@@ -159,5 +164,5 @@ def _repr_of(cls: type, names: tuple[str, ...]) -> Any:
             running.discard(key)
         return f"{self.__class__.__qualname__}({inside})"
 
-    __repr__.__qualname__ = f"{cls.__qualname__}.__repr__"
+    __repr__.__qualname__, __repr__.__module__ = f"{cls.__qualname__}.__repr__", cls.__module__
     return __repr__

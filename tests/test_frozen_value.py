@@ -1,92 +1,101 @@
 """``frozen_value`` builds a frozen, slotted dataclass whose ``__repr__``, ``__eq__`` and
 ``__hash__`` are those dataclasses writes (made without compiling code): held to them on
-every class of pbp's it builds, and on the cases of dataclasses' own rules."""
+every class of pbp's it builds, against the dataclass decorator itself, and on the cases of
+dataclasses' own rules."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
+import json
+import os
 import pickle
-import pkgutil
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
+from pbp.values import frozen_value
+
+# Run in a new process twice: pbp as it is, and pbp with frozen_value replaced by the dataclass
+# decorator it stands for; each prints what every class of pbp's it built does.
+_BEHAVIOUR = r"""
+import dataclasses, importlib, json, pkgutil, sys
+import pbp.values as values
+if sys.argv[1] == "dataclasses":
+    def frozen_value(cls=None, /, *, kw_only=True):
+        def wrap(cls):
+            built = dataclasses.dataclass(frozen=True, slots=True, kw_only=kw_only)(cls)
+            values.FROZEN_VALUES.append(built)
+            return built
+        return wrap if cls is None else wrap(cls)
+    values.frozen_value = frozen_value
 import pbp
-from pbp.values import FROZEN_VALUES, frozen_value
+for module in pkgutil.walk_packages(pbp.__path__, "pbp."):
+    if ".migrations" not in module.name:
+        importlib.import_module(module.name)
 
-for _module in pkgutil.walk_packages(pbp.__path__, "pbp."):  # every class of pbp's built
-    if ".migrations" not in _module.name:
-        importlib.import_module(_module.name)
-_PBP_VALUES = [cls for cls in FROZEN_VALUES if cls.__module__.startswith("pbp.")]
+class Mark:
+    def __init__(self, name): self.name = name
+    def __repr__(self): return f"<{self.name}>"
+    def __eq__(self, other): return isinstance(other, Mark) and other.name == self.name
+    def __hash__(self): return hash(self.name)
 
-
-class _Mark:
-    """A value of its own for a field, with a repr that names it."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"<{self.name}>"
-
-
-def _made(cls: type, values: dict[str, Any]) -> Any:
-    """An instance of ``cls`` holding ``values`` (set through its slots: no ``__init__``
-    runs, so a class that checks its fields takes any value)."""
-    obj = object.__new__(cls)
+def made(cls, values):
+    obj = object.__new__(cls)  # (no __init__: a class that checks its fields takes these)
     for name, value in values.items():
         object.__setattr__(obj, name, value)
     return obj
 
-
-def test_every_frozen_value_of_a_process_is_built_so() -> None:
-    names = {cls.__qualname__ for cls in _PBP_VALUES}
-    assert {"ActionTag", "EngineState", "PostRecord", "Reply", "UnknownName"} <= names
-    assert len(_PBP_VALUES) >= 300
-
-
-@pytest.mark.parametrize("cls", _PBP_VALUES, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
-def test_the_methods_dataclasses_would_write(cls: type) -> None:
+seen = {}
+for cls in values.FROZEN_VALUES:
     fields = dataclasses.fields(cls)
-    values = {f.name: _Mark(f.name) for f in fields}
-    obj, twin = _made(cls, values), _made(cls, values)
-    own = {name for name in ("__repr__", "__eq__", "__hash__") if name in _defined_by_hand(cls)}
-    if "__repr__" not in own:
-        shown = ", ".join(f"{f.name}=<{f.name}>" for f in fields if f.repr)
-        assert repr(obj) == f"{cls.__qualname__}({shown})"
-    if "__eq__" not in own:
-        assert obj == twin
-        assert obj.__eq__(object()) is NotImplemented
-        for f in fields:
-            other = _made(cls, {**values, f.name: _Mark("other")})
-            assert (obj == other) is (not f.compare)
-    if "__hash__" not in own:
-        hashed = tuple(values[f.name] for f in fields if (f.compare if f.hash is None else f.hash))
-        assert hash(obj) == hash(hashed)
-    if fields:
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            setattr(obj, fields[0].name, 1)
-
-
-def _defined_by_hand(cls: type) -> set[str]:
-    """The methods a class of the hierarchy wrote itself (not those frozen_value made)."""
-    made = {
-        id(vars(c)[name])
-        for c in FROZEN_VALUES
-        for name in ("__repr__", "__eq__", "__hash__")
-        if name in vars(c)
-        and getattr(vars(c)[name], "__qualname__", "").startswith(c.__qualname__)
-        and getattr(vars(c)[name], "__module__", "") == "pbp.values"
+    marks = {f.name: Mark(f.name) for f in fields}
+    obj, twin = made(cls, marks), made(cls, marks)
+    try:
+        hashed = hash(obj)
+    except TypeError as exc:
+        hashed = f"TypeError: {exc}"
+    try:
+        setattr(obj, fields[0].name, 1) if fields else None
+        frozen = not fields
+    except dataclasses.FrozenInstanceError:
+        frozen = True
+    seen[f"{cls.__module__}.{cls.__qualname__}"] = {
+        "params": repr(cls.__dataclass_params__),
+        "fields": [(f.name, f.repr, f.compare, f.hash, f.kw_only) for f in fields],
+        "repr": repr(obj),
+        "equal": [obj == twin, obj != twin, repr(cls.__eq__(obj, object()))],
+        "each field changed": [made(cls, {**marks, f.name: Mark("x")}) == obj for f in fields],
+        "hash": hashed,
+        "frozen": frozen,
+        "methods' modules": [getattr(cls, m).__module__ for m in ("__eq__", "__repr__")],
     }
-    found = set()
-    for name in ("__repr__", "__eq__", "__hash__"):
-        method = getattr(cls, name)
-        if id(getattr(method, "__func__", method)) not in made and method is not getattr(
-            object, name
-        ):
-            found.add(name)
-    return found
+print(json.dumps(seen, sort_keys=True))
+"""
+
+
+def _behaviour(of: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", _BEHAVIOUR, of],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # (the marks' hashes alike in both)
+    )
+    seen: dict[str, Any] = json.loads(done.stdout)
+    return seen
+
+
+def test_every_frozen_value_of_pbp_s_does_what_the_dataclass_would() -> None:
+    quick, usual = _behaviour("frozen_value"), _behaviour("dataclasses")
+    assert len(quick) >= 300
+    assert {"ActionTag", "EngineState", "PostRecord", "Reply", "UnknownName"} <= {
+        key.rsplit(".", 1)[-1] for key in quick
+    }
+    assert quick.keys() == usual.keys()
+    differ = [key for key in quick if quick[key] != usual[key]]
+    assert differ == [], (differ[:3], [(quick[k], usual[k]) for k in differ[:1]])
 
 
 @frozen_value
@@ -160,6 +169,23 @@ def test_a_method_of_its_own_is_kept() -> None:
         def __hash__(self) -> int:
             return 7
 
+    @frozen_value
+    class Unhashable:
+        name: str
+        __hash__ = None  # type: ignore[assignment]
+
+    class Folding:
+        def __eq__(self, other: object) -> bool:
+            return True
+
+    @frozen_value
+    class FromAMixin(Folding):
+        name: str
+
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(Unhashable(name="a"))
+    assert FromAMixin(name="a") != FromAMixin(name="b")  # its own __eq__, as dataclasses writes
+    assert hash(FromAMixin(name="a")) == hash(("a",))
     assert repr(Named(name="a")) == "Named a"
     assert Folded(name="A") == Folded(name="a")
     assert hash(Folded(name="A")) == hash(("A",))  # dataclasses' rule: its fields' hash
