@@ -118,7 +118,7 @@ def test_the_same_as_dataclasses_side_by_side() -> None:
     assert hash(quick) == hash(usual)
     assert quick == _Plain(a=1, b="y", note="other")  # (not compared)
     assert quick != _Plain(a=2, b="y")
-    assert quick != usual  # another class
+    assert quick != usual  # type: ignore[comparison-overlap]  # (another class)
     assert dataclasses.replace(quick, a=3) == _Plain(a=3, b="y")
     assert pickle.loads(pickle.dumps(quick)) == quick
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -217,5 +217,5 @@ def test_it_mixes_with_dataclasses_either_way() -> None:
     with pytest.raises(TypeError):
 
         @dataclasses.dataclass(slots=True)  # not frozen, as with any frozen dataclass
-        class Thawed(_Plain):
+        class Thawed(_Plain):  # type: ignore[misc]
             pass
