@@ -110,7 +110,7 @@ def _add_methods(cls: type) -> None:
     own = dict(cls.__dict__)  # (as written: the methods added below are not its own)
     fields = dataclasses.fields(cls)
     if "__repr__" not in own:
-        cls.__repr__ = _repr_of(cls, tuple(f.name for f in fields if f.repr))  # type: ignore[method-assign]
+        _put(cls, _repr_of(tuple(f.name for f in fields if f.repr)))
     compared = _tuple_of(tuple(f.name for f in fields if f.compare))
     if "__eq__" not in own:
 
@@ -119,8 +119,7 @@ def _add_methods(cls: type) -> None:
                 return compared(self) == compared(other)
             return NotImplemented
 
-        __eq__.__qualname__, __eq__.__module__ = f"{cls.__qualname__}.__eq__", cls.__module__
-        cls.__eq__ = __eq__  # type: ignore[method-assign,assignment]
+        _put(cls, __eq__)
     # dataclasses' rule: a class that defines no __hash__ of its own (Python sets it to None
     # for a class that defines __eq__) hashes its fields, as a frozen class that compares
     explicit = own.get("__hash__", dataclasses.MISSING)
@@ -132,9 +131,14 @@ def _add_methods(cls: type) -> None:
         def __hash__(self: Any) -> int:
             return hash(hashed(self))
 
-        __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
-        __hash__.__module__ = cls.__module__
-        cls.__hash__ = __hash__  # type: ignore[method-assign,assignment]
+        _put(cls, __hash__)
+
+
+def _put(cls: type, method: Any) -> None:
+    """``method`` on ``cls`` under its name, named as a method of the class written there."""
+    method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+    method.__module__ = cls.__module__
+    setattr(cls, method.__name__, method)
 
 
 def _tuple_of(names: tuple[str, ...]) -> Any:
@@ -147,7 +151,7 @@ def _tuple_of(names: tuple[str, ...]) -> Any:
     return lambda obj: ()
 
 
-def _repr_of(cls: type, names: tuple[str, ...]) -> Any:
+def _repr_of(names: tuple[str, ...]) -> Any:
     """dataclasses' ``__repr__``: ``Name(a=1, b='x')``, and ``...`` for an object within its
     own repr (in the same thread)."""
     running: set[tuple[int, int]] = set()
@@ -164,5 +168,4 @@ def _repr_of(cls: type, names: tuple[str, ...]) -> Any:
             running.discard(key)
         return f"{self.__class__.__qualname__}({inside})"
 
-    __repr__.__qualname__, __repr__.__module__ = f"{cls.__qualname__}.__repr__", cls.__module__
     return __repr__
