@@ -15,8 +15,11 @@ it can build exactly so: no ``__post_init__``, no default factory, no field left
 from __future__ import annotations
 
 import _thread
+import abc
 import dataclasses
+import inspect
 import operator
+import sys
 import types
 import typing
 from typing import Any, TypeVar
@@ -29,40 +32,94 @@ WRITTEN: dict[type, Any] = {}
 
 def fast_init(cls: type[T]) -> type[T]:
     """``cls`` (a frozen dataclass with slots) with an ``__init__`` that sets its slots
-    through their descriptors."""
+    through their descriptors (one ``frozen_value`` built so already is left as it is)."""
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__}: fast_init takes a frozen dataclass with slots")
+    if cls.__dict__.get("__init__") in QUICK_INITS:
+        return cls  # (frozen_value wrote it so)
     code = getattr(cls.__init__, "__code__", None)
     if not params.init or code is None or code.co_filename != "<string>":  # (one of its own)
         raise TypeError(f"{cls.__name__}: fast_init takes the __init__ dataclasses writes")
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: fast_init cannot run __post_init__")
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    names: dict[str, Any] = {}
+    for field in fields:
+        if not field.init or field.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{field.name}: fast_init takes plain fields only")
+    WRITTEN[cls] = cls.__init__
+    _put(cls, _quick_init(cls, fields, post_init=False))
+    return cls
+
+
+# the value dataclasses gives a parameter whose field has a default factory (in signatures too)
+_FACTORY: Any = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", dataclasses.MISSING)
+# every __init__ this module wrote (``fast_init`` leaves a class with one of them alone)
+QUICK_INITS: set[Any] = set()
+
+
+def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_init: bool) -> Any:
+    """The ``__init__`` dataclasses writes for the frozen, slotted ``cls`` with these fields
+    (the same parameters, positional and keyword-only in the same order, the same defaults
+    and default factories, a field left out of ``__init__`` set to its default, then
+    ``__post_init__``), that sets each slot through its descriptor: the descriptor of the
+    class's own slot, so a subclass that makes a field a slot or a property of its own again
+    is not one to give it. Like dataclasses', it is compiled in the module of the class (its
+    annotations resolve there), what it uses given as the names of a closure."""
+    names: dict[str, Any] = {"__FACTORY": _FACTORY}
     positional: list[str] = []
     keyword: list[str] = []
     body: list[str] = []
+    annotations: tuple[dict[str, Any], dict[str, Any]] = ({}, {})  # (positional, keyword-only)
+    own = {f.name for f in fields}
+    this = "__dataclass_self__" if "self" in own else "self"  # (as dataclasses names it)
+    defaulted = False  # a positional parameter with a default came before
     for number, field in enumerate(fields):
-        if not field.init or field.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__name__}.{field.name}: fast_init takes plain fields only")
-        parameter = field.name
-        if field.default is not dataclasses.MISSING:
-            names[f"_default_{number}"] = field.default
-            parameter += f"=_default_{number}"
-        (keyword if field.kw_only else positional).append(parameter)
-        names[f"_set_{number}"] = _slot(cls, field.name).__set__
-        body.append(f"    _set_{number}(self, {field.name})")
-    parameters = ", ".join([*positional, *(["*", *keyword] if keyword else [])])
-    source = f"def __init__(self, {parameters}):\n" + "\n".join(body or ["    pass"])
-    exec(source, names)
-    written = names["__init__"]
-    written.__qualname__ = f"{cls.__qualname__}.__init__"
-    written.__module__ = cls.__module__
-    written.__annotations__ = dict(cls.__init__.__annotations__)
-    WRITTEN[cls] = cls.__init__
-    cls.__init__ = written  # type: ignore[method-assign]
-    return cls
+        name = field.name
+        factory = field.default_factory is not dataclasses.MISSING
+        default = field.default is not dataclasses.MISSING
+        if factory:
+            names[f"__factory_{number}"] = field.default_factory
+        elif default:
+            names[f"__default_{number}"] = field.default
+        if field.init:
+            value, parameter = name, name
+            if factory:
+                value = f"__factory_{number}() if {name} is __FACTORY else {name}"
+                parameter += "=__FACTORY"
+            elif default:
+                parameter += f"=__default_{number}"
+            if not field.kw_only:
+                if factory or default:
+                    defaulted = True
+                elif defaulted:
+                    raise TypeError(f"non-default argument {name!r} follows default argument")
+            (keyword if field.kw_only else positional).append(parameter)
+            annotations[1 if field.kw_only else 0][name] = field.type
+        elif factory:
+            value = f"__factory_{number}()"
+        elif default:
+            value = f"__default_{number}"
+        else:
+            continue  # (left unset, as dataclasses leaves it)
+        names[f"__set_{number}"] = _slot(cls, name).__set__
+        body.append(f"  __set_{number}({this}, {value})")
+    if own & names.keys():
+        raise TypeError(f"{cls.__name__}: a field is named as a name of its quick __init__")
+    if post_init:
+        body.append(f"  {this}.__post_init__()")
+    parameters = ", ".join([this, *positional, *(["*", *keyword] if keyword else [])])
+    source = (
+        f"def __make__({', '.join(names)}):\n def __init__({parameters}):\n"
+        + "\n".join(body or ["  pass"])
+        + "\n return __init__"
+    )
+    made: dict[str, Any] = {}
+    exec(source, sys.modules[cls.__module__].__dict__, made)
+    written = made["__make__"](**names)
+    written.__annotations__ = {**annotations[0], **annotations[1], "return": None}
+    QUICK_INITS.add(written)
+    return written
 
 
 def _slot(cls: type, name: str) -> types.MemberDescriptorType:
@@ -78,6 +135,10 @@ def _slot(cls: type, name: str) -> types.MemberDescriptorType:
 FROZEN_VALUES: list[type] = []
 _FROZEN_VALUE = dataclasses.dataclass(frozen=True, slots=True, kw_only=True, repr=False, eq=False)
 _FROZEN_POSITIONAL = dataclasses.dataclass(frozen=True, slots=True, repr=False, eq=False)
+# the same, its frozen methods and __init__ left to ``_freeze``
+_THAWED_VALUE = dataclasses.dataclass(slots=True, kw_only=True, init=False, repr=False, eq=False)
+_THAWED_POSITIONAL = dataclasses.dataclass(slots=True, init=False, repr=False, eq=False)
+_INIT_VAR = getattr(dataclasses, "_FIELD_INITVAR", None)
 
 
 @typing.dataclass_transform(
@@ -87,21 +148,97 @@ _FROZEN_POSITIONAL = dataclasses.dataclass(frozen=True, slots=True, repr=False, 
 )
 def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
     """``@dataclass(frozen=True, slots=True, kw_only=True)`` (``kw_only=False``: fields may be
-    given by position too), with the same ``__repr__``, ``__eq__`` and ``__hash__`` that
-    dataclasses writes, made without compiling code: dataclasses writes each as source text
-    and compiles it, the greater part of building a class (about 1.2 million instructions a
-    class of four fields, where a pbp process builds some 350 at its start). A method the
-    class defines itself is kept, as dataclasses keeps it."""
+    given by position too), with the same methods that dataclasses writes, made with as
+    little compiled code as can be: dataclasses writes each method as source text and
+    compiles it, the greater part of building a class (about 3.5 million instructions a
+    class of four fields, where a pbp process builds some 350 at its start). Here
+    ``__repr__``, ``__eq__``, ``__hash__``, and (for a class with no dataclass base)
+    ``__setattr__``, ``__delattr__`` and the pickling pair are closures, and only
+    ``__init__`` is compiled, one that sets each slot through its descriptor (as
+    ``fast_init``'s do). A method the class defines itself is kept, as dataclasses keeps it."""
 
     def wrap(cls: type[T]) -> type[T]:
-        built: type[T] = (_FROZEN_VALUE if kw_only else _FROZEN_POSITIONAL)(cls)
+        built: type[T]
+        if _thawable(cls):
+            documented, post_init = bool(cls.__doc__), hasattr(cls, "__post_init__")
+            built = (_THAWED_VALUE if kw_only else _THAWED_POSITIONAL)(cls)
+            _freeze(built, cls, post_init=post_init, documented=documented)
+        else:
+            built = (_FROZEN_VALUE if kw_only else _FROZEN_POSITIONAL)(cls)
         _add_methods(built)
         params = built.__dataclass_params__  # type: ignore[attr-defined]
         params.repr = params.eq = True  # (what it has, as dataclasses would say it)
+        abc.update_abstractmethods(built)  # (as dataclasses does, once its methods are in)
         FROZEN_VALUES.append(built)
         return built
 
     return wrap if cls is None else wrap(cls)
+
+
+def _thawable(cls: type) -> bool:
+    """Whether ``cls`` can be built as a dataclass that is not frozen and then frozen by
+    ``_freeze``: dataclasses lets a class inherit from no frozen dataclass so; for one that
+    defines its own ``__setattr__`` or ``__delattr__`` it raises (its error is kept); and a
+    metaclass or a base's ``__init_subclass__`` would see the class before it is frozen."""
+    bases = cls.__mro__[1:-1]
+    return (
+        type(cls) is type
+        and not any("__dataclass_fields__" in b.__dict__ for b in bases)
+        and not any("__init_subclass__" in b.__dict__ for b in bases)
+        and not ("__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__)
+    )
+
+
+def _freeze(built: type, original: type, *, post_init: bool, documented: bool) -> None:
+    """Make ``built`` (``original`` made a slotted dataclass that is not frozen, with no
+    ``__init__``) what the frozen dataclass is: its ``__init__``, the ``__setattr__`` and
+    ``__delattr__`` that refuse its fields, the ``__getstate__`` and ``__setstate__`` that
+    pickle it, the docstring of a class that has none, and its parameters saying so."""
+    fields = dataclasses.fields(built)
+    if any(f._field_type is _INIT_VAR for f in built.__dataclass_fields__.values()):  # type: ignore[attr-defined]
+        raise TypeError(f"{built.__name__}: frozen_value takes no InitVar fields")
+    own = dict(built.__dict__)
+    if "__init__" not in own:  # (one it defines itself is kept)
+        _put(built, _quick_init(built, fields, post_init=post_init))
+    names = tuple(f.name for f in fields)
+    before: type = original  # (the class these name, as dataclasses': the one before slots)
+
+    # as dataclasses writes them
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is before or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(before, self).__setattr__(name, value)  # type: ignore[arg-type]
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is before or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(before, self).__delattr__(name)  # type: ignore[arg-type]
+
+    _put(built, __setattr__)
+    _put(built, __delattr__)
+    for name, method in (("__getstate__", _getstate), ("__setstate__", _setstate)):
+        if name not in own:
+            setattr(built, name, method)
+    if not documented:  # dataclasses' docstring: the class's signature
+        try:
+            signature = str(inspect.signature(built)).replace(" -> None", "")
+        except (TypeError, ValueError):
+            signature = ""
+        built.__doc__ = built.__name__ + signature
+    params = built.__dataclass_params__  # type: ignore[attr-defined]
+    params.init = params.frozen = True
+
+
+def _getstate(self: Any) -> list[Any]:
+    """dataclasses' ``__getstate__`` of a frozen, slotted class: its fields' values (those of
+    the object's own class, a subclass's too)."""
+    return [getattr(self, f.name) for f in dataclasses.fields(self)]
+
+
+def _setstate(self: Any, state: list[Any]) -> None:
+    """dataclasses' ``__setstate__`` of a frozen, slotted class."""
+    for field, value in zip(dataclasses.fields(self), state, strict=False):  # (as dataclasses')
+        object.__setattr__(self, field.name, value)
 
 
 def _add_methods(cls: type) -> None:
