@@ -73,7 +73,7 @@ def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_i
     annotations: tuple[dict[str, Any], dict[str, Any]] = ({}, {})  # (positional, keyword-only)
     own = {f.name for f in fields}
     this = "__dataclass_self__" if "self" in own else "self"  # (as dataclasses names it)
-    defaulted = False  # a positional parameter with a default came before
+    _check_order(fields)
     for number, field in enumerate(fields):
         name = field.name
         factory = field.default_factory is not dataclasses.MISSING
@@ -89,11 +89,6 @@ def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_i
                 parameter += "=__FACTORY"
             elif default:
                 parameter += f"=__default_{number}"
-            if not field.kw_only:
-                if factory or default:
-                    defaulted = True
-                elif defaulted:
-                    raise TypeError(f"non-default argument {name!r} follows default argument")
             (keyword if field.kw_only else positional).append(parameter)
             annotations[1 if field.kw_only else 0][name] = field.type
         elif factory:
@@ -115,11 +110,26 @@ def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_i
         + "\n return __init__"
     )
     made: dict[str, Any] = {}
-    exec(source, sys.modules[cls.__module__].__dict__, made)
+    module = sys.modules.get(cls.__module__)  # (none: no globals, as with dataclasses)
+    exec(source, module.__dict__ if module is not None else {}, made)
     written = made["__make__"](**names)
     written.__annotations__ = {**annotations[0], **annotations[1], "return": None}
     QUICK_INITS.add(written)
     return written
+
+
+def _check_order(fields: tuple[dataclasses.Field[Any], ...]) -> None:
+    """dataclasses' check of the positional parameters (made for a class's own ``__init__``
+    too): none without a default after one with a default."""
+    defaulted = False
+    for field in fields:
+        if field.init and not field.kw_only:
+            if field.default is not dataclasses.MISSING or (
+                field.default_factory is not dataclasses.MISSING
+            ):
+                defaulted = True
+            elif defaulted:
+                raise TypeError(f"non-default argument {field.name!r} follows default argument")
 
 
 def _slot(cls: type, name: str) -> types.MemberDescriptorType:
@@ -155,7 +165,8 @@ def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
     ``__repr__``, ``__eq__``, ``__hash__``, and (for a class with no dataclass base)
     ``__setattr__``, ``__delattr__`` and the pickling pair are closures, and only
     ``__init__`` is compiled, one that sets each slot through its descriptor (as
-    ``fast_init``'s do). A method the class defines itself is kept, as dataclasses keeps it."""
+    ``fast_init``'s do: a subclass that makes a field its own slot or property again is not
+    one to give it). A method the class defines itself is kept, as dataclasses keeps it."""
 
     def wrap(cls: type[T]) -> type[T]:
         built: type[T]
@@ -179,14 +190,24 @@ def _thawable(cls: type) -> bool:
     """Whether ``cls`` can be built as a dataclass that is not frozen and then frozen by
     ``_freeze``: dataclasses lets a class inherit from no frozen dataclass so; for one that
     defines its own ``__setattr__`` or ``__delattr__`` it raises (its error is kept); and a
-    metaclass or a base's ``__init_subclass__`` would see the class before it is frozen."""
+    metaclass or a base's ``__init_subclass__`` would see the class before it is frozen; an
+    ``InitVar`` is dataclasses' to pass (``_freeze`` refuses one this misses)."""
     bases = cls.__mro__[1:-1]
+    annotations = inspect.get_annotations(cls).values()
     return (
         type(cls) is type
+        and not any(_init_var(a) for a in annotations)
         and not any("__dataclass_fields__" in b.__dict__ for b in bases)
         and not any("__init_subclass__" in b.__dict__ for b in bases)
         and not ("__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__)
     )
+
+
+def _init_var(annotation: Any) -> bool:
+    """Whether an annotation may be an ``InitVar`` (as written, or as text)."""
+    if isinstance(annotation, str):
+        return "InitVar" in annotation
+    return annotation is dataclasses.InitVar or isinstance(annotation, dataclasses.InitVar)
 
 
 def _freeze(built: type, original: type, *, post_init: bool, documented: bool) -> None:
@@ -198,8 +219,10 @@ def _freeze(built: type, original: type, *, post_init: bool, documented: bool) -
     if any(f._field_type is _INIT_VAR for f in built.__dataclass_fields__.values()):  # type: ignore[attr-defined]
         raise TypeError(f"{built.__name__}: frozen_value takes no InitVar fields")
     own = dict(built.__dict__)
-    if "__init__" not in own:  # (one it defines itself is kept)
+    if "__init__" not in own:  # (one it defines itself is kept, the order still checked)
         _put(built, _quick_init(built, fields, post_init=post_init))
+    else:
+        _check_order(fields)
     names = tuple(f.name for f in fields)
     before: type = original  # (the class these name, as dataclasses': the one before slots)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pbp.values import frozen_value
+from pbp.values import QUICK_INITS, frozen_value
 
 # Run in a new process twice: pbp as it is, and pbp with frozen_value replaced by the dataclass
 # decorator it stands for; each prints what every class of pbp's it built does.
@@ -307,7 +307,7 @@ def test_what_dataclasses_refuses_it_refuses() -> None:
         @frozen_value(kw_only=False)
         class Misordered:
             a: int = 0
-            b: int
+            b: int  # type: ignore[misc]  # (the point)
 
     with pytest.raises(TypeError, match="Cannot overwrite attribute __setattr__"):
 
@@ -324,7 +324,7 @@ def test_a_field_cannot_be_set_or_deleted() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
         made.a = 2  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'a'"):
-        del made.a  # type: ignore[misc]
+        del made.a
     assert made.a == 1
 
 
@@ -363,7 +363,7 @@ def test_an_abstract_base_is_satisfied_as_with_dataclasses() -> None:
     class Made(Shown):
         a: int
 
-    assert repr(Made(a=1)) == f"{Made.__qualname__}(a=1)"
+    assert repr(Made(a=1)) == f"{Made.__qualname__}(a=1)"  # type: ignore[abstract]  # (dataclasses satisfies it)
 
 
 def test_a_field_named_self_and_annotations_of_its_module() -> None:
@@ -374,3 +374,80 @@ def test_a_field_named_self_and_annotations_of_its_module() -> None:
 
     assert Odd(1, _Plain(a=2)).self == 1
     assert typing.get_type_hints(Odd.__init__)["when"] is _Plain
+
+
+def test_the_classes_it_leaves_to_dataclasses_are_built_as_dataclasses_builds_them() -> None:
+    seen: list[tuple[bool, bool]] = []
+
+    class Watching:
+        def __init_subclass__(cls, **kwargs: Any) -> None:
+            super().__init_subclass__(**kwargs)
+            seen.append(("__setattr__" in cls.__dict__, "__init__" in cls.__dict__))
+
+    class Meta(type):
+        def __init__(cls, name: str, bases: Any, namespace: dict[str, Any]) -> None:
+            super().__init__(name, bases, namespace)
+            seen.append(("__setattr__" in namespace, "__init__" in namespace))
+
+    @frozen_value
+    class Watched(Watching):
+        a: int
+
+    @frozen_value
+    class Made(metaclass=Meta):
+        a: int
+
+    @frozen_value(kw_only=False)
+    class Passed:
+        a: int
+        b: dataclasses.InitVar[int] = 0
+
+        def __post_init__(self, b: int) -> None:
+            object.__setattr__(self, "a", self.a + b)
+
+    assert seen == [(False, False), (True, True)] * 2  # (as written, then rebuilt frozen)
+    assert Watched(a=1).a == Made(a=1).a == 1
+    assert Passed(1, 2).a == 3
+    assert Passed.__init__ not in QUICK_INITS
+
+
+def test_its_own_init_is_kept_and_the_fields_order_still_checked() -> None:
+    @frozen_value
+    class Own:
+        a: int
+
+        def __init__(self, text: str) -> None:
+            object.__setattr__(self, "a", int(text))
+
+    assert Own("4").a == 4
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @frozen_value(kw_only=False)
+        class Misordered:
+            a: int = 0
+            b: int  # type: ignore[misc]  # (the point)
+
+            def __init__(self) -> None:
+                pass
+
+
+def test_annotations_in_parameter_order_and_a_signature_that_fails() -> None:
+    def build(decorate: Any) -> Any:
+        @decorate
+        class Mixed:
+            late: int = dataclasses.field(default=0, kw_only=True)
+            early: str = ""
+            __signature__ = 1  # (inspect.signature fails: no signature in the docstring)
+
+        return Mixed
+
+    quick = build(frozen_value(kw_only=False))
+    usual = build(dataclasses.dataclass(frozen=True, slots=True))
+    assert list(quick.__init__.__annotations__) == list(usual.__init__.__annotations__)
+    assert list(quick.__init__.__annotations__) == ["early", "late", "return"]
+    assert quick.__doc__ == usual.__doc__ == "Mixed"
+
+
+def test_a_class_of_no_module_known() -> None:
+    made = frozen_value(type("Far", (), {"__annotations__": {"a": int}, "__module__": "nowhere"}))
+    assert made(a=1).a == 1
