@@ -11,8 +11,9 @@ Every problem type has a ``code`` that names its template.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
+
+from pbp.values import frozen_value
 
 
 class PbpError(Exception):
@@ -75,7 +76,7 @@ class ForumError(PbpError):
         super().__init__(message)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value
 class Problem:
     """Something wrong with one tag or command of a post.
 

@@ -20,6 +20,7 @@ import dataclasses
 import inspect
 import operator
 import sys
+import threading
 import types
 import typing
 from typing import Any, TypeVar
@@ -149,6 +150,8 @@ _FROZEN_POSITIONAL = dataclasses.dataclass(frozen=True, slots=True, repr=False, 
 _THAWED_VALUE = dataclasses.dataclass(slots=True, kw_only=True, init=False, repr=False, eq=False)
 _THAWED_POSITIONAL = dataclasses.dataclass(slots=True, init=False, repr=False, eq=False)
 _INIT_VAR = getattr(dataclasses, "_FIELD_INITVAR", None)
+_THAWED: set[type] = set()  # the classes built so, then frozen by ``_freeze``
+_BUILDING = threading.Lock()
 
 
 @typing.dataclass_transform(
@@ -162,18 +165,21 @@ def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
     little compiled code as can be: dataclasses writes each method as source text and
     compiles it, the greater part of building a class (about 3.5 million instructions a
     class of four fields, where a pbp process builds some 350 at its start). Here
-    ``__repr__``, ``__eq__``, ``__hash__``, and (for a class with no dataclass base)
-    ``__setattr__``, ``__delattr__`` and the pickling pair are closures, and only
-    ``__init__`` is compiled, one that sets each slot through its descriptor (as
-    ``fast_init``'s do: a subclass that makes a field its own slot or property again is not
+    ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__`` and the pickling
+    pair are closures, and only ``__init__`` is compiled, one that sets each slot through its
+    descriptor (as ``fast_init``'s do: a subclass that makes a field its own slot or property
+    again is not one to give it). A class whose dataclass bases were not built so (nor by
+    ``frozen_value``), or that dataclasses must see frozen as it builds it, gets dataclasses'
+    own ``__init__``, ``__setattr__`` and ``__delattr__`` (``_thawable``), compiled.
     one to give it). A method the class defines itself is kept, as dataclasses keeps it."""
 
     def wrap(cls: type[T]) -> type[T]:
         built: type[T]
         if _thawable(cls):
             documented, post_init = bool(cls.__doc__), hasattr(cls, "__post_init__")
-            built = (_THAWED_VALUE if kw_only else _THAWED_POSITIONAL)(cls)
+            built = _thawed(cls, kw_only=kw_only)
             _freeze(built, cls, post_init=post_init, documented=documented)
+            _THAWED.add(built)
         else:
             built = (_FROZEN_VALUE if kw_only else _FROZEN_POSITIONAL)(cls)
         _add_methods(built)
@@ -188,19 +194,37 @@ def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
 
 def _thawable(cls: type) -> bool:
     """Whether ``cls`` can be built as a dataclass that is not frozen and then frozen by
-    ``_freeze``: dataclasses lets a class inherit from no frozen dataclass so; for one that
-    defines its own ``__setattr__`` or ``__delattr__`` it raises (its error is kept); and a
-    metaclass or a base's ``__init_subclass__`` would see the class before it is frozen; an
+    ``_freeze``: its dataclass bases, if any, were built so (``_thawed``); for a class that
+    defines its own ``__setattr__`` or ``__delattr__`` dataclasses raises (its error is kept);
+    a metaclass or a base's ``__init_subclass__`` would see the class before it is frozen; an
     ``InitVar`` is dataclasses' to pass (``_freeze`` refuses one this misses)."""
     bases = cls.__mro__[1:-1]
     annotations = inspect.get_annotations(cls).values()
     return (
         type(cls) is type
         and not any(_init_var(a) for a in annotations)
-        and not any("__dataclass_fields__" in b.__dict__ for b in bases)
+        and not any("__dataclass_fields__" in b.__dict__ and b not in _THAWED for b in bases)
         and not any("__init_subclass__" in b.__dict__ for b in bases)
         and not ("__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__)
     )
+
+
+def _thawed(cls: type, *, kw_only: bool) -> type:
+    """``cls`` made a slotted dataclass that is not frozen (nor has an ``__init__``, a
+    ``__repr__`` or an ``__eq__``). dataclasses builds no such class on a frozen base, so the
+    bases built so (``_THAWED``, all of its dataclass bases) say they are not frozen while it is
+    built, under a lock: a dataclass built on one of them at that moment in another thread
+    would be refused (pbp builds its classes as its modules are imported)."""
+    bases = [b for b in cls.__mro__[1:] if b in _THAWED]
+    with _BUILDING:
+        for base in bases:
+            base.__dataclass_params__.frozen = False  # type: ignore[attr-defined]
+        try:
+            built: type = (_THAWED_VALUE if kw_only else _THAWED_POSITIONAL)(cls)
+        finally:
+            for base in bases:
+                base.__dataclass_params__.frozen = True  # type: ignore[attr-defined]
+    return built
 
 
 def _init_var(annotation: Any) -> bool:

@@ -451,3 +451,26 @@ def test_annotations_in_parameter_order_and_a_signature_that_fails() -> None:
 def test_a_class_of_no_module_known() -> None:
     made = frozen_value(type("Far", (), {"__annotations__": {"a": int}, "__module__": "nowhere"}))
     assert made(a=1).a == 1
+
+
+def test_a_subclass_of_one_is_built_quickly_and_still_frozen() -> None:
+    @frozen_value
+    class Child(_Plain):
+        c: list[int] = dataclasses.field(default_factory=list)
+
+    @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+    class Grandchild(Child):
+        d: int = 0
+
+    assert Child.__init__ in QUICK_INITS
+    assert _Plain.__dataclass_params__.frozen and Child.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    made = Child(a=1, c=[2])
+    assert (made.a, made.b, made.c) == (1, "x", [2])
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
+        made.a = 2  # type: ignore[misc]
+    assert Grandchild(a=1, d=3) == Grandchild(a=1, d=3) != Grandchild(a=1)
+    with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
+
+        @dataclasses.dataclass(slots=True)
+        class Thawed(Child):  # type: ignore[misc]
+            pass

@@ -17,7 +17,7 @@ def test_the_tag_readers_values_are_built_quickly() -> None:
     # test_frozen_value), each setting the slots through their descriptors
     quick = {cls.__name__ for cls in FROZEN_VALUES if cls.__dict__["__init__"] in QUICK_INITS}
     assert {"Source", "ParsedPost", "ActionTag", "ActionPart", "ForumPost", "Member"} <= quick
-    assert len(quick) >= 200
+    assert len(quick) >= 300  # (every one of them, the subclasses of a problem too)
 
 
 @pytest.mark.parametrize("cls", sorted(WRITTEN, key=lambda c: c.__qualname__), ids=str)
