@@ -34,11 +34,11 @@ WRITTEN: dict[type, Any] = {}
 def fast_init(cls: type[T]) -> type[T]:
     """``cls`` (a frozen dataclass with slots) with an ``__init__`` that sets its slots
     through their descriptors (one ``frozen_value`` built so already is left as it is)."""
+    if cls.__dict__.get("__init__") in QUICK_INITS:
+        return cls  # (frozen_value wrote it so)
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__}: fast_init takes a frozen dataclass with slots")
-    if cls.__dict__.get("__init__") in QUICK_INITS:
-        return cls  # (frozen_value wrote it so)
     code = getattr(cls.__init__, "__code__", None)
     if not params.init or code is None or code.co_filename != "<string>":  # (one of its own)
         raise TypeError(f"{cls.__name__}: fast_init takes the __init__ dataclasses writes")
@@ -151,7 +151,7 @@ _THAWED_VALUE = dataclasses.dataclass(slots=True, kw_only=True, init=False, repr
 _THAWED_POSITIONAL = dataclasses.dataclass(slots=True, init=False, repr=False, eq=False)
 _INIT_VAR = getattr(dataclasses, "_FIELD_INITVAR", None)
 _THAWED: set[type] = set()  # the classes built so, then frozen by ``_freeze``
-_BUILDING = threading.Lock()
+_BUILDING = threading.RLock()  # (a build may run code that builds another: see _thawed)
 
 
 @typing.dataclass_transform(
@@ -168,10 +168,10 @@ def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
     ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__`` and the pickling
     pair are closures, and only ``__init__`` is compiled, one that sets each slot through its
     descriptor (as ``fast_init``'s do: a subclass that makes a field its own slot or property
-    again is not one to give it). A class whose dataclass bases were not built so (nor by
-    ``frozen_value``), or that dataclasses must see frozen as it builds it, gets dataclasses'
-    own ``__init__``, ``__setattr__`` and ``__delattr__`` (``_thawable``), compiled.
-    one to give it). A method the class defines itself is kept, as dataclasses keeps it."""
+    again is not one to give it). A class with a dataclass base that was not built so, or
+    that dataclasses must see frozen as it builds it, gets dataclasses' own ``__init__``,
+    ``__setattr__`` and ``__delattr__`` (``_thawable``), compiled. A method the class
+    defines itself is kept, as dataclasses keeps it."""
 
     def wrap(cls: type[T]) -> type[T]:
         built: type[T]
@@ -181,7 +181,8 @@ def frozen_value(cls: type[T] | None = None, /, *, kw_only: bool = True) -> Any:
             _freeze(built, cls, post_init=post_init, documented=documented)
             _THAWED.add(built)
         else:
-            built = (_FROZEN_VALUE if kw_only else _FROZEN_POSITIONAL)(cls)
+            with _BUILDING:  # (not while a base built so says it is not frozen)
+                built = (_FROZEN_VALUE if kw_only else _FROZEN_POSITIONAL)(cls)
         _add_methods(built)
         params = built.__dataclass_params__  # type: ignore[attr-defined]
         params.repr = params.eq = True  # (what it has, as dataclasses would say it)
@@ -204,6 +205,7 @@ def _thawable(cls: type) -> bool:
         type(cls) is type
         and not any(_init_var(a) for a in annotations)
         and not any("__dataclass_fields__" in b.__dict__ and b not in _THAWED for b in bases)
+        and not (any(b in _THAWED for b in bases) and _names_itself(cls))
         and not any("__init_subclass__" in b.__dict__ for b in bases)
         and not ("__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__)
     )
@@ -213,8 +215,11 @@ def _thawed(cls: type, *, kw_only: bool) -> type:
     """``cls`` made a slotted dataclass that is not frozen (nor has an ``__init__``, a
     ``__repr__`` or an ``__eq__``). dataclasses builds no such class on a frozen base, so the
     bases built so (``_THAWED``, all of its dataclass bases) say they are not frozen while it is
-    built, under a lock: a dataclass built on one of them at that moment in another thread
-    would be refused (pbp builds its classes as its modules are imported)."""
+    built, under a lock that every ``frozen_value`` build takes. A plain dataclass built on
+    one of them in another thread at that moment would be refused (pbp builds its classes as
+    its modules are imported, and on them only frozen values); so would one built by what
+    the build itself runs, which ``_thawable`` keeps out (a ``__set_name__`` of the class's
+    attributes, run again when dataclasses makes the class anew with its slots)."""
     bases = [b for b in cls.__mro__[1:] if b in _THAWED]
     with _BUILDING:
         for base in bases:
@@ -225,6 +230,17 @@ def _thawed(cls: type, *, kw_only: bool) -> type:
             for base in bases:
                 base.__dataclass_params__.frozen = True  # type: ignore[attr-defined]
     return built
+
+
+def _names_itself(cls: type) -> bool:
+    """Whether an attribute of ``cls`` (or a field's default) runs code as the class is made:
+    ``__set_name__``."""
+    for value in cls.__dict__.values():
+        if isinstance(value, dataclasses.Field):
+            value = value.default
+        if hasattr(type(value), "__set_name__"):
+            return True
+    return False
 
 
 def _init_var(annotation: Any) -> bool:

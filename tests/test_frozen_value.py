@@ -15,6 +15,7 @@ import pickle
 import re
 import subprocess
 import sys
+import threading
 import typing
 from typing import Any
 
@@ -110,6 +111,8 @@ for cls in values.FROZEN_VALUES:
         "hints": attempt(lambda: repr(typing.get_type_hints(cls.__init__))),
         "not a field set": attempt(lambda: setattr(obj, "not_a_field", 1)),
         "field deleted": attempt(lambda: delattr(obj, fields[0].name)) if fields else None,
+        "each field set": [attempt(lambda f=f: setattr(obj, f.name, 1)) for f in fields],
+        "each field deleted": [attempt(lambda f=f: delattr(obj, f.name)) for f in fields],
         "pickled": attempt(lambda: state(pickle.loads(pickle.dumps(obj)), fields)),
         "copied": attempt(lambda: state(copy.deepcopy(obj), fields)),
     }
@@ -474,3 +477,79 @@ def test_a_subclass_of_one_is_built_quickly_and_still_frozen() -> None:
         @dataclasses.dataclass(slots=True)
         class Thawed(Child):  # type: ignore[misc]
             pass
+
+
+def test_a_subclass_that_fails_leaves_its_bases_frozen() -> None:
+    with pytest.raises(ValueError, match="mutable default"):
+
+        @frozen_value
+        class Shared(_Plain):
+            items: list[int] = []  # noqa: RUF012
+
+    with pytest.raises(TypeError, match="non-default argument"):
+
+        @frozen_value(kw_only=False)
+        class Misordered(_One):
+            y: float = 0.0
+            z: float  # type: ignore[misc]  # (the point)
+
+    assert _Plain.__dataclass_params__.frozen and _One.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+def test_subclasses_as_dataclasses_builds_them() -> None:
+    def build(decorate: Any) -> tuple[Any, Any, Any]:
+        @decorate
+        class Base:
+            a: str
+
+            def __post_init__(self) -> None:
+                object.__setattr__(self, "a", self.a + "!")
+
+        @decorate
+        class Sub(Base):
+            b: int = 0
+
+        @decorate  # (an InitVar: dataclasses builds it, frozen)
+        class Passing:
+            a: int
+            b: dataclasses.InitVar[int] = 0
+
+            def __post_init__(self, b: int) -> None:
+                object.__setattr__(self, "a", self.a + b)
+
+        @decorate
+        class OnPassing(Passing):
+            c: int = 0
+
+        return Base, Sub, OnPassing
+
+    _, q_sub, q_passing = build(frozen_value(kw_only=False))
+    _, u_sub, u_passing = build(dataclasses.dataclass(frozen=True, slots=True))
+    assert q_sub(a="x").a == u_sub(a="x").a == "x!"  # (the base's __post_init__)
+    assert q_sub.__doc__ == u_sub.__doc__ == "Sub(a: 'str', b: 'int' = 0)"  # (it has none)
+    assert q_passing(a=1, b=2, c=3).a == u_passing(a=1, b=2, c=3).a == 3
+    assert q_sub.__init__ in QUICK_INITS and q_passing.__init__ not in QUICK_INITS
+
+
+def test_a_build_that_runs_another_build_does_not_wait_on_itself() -> None:
+    built: list[type] = []
+
+    class Naming:
+        def __set_name__(self, owner: type, name: str) -> None:
+            @frozen_value
+            class Other(_Plain):
+                c: int = 0
+
+            built.append(Other)
+
+    def define() -> None:
+        @frozen_value
+        class Named(_Plain):
+            naming: typing.ClassVar[Naming] = Naming()
+
+        built.append(Named)
+
+    worker = threading.Thread(target=define, daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive() and len(built) >= 2
