@@ -1,6 +1,6 @@
-"""Frozen values built quickly: the few the tag reader and the engine build by the thousand
-(``fast_init``), and every frozen value class built quickly at a process's start
-(``frozen_value``).
+"""Frozen values built quickly: every frozen value class of pbp's, built quickly at a
+process's start and quick to make (``frozen_value``), and the ``__init__`` of those for a
+frozen dataclass built otherwise (``fast_init``).
 
 A frozen dataclass's ``__init__`` sets each field with ``object.__setattr__(self, name,
 value)``, which looks the field up by name on every call; for a class with slots, each field
@@ -9,7 +9,8 @@ gives a frozen, slotted dataclass that ``__init__``: the same parameters (positi
 keyword-only, in the same order, with the same defaults), the same fields set, nothing else
 changed (still frozen, ``dataclasses.replace`` goes through it too). It takes only the classes
 it can build exactly so: no ``__post_init__``, no default factory, no field left out of
-``__init__``; any other class is refused when it is defined.
+``__init__``; any other class is refused when it is defined. ``frozen_value`` gives its
+classes such an ``__init__`` itself, for those too.
 """
 
 from __future__ import annotations

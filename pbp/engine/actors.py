@@ -5,10 +5,9 @@ from __future__ import annotations
 from pbp.campaign.model import Campaign
 from pbp.engine.problems import NeedAs, NoCharacter, NotYourCharacter
 from pbp.errors import Problem
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
-@fast_init
 @frozen_value
 class Actor:
     """The character a tag acts for; ``on_behalf`` when the GM acts for it."""

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
-@fast_init
 @frozen_value
 class PostArrived:
     """A post the bot reads for the first time."""

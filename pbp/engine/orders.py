@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 HOLD = "hold"  # the post id a default hold acts under (the campaign's standing_default)
 
@@ -30,7 +30,6 @@ class StandingOrder:
         return f"standing:{self.post_id}:{self.line}"
 
 
-@fast_init
 @frozen_value
 class TurnBoard:
     """Whose turn it is, for the opening post: the open round, its deadline (and the end of

@@ -9,10 +9,9 @@ from dataclasses import field
 from pbp.engine.done import Done
 from pbp.engine.notes import Note
 from pbp.errors import Problem
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
-@fast_init
 @frozen_value
 class ProblemsContent:
     """The problems of one post: an error reply. ``closed``: the close found them (the round

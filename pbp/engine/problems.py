@@ -6,7 +6,7 @@ from dataclasses import field
 from typing import Any, ClassVar, Protocol
 
 from pbp.errors import Problem
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
 @frozen_value
@@ -37,7 +37,6 @@ class NotYourCharacter(Problem):
     characters: tuple[str, ...]
 
 
-@fast_init
 @frozen_value
 class ActionUsed(Problem):
     """The character already used that action this round (RULES D8)."""

@@ -8,7 +8,7 @@ from datetime import datetime
 from pbp.engine.done import Done
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
 @frozen_value
@@ -29,7 +29,6 @@ class CorrectionEntry:
     changed: int | None = field(default=None, metadata={"ledger": False})
 
 
-@fast_init
 @frozen_value
 class Rejection:
     """A tag that does not act, with its final verdict."""

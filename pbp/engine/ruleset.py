@@ -30,14 +30,13 @@ from pbp.rules.dice.seeded import RecordingDice
 from pbp.tags.commands import Command, CommandTiming, EncounterCommand
 from pbp.tags.model import SceneKind, Source
 from pbp.tags.registry import Tag
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 T = TypeVar("T")
 R = TypeVar("R")
 Scores = Callable[[str], Mapping[str, int | None]]
 
 
-@fast_init
 @frozen_value
 class TagContext:
     """What checking one tag may look at: the campaign, the scene as it stands (roster and

@@ -18,10 +18,9 @@ from pbp.engine.setup import new_name_problem, resolve_in
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.tags.commands import Command, FeatureCommand, GroupCommand, NpcCommand
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
-@fast_init
 @frozen_value
 class Member:
     """One character of the scene and its side."""

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 T = TypeVar("T")
 
 
-@fast_init
 @frozen_value(kw_only=False)
 class Slots:
     """Values of distinct types, in the order they were first put."""

@@ -28,7 +28,6 @@ from pbp.values import fast_init, frozen_value
 T = TypeVar("T")
 
 
-@fast_init
 @frozen_value
 class Accepted:
     """A tag that passed its checks: who acts, and what it means in the rules' terms."""
@@ -42,7 +41,6 @@ class Accepted:
     notes: tuple[Note, ...] = ()  # its ruleset's warnings on it (``Ruleset.notes``)
 
 
-@fast_init
 @frozen_value
 class Reading:
     """A post version as the reader parsed it, and the names it was read against: the parse
@@ -101,7 +99,6 @@ class PostReply:
     content: PostContent
 
 
-@fast_init
 @frozen_value
 class PostRecord:
     """A post of the open round (or of a closed one, kept for ``!undo``).
@@ -141,7 +138,6 @@ class PostRecord:
         return not self.deleted and self.voided_by is None
 
 
-@fast_init
 @frozen_value
 class OpenRound:
     """The round in progress. ``base`` is the scene as it stands: the scene the round opened

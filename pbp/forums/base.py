@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 # C0 controls but tab and newline (a carriage return becomes a newline first), and UTF-16
 # surrogates, which a Python string holds only when one came alone (json.loads lets "\ud800"
@@ -38,7 +38,6 @@ def _replacement(found: re.Match[str]) -> str:
     return "\ufffd" if "\ud800" <= found.group() <= "\udfff" else ""
 
 
-@fast_init
 @frozen_value
 class ForumPost:
     """One post as the forum shows it now.

@@ -15,12 +15,11 @@ from pbp.render.disclosure import NOTHING_HIDDEN, Hidden, blanked
 from pbp.render.environment import look_of
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import COMMON_VERBS, SCENE_VERBS
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 SEPARATOR = "\n\n-----\n\n"  # a thematic break between the problems of one reply
 
 
-@fast_init
 @frozen_value
 class Examples:
     """What the examples of a problem reply are written with: the scene's own tag syntax and

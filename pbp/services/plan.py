@@ -14,7 +14,7 @@ from datetime import datetime
 from pbp.engine.events import PostArrived, PostDeleted, PostEdited
 from pbp.forums.base import ForumPost
 from pbp.store.records import KnownPost
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 PostEvent = PostArrived | PostEdited | PostDeleted
 
@@ -24,7 +24,6 @@ def body_hash(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-@fast_init
 @frozen_value
 class Planned:
     """One post version to handle: the engine event, or None for a post deleted before the

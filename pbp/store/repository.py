@@ -47,7 +47,7 @@ from pbp.store.schema import (
     ThreadRow,
 )
 from pbp.store.upsert import insert_new, upsert
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 UNPOSTED = ("pending", "edit-pending", "failed")  # every status of a reply but "posted"
 LEDGER_PAGE = 100  # closed rounds' ledger entries read at a time (``round_ledgers``)
@@ -86,7 +86,6 @@ class Sent:
     text: str
 
 
-@fast_init
 @frozen_value
 class _Owing:
     """A reply (or an edit of one) owed inside ``Repository.deferred()``."""

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
-@fast_init
 @frozen_value
 class Source:
     """Where a tag or command stood in its post and how it was written.

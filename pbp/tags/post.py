@@ -16,7 +16,7 @@ from pbp.tags.normalize import has_marks, normalise, protect_spoilers, strip_mar
 from pbp.tags.problems import PostTooLong, TooManyTags
 from pbp.tags.reader import Bracket, read_bracket, readings_of
 from pbp.tags.registry import Tag
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 PLAYER_TAG_LIMIT = 20
 GM_TAG_LIMIT = 100
@@ -27,7 +27,6 @@ _PLAIN_BRACKET = re.compile(r"\[([^\[\]\n]*)\]")  # the same on a whole plain po
 CommandParser = Callable[..., "Command | Problem | None"]
 
 
-@fast_init
 @frozen_value
 class ReadContext:
     """What the reader needs to know about the scene and the author."""
@@ -40,7 +39,6 @@ class ReadContext:
     gm: bool = False  # the author is a GM (100-tag limit; commands)
 
 
-@fast_init
 @frozen_value
 class ParsedPost:
     """Everything a post holds, in post order."""

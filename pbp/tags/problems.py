@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pbp.errors import Problem
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
-@fast_init
 @frozen_value
 class UnknownName(Problem):
     """A name that matches nothing; ``kind`` says what was looked for (character, talent…).
@@ -27,7 +26,6 @@ class UnknownName(Problem):
     near: tuple[str, ...] = ()
 
 
-@fast_init
 @frozen_value
 class AmbiguousName(Problem):
     """A name that is the start of several names; ``candidates`` are those names."""
@@ -49,7 +47,6 @@ class CodeInTag(Problem):
     verb: str
 
 
-@fast_init
 @frozen_value
 class VerbTypo(Problem):
     """An unknown first word that is likely a typo of ``suggestion``."""
@@ -81,7 +78,6 @@ class MissingTarget(Problem):
     what: str = "target"
 
 
-@fast_init
 @frozen_value
 class UnknownManeuver(Problem):
     """``[physical: …]`` whose body starts with no maneuver word; ``suggestion`` is the one

@@ -34,7 +34,7 @@ from pbp.tags.problems import (
     SplitWithoutShare,
     UnknownManeuver,
 )
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 Stat = Literal["body", "mind"]
 
@@ -51,7 +51,6 @@ class Maneuver(StrEnum):
     USE = "use"
 
 
-@fast_init
 @frozen_value
 class ActionPart:
     """One check of a physical or mental action; a split has several.
@@ -78,7 +77,6 @@ class MoveTag:
     as_name: str | None = None
 
 
-@fast_init
 @frozen_value
 class ActionTag:
     """``[physical: …]`` (stat body) or ``[mental: …]`` (stat mind): one part, or a split."""

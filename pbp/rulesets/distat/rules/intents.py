@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 Stat = Literal["body", "mind"]
 STATS: tuple[Stat, Stat] = ("body", "mind")
@@ -23,7 +23,6 @@ class Move:
     stat: Stat | None = None  # the Threatened-check stat; None: the higher EAV (RULES D10)
 
 
-@fast_init
 @frozen_value
 class Attack:
     """An opposed check that deals damage on success (RULES D4).

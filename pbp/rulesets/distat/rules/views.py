@@ -7,10 +7,9 @@ from typing import Literal
 from pbp.rulesets.distat.rules.fighter import Fighter, damage, eav, epv, invested, status
 from pbp.rulesets.distat.rules.intents import Stat
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, group
-from pbp.values import fast_init, frozen_value
+from pbp.values import frozen_value
 
 
-@fast_init
 @frozen_value
 class StatView:
     """``full`` is the points invested; ``eav``/``epv`` carry damage and always-on talent
