@@ -140,7 +140,7 @@ def _slot(cls: type, name: str) -> types.MemberDescriptorType:
         found = klass.__dict__.get(name)
         if isinstance(found, types.MemberDescriptorType):
             return found
-    raise TypeError(f"{cls.__name__}.{name}: fast_init finds no slot of that name")
+    raise TypeError(f"{cls.__name__}.{name}: no slot of that name for its quick __init__")
 
 
 # each class ``frozen_value`` built (tests hold their methods to those dataclasses writes)
