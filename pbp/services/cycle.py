@@ -253,6 +253,7 @@ class ThreadCycle:
                 detail=f"{type(exc).__name__}: {exc}",
             )
             return
+        self.changes.last_seq += 1  # the version's event, in its row
         repo.add_version(
             thread_id=tid,
             post_id=item.post_id,
@@ -263,8 +264,9 @@ class ThreadCycle:
             written_at=item.at,
             seen_at=self.now,
             deleted=item.deleted,
+            seq=self.changes.last_seq,
+            event=item.kind,
         )
-        self._log(kind=item.kind, post_id=item.post_id, version=item.version, at=item.at)
         if item.deleted:
             repo.purge(tid, item.post_id)  # SPEC §4.3: text purged, hash kept
             self.barrier = True

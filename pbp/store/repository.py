@@ -20,6 +20,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.orm import Session
@@ -271,11 +272,23 @@ class Repository:
     def latest_thread_of(self, campaign_id: int, *, besides: int) -> ThreadRecord | None:
         """The other thread of a campaign where the table posted last (a post, an edit or a
         delete; time passing does not count); among threads with no post yet, the newest."""
-        last_post = (
+        logged = (
             select(func.max(EventRow.at))
             .where(EventRow.thread_id == ThreadRow.id, EventRow.kind != "tick")
             .correlate(ThreadRow)
             .scalar_subquery()
+        )
+        versions = (
+            select(func.max(PostVersionRow.written_at))
+            .where(PostVersionRow.thread_id == ThreadRow.id, PostVersionRow.seq.is_not(None))
+            .correlate(ThreadRow)
+            .scalar_subquery()
+        )
+        last_post = case(
+            (logged.is_(None), versions),
+            (versions.is_(None), logged),
+            (logged > versions, logged),
+            else_=versions,
         )
         row = self.s.scalars(
             select(ThreadRow)
@@ -384,10 +397,14 @@ class Repository:
         deleted: bool,
         outcome: str = "handled",
         detail: str | None = None,
+        seq: int | None = None,
+        event: str | None = None,
     ) -> None:
         """Record a version of a post as seen and how it was handled (``outcome``: handled,
         failed or skipped, with ``detail`` saying why): the guard that makes every version
-        count once."""
+        count once. ``seq``: the version's event is number ``seq`` of the thread's log, of
+        kind ``event`` (post, edit or delete), at ``written_at`` (the thread's ``last_seq``
+        is the caller's to move, with ``Leases.keep``)."""
         self._log_row(
             PostVersionRow,
             {
@@ -403,6 +420,8 @@ class Repository:
                 "purged": body is None,
                 "outcome": outcome,
                 "detail": detail,
+                "seq": seq,
+                "event": event,
             },
         )
 
@@ -427,7 +446,8 @@ class Repository:
         at: datetime,
     ) -> None:
         """Append event number ``seq`` to the thread's log (the thread's ``last_seq`` is the
-        caller's to move, with ``Leases.keep``)."""
+        caller's to move, with ``Leases.keep``); a post version's event goes with its version
+        (``add_version``)."""
         self._log_row(
             EventRow,
             {
@@ -443,28 +463,17 @@ class Repository:
     def events_after(self, thread_id: int, seq: int) -> list[LoggedEvent]:
         """The logged events after ``seq``, each with its post's author and text."""
         self._write_deferred()
-        rows = self.s.execute(
-            select(EventRow, PostVersionRow.author, PostVersionRow.body)
-            .outerjoin(
-                PostVersionRow,
-                (PostVersionRow.thread_id == EventRow.thread_id)
-                & (PostVersionRow.post_id == EventRow.post_id)
-                & (PostVersionRow.version == EventRow.version),
-            )
-            .where(EventRow.thread_id == thread_id, EventRow.seq > seq)
-            .order_by(EventRow.seq)
-        ).all()
         return [
             LoggedEvent(
                 seq=e.seq,
                 kind=e.kind,
                 post_id=e.post_id,
                 version=e.version,
-                author=author,
-                body=body,
+                author=e.author,
+                body=e.body,
                 at=e.at,
             )
-            for e, author, body in rows
+            for e in run(self.s, _events_after(), {"thread_id": thread_id, "seq": seq})
         ]
 
     # -- rounds and seeds ---------------------------------------------------------------------
@@ -859,6 +868,42 @@ def _known_posts() -> Any:
         )
         .order_by(PostVersionRow.version)
     )
+
+
+@cache
+def _events_after() -> Any:
+    """A thread's log after a number: the bot's own events (each with the author and text of
+    the post version it names, if any) and the post versions' events, in order."""
+    logged = (
+        select(
+            EventRow.seq,
+            EventRow.kind,
+            EventRow.post_id,
+            EventRow.version,
+            PostVersionRow.author,
+            PostVersionRow.body,
+            EventRow.at,
+        )
+        .outerjoin(
+            PostVersionRow,
+            (PostVersionRow.thread_id == EventRow.thread_id)
+            & (PostVersionRow.post_id == EventRow.post_id)
+            & (PostVersionRow.version == EventRow.version),
+        )
+        .where(EventRow.thread_id == bindparam("thread_id"), EventRow.seq > bindparam("seq"))
+    )
+    versions = select(
+        PostVersionRow.seq,
+        PostVersionRow.event.label("kind"),
+        PostVersionRow.post_id,
+        PostVersionRow.version,
+        PostVersionRow.author,
+        PostVersionRow.body,
+        PostVersionRow.written_at.label("at"),
+    ).where(
+        PostVersionRow.thread_id == bindparam("thread_id"), PostVersionRow.seq > bindparam("seq")
+    )
+    return union_all(logged, versions).order_by("seq")
 
 
 @cache

@@ -142,10 +142,15 @@ class ThreadRow(Base):
 
 class PostVersionRow(Base):
     """Every version of a post the bot has seen, with its body hash (text purged on delete),
-    and how it was handled: the guard that makes every version count once (its unique key)."""
+    and how it was handled: the guard that makes every version count once (its unique key).
+    A version the engine took is also its event in the thread's log (``seq``, ``event``: post,
+    edit or delete, at ``written_at``), which costs no row in ``thread_events``."""
 
     __tablename__ = "post_versions"
-    __table_args__ = (UniqueConstraint("thread_id", "post_id", "version"),)
+    __table_args__ = (
+        UniqueConstraint("thread_id", "post_id", "version"),
+        Index("ix_post_versions_event", "thread_id", "seq", unique=True),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"), index=True)
     post_id: Mapped[str] = mapped_column(String(100))
@@ -161,10 +166,13 @@ class PostVersionRow(Base):
         String(20), default="handled", server_default="handled"
     )
     detail: Mapped[str | None] = mapped_column(Text, nullable=True)  # why it failed or was skipped
+    seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # its event's number in the log
+    event: Mapped[str | None] = mapped_column(String(10), nullable=True)  # post | edit | delete
 
 
 class EventRow(Base):
-    """The thread's events in the order the engine took them (what a reload replays)."""
+    """The thread's events in the order the engine took them (what a reload replays), but for
+    those of the post versions the engine took, which their version rows hold (``seq``)."""
 
     __tablename__ = "thread_events"
     __table_args__ = (UniqueConstraint("thread_id", "seq"),)

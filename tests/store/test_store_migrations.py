@@ -200,3 +200,87 @@ def test_the_outcomes_of_handled_versions_move_into_their_version_rows(empty_sto
         tables = set(inspect(conn).get_table_names())
     assert [tuple(r) for r in rows] == [("p1", "handled", None), ("p2", "failed", "bad tag")]
     assert "processed_posts" not in tables
+
+
+def test_the_events_of_post_versions_move_into_their_version_rows(empty_store: Store) -> None:
+    from alembic import command
+
+    command.upgrade(empty_store._alembic(), "0009")  # before the event joined the version
+    t1 = T0 + timedelta(minutes=1)
+
+    def naive(t: datetime) -> datetime:  # as the store keeps times (naive UTC)
+        return t.replace(tzinfo=None)
+
+    with empty_store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO campaigns (id, name, path, file_hash, loaded_at)"
+                " VALUES (1, 'Keep', 'keep.toml', 'h', :t)"
+            ),
+            {"t": T0},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO threads (id, forum, key, campaign_id, campaign_hash, created_at,"
+                " last_seq, snapshot_seq, snapshot_format, polls, needs_survey, needs_read)"
+                " VALUES (1, 'local', 't1', 1, 'h', :t, 4, 0, 0, 0, false, false)"
+            ),
+            {"t": T0},
+        )
+        # p1 v1 and v2 were taken (a post, then an edit); p2 failed (no event); p3's event
+        # was logged at another time than the version's (it stays in the log's table)
+        for post, version, written in [("p1", 1, T0), ("p1", 2, t1), ("p2", 1, T0), ("p3", 1, T0)]:
+            conn.execute(
+                text(
+                    "INSERT INTO post_versions (thread_id, post_id, version, author, body,"
+                    " body_hash, written_at, seen_at, deleted, purged, outcome)"
+                    " VALUES (1, :p, :v, 'bob', 'x', 'h', :t, :t, false, false, :o)"
+                ),
+                {
+                    "p": post,
+                    "v": version,
+                    "t": naive(written),
+                    "o": "failed" if post == "p2" else "handled",
+                },
+            )
+        for seq, kind, post, version, at_ in [
+            (1, "post", "p1", 1, T0),
+            (2, "tick", None, None, T0),
+            (3, "edit", "p1", 2, t1),
+            (4, "post", "p3", 1, t1),
+        ]:
+            conn.execute(
+                text(
+                    "INSERT INTO thread_events (thread_id, seq, kind, post_id, version, at)"
+                    " VALUES (1, :s, :k, :p, :v, :t)"
+                ),
+                {"s": seq, "k": kind, "p": post, "v": version, "t": naive(at_)},
+            )
+    assert empty_store.upgrade() == ("0009", empty_store.head())
+
+    with empty_store.engine.connect() as conn:
+        versions = conn.execute(
+            text("SELECT post_id, version, seq, event FROM post_versions ORDER BY id")
+        ).all()
+        logged = conn.execute(text("SELECT seq, kind FROM thread_events ORDER BY seq")).all()
+    assert [tuple(r) for r in versions] == [
+        ("p1", 1, 1, "post"),
+        ("p1", 2, 3, "edit"),
+        ("p2", 1, None, None),
+        ("p3", 1, None, None),
+    ]
+    assert [tuple(r) for r in logged] == [(2, "tick"), (4, "post")]
+    with empty_store.session() as s:  # the log reads as before, from both tables
+        events = Repository(s).events_after(1, 0)
+        assert [e.seq for e in Repository(s).events_after(1, 2)] == [3, 4]
+    assert [(e.seq, e.kind, e.post_id, e.version, e.author, e.body, e.at) for e in events] == [
+        (1, "post", "p1", 1, "bob", "x", T0),
+        (2, "tick", None, None, None, None, T0),
+        (3, "edit", "p1", 2, "bob", "x", t1),
+        (4, "post", "p3", 1, "bob", "x", t1),
+    ]
+
+    command.downgrade(empty_store._alembic(), "0009")  # and back: every event in the log's table
+    with empty_store.engine.connect() as conn:
+        logged = conn.execute(text("SELECT seq, kind FROM thread_events ORDER BY seq")).all()
+    assert [tuple(r) for r in logged] == [(1, "post"), (2, "tick"), (3, "edit"), (4, "post")]
