@@ -27,7 +27,7 @@ from pbp.rules.dice.seal import new_seed
 from pbp.services.campaign_files import CampaignFiles
 from pbp.services.cycle import ThreadCycle
 from pbp.services.ingest import Ingest, campaign_named_in
-from pbp.services.outbox import Delivery, Owed, deliver, owed_replies
+from pbp.services.outbox import Delivery, Owed, deliver, owed_replies, post_first
 from pbp.services.poll_context import PollContext, Renderers
 from pbp.services.polling import BotOptions, PollReport, WatchedThread
 from pbp.services.state_cache import NewThreadState, StateCache
@@ -228,13 +228,22 @@ class Bot:
         thread = held.thread
         watched = self._watched(thread.key, held.campaign_path)
         repo = Repository(leases.s)
+        if not held.found_replies:  # it owes nothing: its replies may be posted first
+            repo.post_first()
         cycle = self._cycle(
             repo, Inbox(leases.s), thread, watched, now, report, in_hand=(posts, held.known)
         )
         if not leases.keep(thread.id, cycle.changes, owner=self.options.owner):
             raise LeaseLost(f"thread {thread.key} was taken over during its cycle")
-        owed = owed_replies(repo, thread.id, now=now, count=False, owed_before=held.found_replies)
-        delivery = self._send(thread.id, thread.key, now, owed, counted=False)
+        first = repo.held_replies()
+        if first is not None:  # posted, then their rows written as posted
+            self.store.check_present()
+            delivery = post_first(self.forum, repo, first, thread=thread.key, now=now)
+        else:
+            owed = owed_replies(
+                repo, thread.id, now=now, count=False, owed_before=held.found_replies
+            )
+            delivery = self._send(thread.id, thread.key, now, owed, counted=False)
         self._report(thread.key, delivery, report)  # (the poll's report takes it if committed)
         return lambda: self._committed(cycle)
 

@@ -21,6 +21,7 @@ up first.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -30,7 +31,8 @@ from pbp.forums.base import Forum
 from pbp.store.database import Store
 from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases
-from pbp.store.repository import Repository, Sent
+from pbp.store.records import ReplyRecord
+from pbp.store.repository import Owing, Repository, Sent
 from pbp.values import frozen_value
 
 log = logging.getLogger(__name__)
@@ -182,6 +184,63 @@ def deliver(
         if not recorded and failed:
             _record(store, done, failed, thread_id=thread_id, now=now, uncounted=uncounted)
     return delivery
+
+
+class PostedBefore(Exception):
+    """A key held back to be posted first had a row already: its reply went out under the
+    wrong key on the forum (so the unit of work that posted it must not be kept)."""
+
+
+def post_first(
+    forum: Forum, repo: Repository, held: Sequence[Owing], *, thread: str, now: datetime
+) -> Delivery:
+    """Send the replies a thread's cycle held back (``Repository.held_replies``: all it owes,
+    the thread owing nothing before), on a forum in the bot's database, inside that cycle's
+    unit of work, and write their rows as posted: the same rows, posts and order as
+    ``owed_replies`` and ``deliver`` would make of them, with no sent marks to write. An
+    edit's row is written first (its id on the forum comes with it), the forum is asked in
+    the order of the rows (the edited one is older), and the new rows go in last, each with
+    its id there and its key's first revision (``PostedBefore`` if a key had a row).
+
+    Whatever fails raises, the forum's refusals too: none of the unit of work is kept, and
+    the usual way runs (and records them)."""
+    delivery = Delivery(sent=[], refused=[])
+    stored: set[int] = set()  # the edits of keys with a row
+    with forum.sending():
+        for i, o in enumerate(held):
+            if o.edit and (row := repo.edit_posted(o, at=now)) is not None:
+                stored.add(i)
+                _edit_first(forum, row, o.text, thread=thread, delivery=delivery)
+        new: list[tuple[Owing, str]] = []
+        for i, o in enumerate(held):
+            if i in stored:
+                continue
+            to = None if o.edit else o.to  # (an edit of a key with no row: in the thread)
+            forum_id = forum.reply(thread=thread, to=to, text=o.text, key=o.key)
+            new.append((o, forum_id))
+            delivery.sent.append(
+                Delivered(key=o.key, forum_id=forum_id, to=to, text=o.text, edited=False)
+            )
+        written = repo.insert_posted(new, at=now)
+    if any(r.revision != 1 for r in written):
+        raise PostedBefore(f"thread {thread}: a key posted before went out as new")
+    return delivery
+
+
+def _edit_first(
+    forum: Forum, row: ReplyRecord, text: str, *, thread: str, delivery: Delivery
+) -> None:
+    """Edit on the forum a posted reply whose row ``edit_posted`` just wrote (one given up
+    is not sent, as ``owed_replies`` leaves it out)."""
+    if row.status == "failed":
+        return
+    if row.status != "posted" or row.forum_reply_id is None:
+        raise ValueError(f"reply {row.key} was owed before its thread's cycle")
+    key = forum_key(row)
+    forum.edit_reply(thread=thread, reply_id=row.forum_reply_id, text=text, key=key)
+    delivery.sent.append(
+        Delivered(key=key, forum_id=row.forum_reply_id, to=row.to_post, text=text, edited=True)
+    )
 
 
 def _send_all(

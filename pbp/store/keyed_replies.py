@@ -98,8 +98,42 @@ def _newest(older: Any) -> Any:
     return (older.c.thread_id == bindparam("thread_id_")) & (older.c.key == bindparam("key_"))
 
 
+def edit_posted(session: Session, o: OwedReply, *, at: datetime) -> Any:
+    """Edit the newest row of ``o``'s key as ``write`` does, but a posted one stays posted,
+    its attempt counted as the forum's edit of it records it (``Repository.mark_all_sent``):
+    for an edit sent in this same unit of work, after this. The row as it stands now (None:
+    the key has no row)."""
+    return run(
+        session,
+        _edit_newest(posted=True),
+        {"thread_id_": o.thread_id, "key_": o.key, "text_": o.text, "at_": at},
+    ).first()
+
+
+def insert_posted(
+    session: Session, rows: Sequence[tuple[OwedReply, str]], *, at: datetime
+) -> list[Any]:
+    """Insert new rows for ``rows`` (each owed reply with its id on the forum) as posted and
+    tried once at ``at``, as ``write`` and the sent marks of their delivery would leave them,
+    each with the next revision of its key; every row, as it stands now."""
+    values = [
+        {
+            **new_row(o),
+            "status": "posted",
+            "forum_reply_id": forum_id,
+            "attempts": 1,
+            "tried_at": at,
+            "posted_at": at,
+            "thread_id_": o.thread_id,
+            "key_": o.key,
+        }
+        for o, forum_id in rows
+    ]
+    return run(session, _insert_next_revision(), values).all() if values else []
+
+
 @cache
-def _edit_newest() -> Any:
+def _edit_newest(*, posted: bool = False) -> Any:
     table = _table()
     older = table.alias("older")
     newest = (
@@ -109,16 +143,23 @@ def _edit_newest() -> Any:
         .limit(1)
         .scalar_subquery()
     )
-    return (
-        update(table)
-        .where(table.c.id == newest)
-        .values(
-            text=bindparam("text_"),
-            edits=table.c.edits + 1,
-            status=case((table.c.status == "posted", "edit-pending"), else_=table.c.status),
-        )
-        .returning(*table.c)
-    )
+    was_posted = table.c.status == "posted"
+    values: dict[str, Any] = {"text": bindparam("text_"), "edits": table.c.edits + 1}
+    if posted:  # (and sent: what the sent mark writes, ``Repository.mark_all_sent``)
+        at = bindparam("at_", type_=table.c.tried_at.type)  # through UtcDateTime
+        values |= {
+            "attempts": case((was_posted, table.c.attempts + 1), else_=table.c.attempts),
+            "tried_at": case(
+                (was_posted, func.coalesce(table.c.tried_at, at)), else_=table.c.tried_at
+            ),
+            "last_error": case((was_posted, None), else_=table.c.last_error),
+            "posted_at": case(
+                (was_posted, func.coalesce(table.c.posted_at, at)), else_=table.c.posted_at
+            ),
+        }
+    else:
+        values["status"] = case((was_posted, "edit-pending"), else_=table.c.status)
+    return update(table).where(table.c.id == newest).values(values).returning(*table.c)
 
 
 @cache

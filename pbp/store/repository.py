@@ -88,7 +88,7 @@ class Sent:
 
 
 @frozen_value
-class _Owing:
+class Owing:
     """A reply (or an edit of one) owed inside ``Repository.deferred()``."""
 
     thread_id: int
@@ -105,9 +105,11 @@ class Repository:
     def __init__(self, session: Session) -> None:
         self.s = session
         self._deferred: dict[Any, list[dict[str, Any]]] | None = None
-        self._owed: list[_Owing] = []  # replies and edits owed inside ``deferred()``
+        self._owed: list[Owing] = []  # replies and edits owed inside ``deferred()``
         # the replies this unit of work made owed, while it knows them all (None: it does not)
         self._new_replies: list[ReplyRecord] | None = []
+        self._posting_first = False  # the next ``deferred()`` block holds its replies back
+        self._held: list[Owing] | None = None  # the replies it held, to post first
 
     @contextmanager
     def deferred(self) -> Iterator[None]:
@@ -120,10 +122,43 @@ class Repository:
         self._deferred = {PostVersionRow: [], EventRow: []}
         try:
             yield
+            if self._posting_first and self._holds(self._owed):
+                self._held, self._owed = self._owed, []
             self._write_deferred()
         finally:
             self._deferred = None
             self._owed = []
+            self._posting_first = False
+
+    def post_first(self) -> None:
+        """The replies the next ``deferred()`` block owes are not written when it ends, if
+        they are all this unit of work owes and ``keyed_replies.applies`` to them: they wait
+        for ``held_replies``, to be posted first and written as posted (a forum in the bot's
+        database, whose posts commit with this unit of work)."""
+        self._posting_first = True
+
+    def _holds(self, owed: Sequence[Owing]) -> bool:
+        return bool(owed) and self._new_replies == [] and keyed_replies.applies(self.s, owed)
+
+    def held_replies(self) -> list[Owing] | None:
+        """The replies the ``deferred()`` block held back (``post_first``), in the order they
+        were owed, none of them written yet; None when it held none back."""
+        held, self._held = self._held, None
+        return held
+
+    def edit_posted(self, edit: Owing, *, at: datetime) -> ReplyRecord | None:
+        """The row of an edit held back (``held_replies``), its new text written, and a posted
+        one left posted and tried once more at ``at`` (``keyed_replies.edit_posted``): before
+        the forum is asked to edit it, which this unit of work then records with it. None:
+        its key has no row."""
+        row = keyed_replies.edit_posted(self.s, edit, at=at)
+        return None if row is None else record_of(ReplyRecord, row)
+
+    def insert_posted(self, new: Sequence[tuple[Owing, str]], *, at: datetime) -> list[ReplyRecord]:
+        """The rows of new replies held back (``held_replies``), each with its id on the forum,
+        written as posted and tried once at ``at`` (``keyed_replies.insert_posted``), as the
+        delivery's sent marks would leave them; each row as written."""
+        return [record_of(ReplyRecord, r) for r in keyed_replies.insert_posted(self.s, new, at=at)]
 
     def _write_deferred(self) -> None:
         if self._deferred is None:
@@ -203,7 +238,7 @@ class Repository:
             self.queue_reply(thread_id=thread_id, key=key, to=to, text=text, at=at)
         else:
             self._owed.append(
-                _Owing(thread_id=thread_id, key=key, to=to, text=text, at=at, edit=False)
+                Owing(thread_id=thread_id, key=key, to=to, text=text, at=at, edit=False)
             )
 
     def owe_edit(self, *, thread_id: int, key: str, text: str, at: datetime) -> None:
@@ -212,7 +247,7 @@ class Repository:
             self.queue_edit(thread_id=thread_id, key=key, text=text, at=at)
         else:
             self._owed.append(
-                _Owing(thread_id=thread_id, key=key, to=None, text=text, at=at, edit=True)
+                Owing(thread_id=thread_id, key=key, to=None, text=text, at=at, edit=True)
             )
 
     def _log_row(self, model: Any, values: dict[str, Any]) -> None:

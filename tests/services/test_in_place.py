@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -246,3 +248,66 @@ def test_a_stop_asked_during_a_cycle_in_place_leaves_the_posts_it_did_not_reach_
     table.restart()
     table.poll(10 + table.bot.options.lease.total_seconds() / 60)  # the next start, its beat
     assert len(table.reply_to(first)) == 1 and len(table.reply_to(second)) == 1
+
+
+def _rows(table: Table) -> list[dict[str, Any]]:
+    """Every reply row, every column (as the delivery left it)."""
+    with table.store.session() as s:
+        repo = Repository(s)
+        thread = repo.thread("local", THREAD)
+        assert thread is not None
+        return [asdict(r) for r in repo.replies(thread.id)]
+
+
+def _play(table: Table) -> None:
+    """A round with a typo, a reply to fix, the turn board edited and a close."""
+    table.post("gm_sam", SETUP, 0)
+    table.poll(1)
+    typo = table.post("bob", "[phisical: attack Goblin]", 2)
+    table.poll(3)
+    table.post("alice", "Aria swings. [physical: attack Goblin]", 4)
+    table.poll(5)
+    table.edit(typo, "[physical: attack Goblin]", 6)
+    table.poll(7)
+    table.post("gm_sam", "!close", 8)
+    table.poll(9)
+
+
+def test_replies_posted_first_in_place_leave_the_rows_and_posts_of_the_usual_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "first").mkdir()
+    (tmp_path / "usual").mkdir()
+    first = Table(tmp_path / "first")
+    with _statements(first) as sent:
+        _play(first)
+    assert [s for s in sent if s.startswith("INSERT INTO replies")]  # (posted first: some)
+    monkeypatch.setattr(Repository, "post_first", lambda self: None)  # rows first, then marks
+    usual = Table(tmp_path / "usual")
+    _play(usual)
+    assert _rows(first) == _rows(usual)
+    assert [(p.id, p.body, p.reply_to, p.reply_key) for p in first.replies()] == [
+        (p.id, p.body, p.reply_to, p.reply_key) for p in usual.replies()
+    ]
+    assert first.ledger_json() == usual.ledger_json()
+
+
+def test_a_key_posted_before_goes_the_usual_way_with_its_next_revision(table: Table) -> None:
+    # the summary of a round closed again after !undo is a key posted before: posted first
+    # in place under its first revision's key, it is caught by the INSERT, and none of that
+    # is kept; the usual way posts it as the key's second revision
+    table.post("gm_sam", SETUP, 0)
+    table.post("alice", "[physical: attack Goblin]", 1)
+    table.poll(2)
+    table.post("gm_sam", "!close", 3)
+    table.poll(4)
+    table.post("gm_sam", "!undo", 5)
+    table.poll(6)
+    table.post("gm_sam", "!close", 7)
+    report = table.poll(8)
+    assert not report.errors, report
+    keys = [p.reply_key for p in table.replies()]
+    assert len(keys) == len(set(keys)), keys  # nothing under one key twice
+    summaries = [k for k in keys if k is not None and k.startswith("summary")]
+    assert len(summaries) == 2 and summaries[1] == f"{summaries[0]}~2", summaries
+    assert {row["status"] for row in _rows(table)} == {"posted"}
