@@ -146,10 +146,10 @@ class Ingest:
             with self.context.store.session() as s:
                 if beat:
                     self.context.claims.beat(Leases(s), now=self.now)
-                stored = Repository(s).cursor(self.kind, LISTING_SCOPE)
+                stored, unsurveyed = Inbox(s).listing_start(self.kind, LISTING_SCOPE)
                 if not listed.known or stored != listed.saved:  # another worker moved it
                     cursor = listed.saved = stored
-                fresh = self._run_here(Inbox(s).unsurveyed(self.kind))
+                fresh = self._run_here(unsurveyed)
         # surveyed before the listing: a post made in between shows in the listing too, so a
         # thread is never taken for accounted while a post of it went unseen
         surveys = self._survey(fresh)

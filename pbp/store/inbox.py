@@ -9,7 +9,20 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
+from sqlalchemy import (
+    Integer,
+    String,
+    Table,
+    bindparam,
+    cast,
+    delete,
+    insert,
+    null,
+    or_,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from pbp.forums.base import ForumPost
@@ -18,6 +31,7 @@ from pbp.store.schema import (
     CampaignRow,
     FoundReplyRow,
     InboxRow,
+    PollCursorRow,
     PostVersionRow,
     ReplyRow,
     ThreadRow,
@@ -95,9 +109,15 @@ class Inbox:
         """Every thread of the forum the forum has been asked about."""
         return self._threads("surveyed", forum=forum)
 
-    def unsurveyed(self, forum: str) -> list[StoredThread]:
-        """The threads the forum has not been asked about yet."""
-        return self._threads("unsurveyed", forum=forum)
+    def listing_start(self, forum: str, scope: str) -> tuple[str | None, list[StoredThread]]:
+        """Where the forum's listing stopped (``Repository.cursor``) and the threads the forum
+        has not been asked about yet: one statement."""
+        rows = run(self.s, _listing_start(), {"forum": forum, "scope": scope}).all()
+        cursor = next((r.cursor for r in rows if r.id is None), None)
+        threads = sorted((r for r in rows if r.id is not None), key=lambda r: r.id)
+        return cursor, [
+            StoredThread(id=r.id, key=r.key, bound=r.bound_by is not None) for r in threads
+        ]
 
     def _threads(self, which: str, **values: Any) -> list[StoredThread]:
         rows = run(self.s, _threads(which), values).all()  # flushed: threads are objects too
@@ -261,13 +281,23 @@ def _threads(which: str) -> Any:
     where = {
         "keys": ThreadRow.key.in_(bindparam("keys", expanding=True)),
         "surveyed": ThreadRow.needs_survey.is_(False),
-        "unsurveyed": ThreadRow.needs_survey.is_(True),
     }[which]
     return (
         select(ThreadRow.id, ThreadRow.key, ThreadRow.bound_by)
         .where(ThreadRow.forum == bindparam("forum"), where)
         .order_by(ThreadRow.id)
     )
+
+
+@cache
+def _listing_start() -> Any:
+    unsurveyed = select(
+        ThreadRow.id, ThreadRow.key, ThreadRow.bound_by, null().label("cursor")
+    ).where(ThreadRow.forum == bindparam("forum"), ThreadRow.needs_survey.is_(True))
+    cursor = select(
+        cast(null(), Integer), cast(null(), String), cast(null(), String), PollCursorRow.cursor
+    ).where(PollCursorRow.forum == bindparam("forum"), PollCursorRow.scope == bindparam("scope"))
+    return union_all(unsurveyed, cursor)
 
 
 @cache

@@ -736,13 +736,6 @@ class Repository:
 
     # -- cursors ------------------------------------------------------------------------------
 
-    def cursor(self, forum: str, scope: str) -> str | None:
-        """Where the forum's listing stopped."""
-        cursor: str | None = run(
-            self.s, _cursor(), {"forum": forum, "scope": scope}, flush=False
-        ).scalar()  # cursors are written by statements
-        return cursor
-
     def save_cursor(self, forum: str, scope: str, cursor: str | None, *, at: datetime) -> None:
         """Remember where the listing stopped (whichever worker read it last)."""
         upsert(
@@ -955,13 +948,6 @@ def _round_update(columns: tuple[str, ...]) -> Any:
         update(table)
         .where(table.c.thread_id == bindparam("thread_id_"), table.c.number == bindparam("number_"))
         .values({name: bindparam(name, type_=table.c[name].type) for name in columns})
-    )
-
-
-@cache
-def _cursor() -> Any:
-    return select(PollCursorRow.cursor).where(
-        PollCursorRow.forum == bindparam("forum"), PollCursorRow.scope == bindparam("scope")
     )
 
 

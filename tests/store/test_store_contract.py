@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pbp.store import Store
+from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases
 from pbp.store.records import ThreadChanges
 from pbp.store.repository import LEDGER_PAGE, CharacterState, Repository
@@ -309,7 +310,7 @@ def test_a_long_threads_round_ledgers_come_a_page_at_a_time_in_order(
 def test_a_cursor_is_saved_and_updated_per_forum_and_scope(store: Store) -> None:
     with store.session() as s:
         repo = Repository(s)
-        assert repo.cursor("local", "all") is None
+        assert Inbox(repo.s).listing_start("local", "all")[0] is None
         repo.save_cursor("local", "all", "c-1", at=T0)
         repo.save_cursor("reddit", "all", "r-1", at=T0)
 
@@ -318,8 +319,11 @@ def test_a_cursor_is_saved_and_updated_per_forum_and_scope(store: Store) -> None
 
     with store.session() as s:
         repo = Repository(s)
-        assert (repo.cursor("local", "all"), repo.cursor("reddit", "all")) == ("c-2", "r-1")
-        assert repo.cursor("local", "other") is None
+        assert (
+            Inbox(repo.s).listing_start("local", "all")[0],
+            Inbox(repo.s).listing_start("reddit", "all")[0],
+        ) == ("c-2", "r-1")
+        assert Inbox(repo.s).listing_start("local", "other")[0] is None
 
 
 def test_saving_characters_replaces_the_rows(store: Store, new_thread: NewThread) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy.exc import StatementError
 
 from pbp.store import SchemaOutOfDate, Store
 from pbp.store.database import StoreError
+from pbp.store.inbox import Inbox
 from pbp.store.repository import Repository
 from pbp.store.schema import Base, CampaignRow, LocalPostRow
 
@@ -58,7 +59,7 @@ def test_a_second_upgrade_changes_nothing(store: Store) -> None:
     assert before == after == store.head()
     store.check()
     with store.session() as s:
-        assert Repository(s).cursor("local", "all") == "c-7"
+        assert Inbox(s).listing_start("local", "all")[0] == "c-7"
 
 
 def test_a_revision_this_pbp_does_not_know_is_refused(store: Store) -> None:
@@ -143,7 +144,7 @@ def test_an_exception_in_a_unit_of_work_writes_nothing(store: Store) -> None:
     with store.session() as s:
         assert s.scalars(select(CampaignRow)).all() == []
         assert s.scalars(select(LocalPostRow)).all() == []
-        assert Repository(s).cursor("local", "all") is None
+        assert Inbox(s).listing_start("local", "all")[0] is None
 
 
 def test_a_unit_of_work_commits_when_it_ends(store: Store) -> None:
@@ -151,7 +152,7 @@ def test_a_unit_of_work_commits_when_it_ends(store: Store) -> None:
         Repository(s).save_cursor("local", "all", "c-1", at=T0)
 
     with store.session() as s:
-        assert Repository(s).cursor("local", "all") == "c-1"
+        assert Inbox(s).listing_start("local", "all")[0] == "c-1"
 
 
 def test_the_outcomes_of_handled_versions_move_into_their_version_rows(empty_store: Store) -> None:
