@@ -102,10 +102,10 @@ class ThreadCycle:
 
     def seed_for(self, number: int) -> str:
         """A round's seed: stored, or chosen now and stored before anything shows its seal."""
-        seed = self.seeds.get(number) or self.repo.seed(self.thread_id, number)
+        seed = self.seeds.get(number)
         if seed is None:
-            seed = self.context.seed_maker(self.key, number)
-            self.repo.add_round(thread_id=self.thread_id, number=number, seed=seed)
+            new = self.context.seed_maker(self.key, number)
+            seed = self.repo.round_seed(self.thread_id, number, new=new)
         self.seeds[number] = seed
         return seed
 

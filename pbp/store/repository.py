@@ -47,7 +47,7 @@ from pbp.store.schema import (
     SceneRow,
     ThreadRow,
 )
-from pbp.store.upsert import insert_new, upsert
+from pbp.store.upsert import dialect_insert, insert_new, upsert
 from pbp.values import frozen_value
 
 UNPOSTED = ("pending", "edit-pending", "failed")  # every status of a reply but "posted"
@@ -522,21 +522,20 @@ class Repository:
 
     def seed(self, thread_id: int, number: int) -> str | None:
         """One round's seed, if chosen."""
-        # a round's seed goes in at once (add_round): nothing pending changes it
+        # a round's seed goes in at once (round_seed): nothing pending changes it
         seed: str | None = run(
             self.s, _seed(), {"thread_id": thread_id, "number": number}, flush=False
         ).scalar()
         return seed
 
-    def add_round(self, *, thread_id: int, number: int, seed: str) -> None:
-        """A round's seed, chosen before anything is published about it."""
+    def round_seed(self, thread_id: int, number: int, *, new: str) -> str:
+        """A round's seed: the one chosen for it before, or ``new``, stored now, before
+        anything is published about the round (one statement for a new round)."""
         # one INSERT now, not an object for the unit of work to flush
-        run(
-            self.s,
-            _insert(RoundRow.__table__),
-            [{"thread_id": thread_id, "number": number, "seed": seed}],
-            flush=False,
-        )
+        statement = _new_round(self.s.get_bind().dialect.name)
+        values = {"thread_id": thread_id, "number": number, "seed": new}
+        chosen: str | None = run(self.s, statement, values, flush=False).scalar()
+        return chosen if chosen is not None else str(self.seed(thread_id, number))
 
     def close_round(
         self,
@@ -554,7 +553,7 @@ class Repository:
 
     def _update_round(self, thread_id: int, number: int, **values: Any) -> None:
         """One UPDATE of a round's row (KeyError: no such round)."""
-        # a round's row goes in at once (add_round): nothing pending to flush first
+        # a round's row goes in at once (round_seed): nothing pending to flush first
         done = run(
             self.s,
             _round_update(tuple(values)),
@@ -932,6 +931,16 @@ def _events_after() -> Any:
         PostVersionRow.thread_id == bindparam("thread_id"), PostVersionRow.seq > bindparam("seq")
     )
     return union_all(logged, versions).order_by("seq")
+
+
+@cache
+def _new_round(dialect: str) -> Any:
+    """A round's row with its seed, unless it has one (then no row comes back)."""
+    return (
+        dialect_insert(dialect)(RoundRow.__table__)
+        .on_conflict_do_nothing(index_elements=["thread_id", "number"])
+        .returning(RoundRow.seed)
+    )
 
 
 @cache

@@ -253,8 +253,10 @@ def test_rounds_keep_their_seeds_summaries_and_ledgers(store: Store, new_thread:
     with store.session() as s:
         repo = Repository(s)
         for number in (2, 1, 3):  # stored out of order: the answers go by round number
-            repo.add_round(thread_id=tid, number=number, seed=f"seed-{number}")
-        repo.add_round(thread_id=other, number=1, seed="other-seed")
+            assert repo.round_seed(tid, number, new=f"seed-{number}") == f"seed-{number}"
+        repo.round_seed(other, 1, new="other-seed")
+        # a round chosen before keeps its seed (its seal may be out): the new one is dropped
+        assert repo.round_seed(tid, 2, new="another") == "seed-2"
 
     with store.session() as s:
         repo = Repository(s)
@@ -288,8 +290,8 @@ def test_a_long_threads_round_ledgers_come_a_page_at_a_time_in_order(
     with store.session() as s:
         repo = Repository(s)
         for number in reversed(range(1, count + 1)):
-            repo.add_round(thread_id=tid, number=number, seed=f"seed-{number}")
-            repo.add_round(thread_id=other, number=number, seed=f"other-{number}")
+            repo.round_seed(tid, number, new=f"seed-{number}")
+            repo.round_seed(other, number, new=f"other-{number}")
         for number in range(1, count + 1):
             if number != LEDGER_PAGE:  # a round closed without an entry is left out
                 repo.save_round_ledger(tid, number, f'{{"round": {number}}}')
