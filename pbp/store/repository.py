@@ -109,6 +109,8 @@ class Repository:
         # the replies this unit of work made owed, while it knows them all (None: it does not)
         self._new_replies: list[ReplyRecord] | None = []
         self._posting_first = False  # the next ``deferred()`` block holds its replies back
+        # how rounds closed inside ``deferred()``, written with their ledger entries
+        self._closes: dict[tuple[int, int], dict[str, Any]] = {}
         self._held: list[Owing] | None = None  # the replies it held, to post first
 
     @contextmanager
@@ -128,6 +130,7 @@ class Repository:
         finally:
             self._deferred = None
             self._owed = []
+            self._closes = {}
             self._posting_first = False
 
     def post_first(self) -> None:
@@ -168,6 +171,9 @@ class Repository:
                 run(self.s, _insert(model.__table__), list(rows), flush=False)
                 rows.clear()
         self._write_owed()
+        closes, self._closes = self._closes, {}
+        for (thread_id, number), values in closes.items():
+            self._update_round(thread_id, number, **values)
 
     def _write_owed(self) -> None:
         """The replies and edits owed, as ``queue_reply`` and ``queue_edit`` would write them
@@ -546,10 +552,13 @@ class Repository:
         closed_at: datetime | None,
         summary: str,
     ) -> None:
-        """Record how a round closed and the summary posted (its ledger entry comes after)."""
-        self._update_round(
-            thread_id, number, closed_by=closed_by, closed_at=closed_at, summary=summary
-        )
+        """Record how a round closed and the summary posted (its ledger entry comes after:
+        inside ``deferred()``, the two are written by one UPDATE, or this one at its end)."""
+        values = {"closed_by": closed_by, "closed_at": closed_at, "summary": summary}
+        if self._deferred is None:
+            self._update_round(thread_id, number, **values)
+        else:
+            self._closes[(thread_id, number)] = values
 
     def _update_round(self, thread_id: int, number: int, **values: Any) -> None:
         """One UPDATE of a round's row (KeyError: no such round)."""
@@ -565,6 +574,7 @@ class Repository:
 
     def summaries(self, thread_id: int, *, numbers: Sequence[int] | None = None) -> dict[int, str]:
         """The summary of every closed round (or of the rounds ``numbers``), by number."""
+        self._write_deferred()
         query = select(RoundRow.number, RoundRow.summary).where(
             RoundRow.thread_id == thread_id, RoundRow.summary.is_not(None)
         )
@@ -820,14 +830,16 @@ class Repository:
     def save_round_ledger(self, thread_id: int, number: int, data: str) -> None:
         """A closed round's entry of the ledger (SPEC §5), as JSON (none kept for a round
         that does not exist)."""
+        values = {**self._closes.pop((thread_id, number), {}), "ledger": data}
         with suppress(KeyError):
-            self._update_round(thread_id, number, ledger=data)
+            self._update_round(thread_id, number, **values)
 
     def round_ledgers(self, thread_id: int, *, before: int | None = None) -> Iterator[str]:
         """The stored ledger entries of the closed rounds (those numbered below ``before``),
         in round order, read ``LEDGER_PAGE`` rounds at a time as they are taken (a long
         thread's entries, its posts in full, are never all held at once): iterate inside
         the unit of work."""
+        self._write_deferred()
         query = select(RoundRow.number, RoundRow.ledger).where(
             RoundRow.thread_id == thread_id, RoundRow.ledger.is_not(None)
         )

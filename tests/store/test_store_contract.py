@@ -412,6 +412,34 @@ def test_deferred_log_rows_go_in_one_insert_per_table_and_reads_see_them(
         }
 
 
+def test_a_round_closed_inside_a_deferred_block_is_written_with_its_ledger_entry(
+    store: Store, new_thread: NewThread
+) -> None:
+    tid = new_thread()
+    with store.session() as s:
+        repo = Repository(s)
+        for number in (1, 2, 3):
+            repo.round_seed(tid, number, new=f"seed-{number}")
+    with store.session() as s:
+        repo = Repository(s)
+        with counting(store) as sent, repo.deferred():
+            repo.close_round(thread_id=tid, number=1, closed_by="gm", closed_at=None, summary="1")
+            repo.save_round_ledger(tid, 1, '{"round": 1}')
+            assert len(sent.statements) == 1  # one UPDATE for both
+            repo.close_round(thread_id=tid, number=2, closed_by="gm", closed_at=None, summary="2")
+            assert sent.statements == sent.statements[:1]  # waits for its entry
+            assert repo.summaries(tid) == {1: "1", 2: "2"}  # a read writes it first
+            repo.close_round(
+                thread_id=tid, number=3, closed_by="deadline", closed_at=minutes(9), summary="3"
+            )
+        # round 2's before the read, round 3's (no entry) when the block ended
+        assert sent.statements == ["UPDATE", "UPDATE", "SELECT", "UPDATE"]
+    with store.session() as s:
+        repo = Repository(s)
+        assert repo.summaries(tid) == {1: "1", 2: "2", 3: "3"}
+        assert list(repo.round_ledgers(tid)) == ['{"round": 1}']
+
+
 def test_a_deferred_block_that_raises_writes_nothing_of_it(
     store: Store, new_thread: NewThread
 ) -> None:
