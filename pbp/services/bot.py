@@ -255,7 +255,11 @@ class Bot:
     def _committed(self, cycle: ThreadCycle) -> None:
         """The cycle's unit of work committed: the store holds its state and seeds."""
         self.states.committed(
-            cycle.thread_id, seq=cycle.last_seq, state=cycle.state, seeds=cycle.seeds
+            cycle.thread_id,
+            seq=cycle.last_seq,
+            state=cycle.state,
+            seeds=cycle.seeds,
+            characters=cycle.characters,
         )
 
     def _cycle(

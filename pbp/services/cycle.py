@@ -74,6 +74,8 @@ class ThreadCycle:
         # cycle that committed it wrote that row), if that is the state this cycle starts from
         committed = context.states.committed_state(thread)
         self.scene_stored = scene_values(committed) if committed is not None else None
+        # the character rows as that cycle left them, if it is (and it knew them)
+        self.characters = context.states.stored_characters(thread)
         campaign, reloaded = self._campaign(watched)
         self.state = context.states.state(repo, thread, campaign, self.closed)  # rows written again
         if reloaded:
@@ -153,7 +155,7 @@ class ThreadCycle:
         changes = self.changes
         if self.barrier or changes.last_seq - changes.snapshot_seq >= SNAPSHOT_EVERY:
             save_snapshot(changes, self.state)
-        save_projections(
+        self.characters = save_projections(
             self.repo,
             self.thread_id,
             self.state,
@@ -161,6 +163,7 @@ class ThreadCycle:
             closed=self.closed,
             summaries=self.summaries,
             scene_stored=self.scene_stored,
+            characters_stored=self.characters,
         )
         changes.next_due_at = next_due(self.state, now=self.now)
         self._keep_open_round()

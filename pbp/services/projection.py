@@ -67,6 +67,7 @@ def _stored_round(data: str) -> StoredRound:
 
 
 SceneValues = tuple[str, int | None, datetime | None]  # the scene row: kind, round, deadline
+Characters = Mapping[str, CharacterState]  # the character rows, by name
 
 
 def scene_values(state: EngineState) -> SceneValues:
@@ -84,18 +85,21 @@ def save_projections(
     closed: Iterable[SummaryContent],
     summaries: Mapping[int, str] | None = None,
     scene_stored: SceneValues | None = None,
-) -> None:
+    characters_stored: Characters | None = None,
+) -> Characters | None:
     """Write the scene row (unless it holds ``scene_stored``, the same values already); for
     each round ``closed`` in this poll, its ledger entry with its rejected tags and posts,
     and then the characters that changed (``summaries``: the texts of those rounds, when the
-    caller has them; else they are read)."""
+    caller has them; else they are read; ``characters_stored``: what the character rows
+    hold, when the caller knows it; else they are read). What the character rows hold now,
+    if known."""
     scene = scene_values(state)
     if scene != scene_stored:
         kind, number, deadline = scene
         repo.save_scene(thread_id, kind=kind, round_number=number, deadline=deadline)
     contents = list(closed)
     if not contents:
-        return
+        return characters_stored
     numbers = [c.report.number for c in contents]
     texts = (
         dict(summaries)
@@ -113,16 +117,15 @@ def save_projections(
         repo.save_round_ledger(
             thread_id, content.report.number, json.dumps(stored, ensure_ascii=False)
         )
-    repo.save_characters(
-        thread_id,
-        (
-            CharacterState(
-                name=name,
-                side=c["side"],
-                group=c["group"],
-                status=c["status"],
-                data=json.dumps(c, ensure_ascii=False),
-            )
-            for name, c in builder.characters(state).items()
-        ),
-    )
+    characters = {
+        name: CharacterState(
+            name=name,
+            side=c["side"],
+            group=c["group"],
+            status=c["status"],
+            data=json.dumps(c, ensure_ascii=False),
+        )
+        for name, c in builder.characters(state).items()
+    }
+    repo.save_characters(thread_id, characters.values(), stored=characters_stored)
+    return characters

@@ -13,7 +13,7 @@ from pbp.engine.step import initial_state
 from pbp.rules.dice.seeded import SeededDice
 from pbp.services.history import Cached, load_state
 from pbp.store.records import ThreadRecord
-from pbp.store.repository import Repository
+from pbp.store.repository import CharacterState, Repository
 from pbp.values import frozen_value
 
 
@@ -34,6 +34,8 @@ class StateCache:
         self._new = new
         self._states: dict[int, Cached] = {}
         self._seeds: dict[int, dict[int, str]] = {}  # thread id -> round -> seed, as stored
+        # thread id -> its character rows as its committed state's cycle left them (if known)
+        self._characters: dict[int, Mapping[str, CharacterState]] = {}
 
     def state(
         self,
@@ -64,15 +66,33 @@ class StateCache:
         cached = self._states.get(thread.id)
         return cached.state if cached is not None and cached.seq == thread.last_seq else None
 
+    def stored_characters(self, thread: ThreadRecord) -> Mapping[str, CharacterState] | None:
+        """What the thread's character rows hold, as the cycle that committed its state left
+        them, if the thread's log has not moved since (and that cycle knew them)."""
+        if self.committed_state(thread) is None:
+            return None
+        return self._characters.get(thread.id)
+
     def stored_seeds(self, thread_id: int) -> Mapping[int, str]:
         """The round seeds of a thread this process saw committed (a seed never changes)."""
         return self._seeds.get(thread_id, {})
 
     def committed(
-        self, thread_id: int, *, seq: int, state: EngineState, seeds: Mapping[int, str]
+        self,
+        thread_id: int,
+        *,
+        seq: int,
+        state: EngineState,
+        seeds: Mapping[int, str],
+        characters: Mapping[str, CharacterState] | None = None,
     ) -> None:
-        """A cycle of the thread committed: its state at event ``seq``, and its seeds."""
+        """A cycle of the thread committed: its state at event ``seq``, its seeds, and what
+        its character rows hold (None: not known)."""
         self._states[thread_id] = Cached(seq=seq, state=state)
+        if characters is None:
+            self._characters.pop(thread_id, None)
+        else:
+            self._characters[thread_id] = characters
         newest = sorted(seeds)[-SEEDS_KEPT:] if len(seeds) > SEEDS_KEPT else seeds
         self._seeds[thread_id] = {number: seeds[number] for number in newest}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from functools import cache
@@ -757,31 +757,47 @@ class Repository:
 
     # -- projections --------------------------------------------------------------------------
 
-    def save_characters(self, thread_id: int, characters: Iterable[CharacterState]) -> int:
+    def save_characters(
+        self,
+        thread_id: int,
+        characters: Iterable[CharacterState],
+        *,
+        stored: Mapping[str, CharacterState] | None = None,
+    ) -> int:
         """Make the thread's character rows these: only the rows that changed are written
-        (updated, added or deleted); return how many."""
+        (updated, added or deleted); return how many. ``stored``: what the rows hold now, as
+        the caller wrote them last (else they are read)."""
         wanted = {c.name: c for c in characters}
-        # rows of the table, compared as values (characters are written only here, by
-        # statements: no object of one is ever pending)
-        stored = {r.name: r for r in run(self.s, _characters(), {"thread_id": thread_id})}
+        if stored is None:
+            # rows of the table, compared as values (characters are written only here, by
+            # statements: no object of one is ever pending)
+            stored = {
+                r.name: CharacterState(
+                    name=r.name, side=r.side, group=r.group, status=r.status, data=r.data
+                )
+                for r in run(self.s, _characters(), {"thread_id": thread_id})
+            }
         changed = [
             {
-                "id_": row.id,
+                "thread_id_": thread_id,
+                "name_": name,
                 "side": new.side,
                 "group": new.group,
                 "status": new.status,
                 "data": new.data,
             }
-            for name, row in stored.items()
-            if (new := wanted.get(name)) is not None
-            and (row.side, row.group, row.status, row.data)
-            != (new.side, new.group, new.status, new.data)
+            for name, old in stored.items()
+            if (new := wanted.get(name)) is not None and old != new
         ]
         if changed:
             run(self.s, _character_update(), changed)
-        gone = [row.id for name, row in stored.items() if name not in wanted]
+        gone = [name for name in stored if name not in wanted]
         if gone:
-            run(self.s, delete(_table(CharacterRow)).where(_table(CharacterRow).c.id.in_(gone)))
+            table = _table(CharacterRow)
+            run(
+                self.s,
+                delete(table).where(table.c.thread_id == thread_id, table.c.name.in_(gone)),
+            )
         added = [
             {
                 "thread_id": thread_id,
@@ -1034,6 +1050,6 @@ def _character_update() -> Any:
     table = _table(CharacterRow)
     return (
         update(table)
-        .where(table.c.id == bindparam("id_"))
+        .where(table.c.thread_id == bindparam("thread_id_"), table.c.name == bindparam("name_"))
         .values({name: bindparam(name) for name in ("side", "group", "status", "data")})
     )

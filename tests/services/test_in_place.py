@@ -311,3 +311,42 @@ def test_a_key_posted_before_goes_the_usual_way_with_its_next_revision(table: Ta
     summaries = [k for k in keys if k is not None and k.startswith("summary")]
     assert len(summaries) == 2 and summaries[1] == f"{summaries[0]}~2", summaries
     assert {row["status"] for row in _rows(table)} == {"posted"}
+
+
+def _characters(table: Table) -> list[Any]:
+    with table.store.session() as s:
+        repo = Repository(s)
+        thread = repo.thread("local", THREAD)
+        assert thread is not None
+        return sorted(repo.characters(thread.id), key=lambda c: c.name)
+
+
+def test_a_close_writes_the_characters_it_changed_without_reading_them_back(
+    tmp_path: Path,
+) -> None:
+    # the rows the last close left are known to the process that wrote them: a close reads
+    # none; a restarted bot (nothing in memory) reads them first; both end the same
+    (tmp_path / "warm").mkdir()
+    (tmp_path / "cold").mkdir()
+    warm, cold = Table(tmp_path / "warm"), Table(tmp_path / "cold")
+    reads: list[list[str]] = []
+    for table, restarts in ((warm, False), (cold, True)):
+        table.post("gm_sam", SETUP, 0)
+        table.poll(1)
+        for n in range(3):
+            minute = 2 + 4 * n
+            table.post("alice", "Aria swings. [physical: attack Goblin]", minute)
+            table.post("bob", "[mental: attack Goblin]", minute + 1)
+            table.poll(minute + 1.5)
+            if restarts:
+                table.restart()
+            # Aria's damage goes 1, 2, then back to 1: her row as at the first close
+            change = "!heal Aria body 1" if n == 2 else "!damage Aria body 1"
+            table.post("gm_sam", f"{change}\n!close", minute + 2)
+            with _statements(table) as sent:
+                table.poll(minute + 3)
+            reads.append([s for s in sent if s.startswith("SELECT characters")])
+    # warm: read at its first close, then known as its last close left them
+    assert [len(r) for r in reads[:3]] == [1, 0, 0]
+    assert [len(r) for r in reads[3:]] == [1, 1, 1]  # cold: read at every close
+    assert _characters(warm) == _characters(cold) != []
