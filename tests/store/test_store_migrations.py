@@ -155,26 +155,31 @@ def test_a_unit_of_work_commits_when_it_ends(store: Store) -> None:
         assert Inbox(s).listing_start("local", "all")[0] == "c-1"
 
 
+def _a_thread(conn: Any, *, last_seq: int) -> None:
+    """Thread 1 of campaign 1, written as the migrations' tables were then."""
+    conn.execute(
+        text(
+            "INSERT INTO campaigns (id, name, path, file_hash, loaded_at)"
+            " VALUES (1, 'Keep', 'keep.toml', 'h', :t)"
+        ),
+        {"t": T0},
+    )
+    conn.execute(
+        text(
+            "INSERT INTO threads (id, forum, key, campaign_id, campaign_hash, created_at,"
+            " last_seq, snapshot_seq, snapshot_format, polls, needs_survey, needs_read)"
+            " VALUES (1, 'local', 't1', 1, 'h', :t, :seq, 0, 0, 0, false, false)"
+        ),
+        {"t": T0, "seq": last_seq},
+    )
+
+
 def test_the_outcomes_of_handled_versions_move_into_their_version_rows(empty_store: Store) -> None:
     from alembic import command
 
     command.upgrade(empty_store._alembic(), "0008")  # before the outcome joined the version
     with empty_store.engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO campaigns (id, name, path, file_hash, loaded_at)"
-                " VALUES (1, 'Keep', 'keep.toml', 'h', :t)"
-            ),
-            {"t": T0},
-        )
-        conn.execute(
-            text(
-                "INSERT INTO threads (id, forum, key, campaign_id, campaign_hash, created_at,"
-                " last_seq, snapshot_seq, snapshot_format, polls, needs_survey, needs_read)"
-                " VALUES (1, 'local', 't1', 1, 'h', :t, 0, 0, 0, 0, false, false)"
-            ),
-            {"t": T0},
-        )
+        _a_thread(conn, last_seq=0)
         for post, outcome, detail in [("p1", "handled", None), ("p2", "failed", "bad tag")]:
             conn.execute(
                 text(
@@ -213,21 +218,7 @@ def test_the_events_of_post_versions_move_into_their_version_rows(empty_store: S
         return t.replace(tzinfo=None)
 
     with empty_store.engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO campaigns (id, name, path, file_hash, loaded_at)"
-                " VALUES (1, 'Keep', 'keep.toml', 'h', :t)"
-            ),
-            {"t": T0},
-        )
-        conn.execute(
-            text(
-                "INSERT INTO threads (id, forum, key, campaign_id, campaign_hash, created_at,"
-                " last_seq, snapshot_seq, snapshot_format, polls, needs_survey, needs_read)"
-                " VALUES (1, 'local', 't1', 1, 'h', :t, 4, 0, 0, 0, false, false)"
-            ),
-            {"t": T0},
-        )
+        _a_thread(conn, last_seq=4)
         # p1 v1 and v2 were taken (a post, then an edit); p2 failed (no event); p3's event
         # was logged at another time than the version's (it stays in the log's table)
         for post, version, written in [("p1", 1, T0), ("p1", 2, t1), ("p2", 1, T0), ("p3", 1, T0)]:
