@@ -70,11 +70,8 @@ class ThreadCycle:
         # the seeds this process knows the store holds (a seed never changes once stored);
         # others are read from the store as needed
         self.seeds: dict[int, str] = dict(context.states.stored_seeds(thread.id))
-        # the scene row of the state this process committed at the thread's last event (the
-        # cycle that committed it wrote that row), if that is the state this cycle starts from
-        committed = context.states.committed_state(thread)
-        self.scene_stored = scene_values(committed) if committed is not None else None
-        # the character rows as that cycle left them, if it is (and it knew them)
+        # the character rows as the cycle that committed the state this cycle starts from
+        # left them, if this process ran it (and it knew them)
         self.characters = context.states.stored_characters(thread)
         campaign, reloaded = self._campaign(watched)
         self.state = context.states.state(repo, thread, campaign, self.closed)  # rows written again
@@ -162,9 +159,9 @@ class ThreadCycle:
             self.replies,
             closed=self.closed,
             summaries=self.summaries,
-            scene_stored=self.scene_stored,
             characters_stored=self.characters,
         )
+        changes.scene_kind, changes.scene_round, changes.scene_deadline = scene_values(self.state)
         changes.next_due_at = next_due(self.state, now=self.now)
         self._keep_open_round()
         self.last_seq = changes.last_seq

@@ -1,6 +1,6 @@
-"""The readable tables written after each poll: the scene, each closed round's ledger entry (with
-its rejected tags and its posts) and the characters, and when the thread next falls due (for
-the scheduler).
+"""The readable tables written after each poll: each closed round's ledger entry (with its
+rejected tags and its posts) and the characters; and what the thread's row holds of the scene
+and when the thread next falls due (for the scheduler).
 
 The closed rounds live here, not in the engine state: the ledger and the transcript of a thread
 read them back from the store."""
@@ -66,12 +66,13 @@ def _stored_round(data: str) -> StoredRound:
     return StoredRound(entry=ClosedEntry(round=entry, rejected=rejected), posts=posts)
 
 
-SceneValues = tuple[str, int | None, datetime | None]  # the scene row: kind, round, deadline
+SceneValues = tuple[str, int | None, datetime | None]  # the scene: kind, round, deadline
 Characters = Mapping[str, CharacterState]  # the character rows, by name
 
 
 def scene_values(state: EngineState) -> SceneValues:
-    """What the scene row holds for ``state``."""
+    """What the thread's row holds of the scene of ``state`` (``scene_kind``,
+    ``scene_round``, ``scene_deadline``)."""
     rnd = state.round
     return (state.scene_kind.value, rnd.number if rnd else None, rnd.deadline if rnd else None)
 
@@ -84,19 +85,13 @@ def save_projections(
     *,
     closed: Iterable[SummaryContent],
     summaries: Mapping[int, str] | None = None,
-    scene_stored: SceneValues | None = None,
     characters_stored: Characters | None = None,
 ) -> Characters | None:
-    """Write the scene row (unless it holds ``scene_stored``, the same values already); for
-    each round ``closed`` in this poll, its ledger entry with its rejected tags and posts,
-    and then the characters that changed (``summaries``: the texts of those rounds, when the
-    caller has them; else they are read; ``characters_stored``: what the character rows
-    hold, when the caller knows it; else they are read). What the character rows hold now,
-    if known."""
-    scene = scene_values(state)
-    if scene != scene_stored:
-        kind, number, deadline = scene
-        repo.save_scene(thread_id, kind=kind, round_number=number, deadline=deadline)
+    """For each round ``closed`` in this poll, write its ledger entry with its rejected tags
+    and posts, and then the characters that changed (``summaries``: the texts of those
+    rounds, when the caller has them; else they are read; ``characters_stored``: what the
+    character rows hold, when the caller knows it; else they are read). What the character
+    rows hold now, if known. (The scene is the thread row's: ``scene_values``.)"""
     contents = list(closed)
     if not contents:
         return characters_stored

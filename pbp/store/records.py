@@ -51,6 +51,9 @@ class ThreadRecord:
     reread_at: datetime | None
     open_round: str | None  # services.rereads.OpenRound, as JSON
     moved_to: str | None  # the thread its campaign moved to: this one is read no more
+    scene_kind: str | None  # the scene after the last poll: its kind, round and deadline
+    scene_round: int | None
+    scene_deadline: datetime | None
 
 
 @frozen_value
@@ -79,6 +82,9 @@ class ThreadChanges:
     needs_read: bool
     reread_at: datetime | None
     open_round: str | None
+    scene_kind: str | None
+    scene_round: int | None
+    scene_deadline: datetime | None
 
     @classmethod
     def of(cls, thread: ThreadRecord) -> ThreadChanges:

@@ -44,7 +44,6 @@ from pbp.store.schema import (
     PostVersionRow,
     ReplyRow,
     RoundRow,
-    SceneRow,
     ThreadRow,
 )
 from pbp.store.upsert import dialect_insert, insert_new, upsert
@@ -825,23 +824,6 @@ class Repository:
             CharacterState(name=r.name, side=r.side, group=r.group, status=r.status, data=r.data)
             for r in rows
         ]
-
-    def save_scene(
-        self, thread_id: int, *, kind: str, round_number: int | None, deadline: datetime | None
-    ) -> None:
-        """The thread's scene row (one statement: written, or replaced)."""
-        upsert(
-            self.s,
-            SceneRow.__table__,
-            {
-                "thread_id": thread_id,
-                "kind": kind,
-                "round_number": round_number,
-                "deadline": deadline,
-            },
-            keys=("thread_id",),
-            update=("kind", "round_number", "deadline"),
-        )
 
     def save_round_ledger(self, thread_id: int, number: int, data: str) -> None:
         """A closed round's entry of the ledger (SPEC §5), as JSON (none kept for a round

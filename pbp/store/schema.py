@@ -138,6 +138,10 @@ class ThreadRow(Base):
     open_round: Mapped[str | None] = mapped_column(Text, nullable=True)
     # the key of the thread its campaign moved to (``!campaign`` there): this one is read no more
     moved_to: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    # the thread's scene after the last poll: its kind, the open round and its deadline
+    scene_kind: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    scene_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    scene_deadline: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
 class PostVersionRow(Base):
@@ -212,16 +216,6 @@ class CharacterRow(Base):
     group: Mapped[str] = mapped_column(String(50))
     status: Mapped[str] = mapped_column(String(20))
     data: Mapped[str] = mapped_column(Text)  # the ledger's JSON for this character
-
-
-class SceneRow(Base):
-    """The thread's scene after the last poll: its kind, the open round and its deadline."""
-
-    __tablename__ = "scenes"
-    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(20))
-    round_number: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    deadline: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
 class ReplyRow(Base):

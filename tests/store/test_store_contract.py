@@ -17,7 +17,7 @@ from pbp.store.inbox import Inbox
 from pbp.store.leases import Leases
 from pbp.store.records import ThreadChanges
 from pbp.store.repository import LEDGER_PAGE, CharacterState, Repository
-from pbp.store.schema import PostVersionRow, SceneRow, ThreadRow
+from pbp.store.schema import PostVersionRow, ThreadRow
 
 T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 NewThread = Callable[..., int]
@@ -454,17 +454,29 @@ def test_a_deferred_block_that_raises_writes_nothing_of_it(
         assert set(Repository(s).known_posts(tid, ["p1", "p2"])) == {"p2"}
 
 
-def test_the_scene_row_is_created_then_updated(store: Store, new_thread: NewThread) -> None:
+def test_the_thread_row_keeps_its_scene(store: Store, new_thread: NewThread) -> None:
     tid = new_thread()
-    with store.session() as s:
-        Repository(s).save_scene(tid, kind="combat", round_number=1, deadline=minutes(60))
-    with store.session() as s:
-        Repository(s).save_scene(tid, kind="free", round_number=None, deadline=None)
-
-    with store.session() as s:
-        row = s.get(SceneRow, tid)
-        assert row is not None
-        assert (row.kind, row.round_number, row.deadline) == ("free", None, None)
+    for kind, number, deadline in [("combat", 1, minutes(60)), ("free", None, None)]:
+        with store.session() as s:
+            leases = Leases(s)
+            leases.claim(tid, owner="w", now=T0, until=minutes(10))
+            held = leases.hold(tid, owner="w")
+            assert held is not None
+            changes = ThreadChanges.of(held)
+            changes.scene_kind, changes.scene_round, changes.scene_deadline = (
+                kind,
+                number,
+                deadline,
+            )
+            leases.keep(tid, changes)
+        with store.session() as s:
+            thread = Repository(s).thread("local", "keep-1")
+            assert thread is not None
+            assert (thread.scene_kind, thread.scene_round, thread.scene_deadline) == (
+                kind,
+                number,
+                deadline,
+            )
 
 
 def test_next_due_is_the_earliest_among_the_forums_threads(

@@ -276,3 +276,32 @@ def test_the_events_of_post_versions_move_into_their_version_rows(empty_store: S
     with empty_store.engine.connect() as conn:
         logged = conn.execute(text("SELECT seq, kind FROM thread_events ORDER BY seq")).all()
     assert [tuple(r) for r in logged] == [(1, "post"), (2, "tick"), (3, "edit"), (4, "post")]
+
+
+def test_the_scenes_move_into_their_threads_rows(empty_store: Store) -> None:
+    from alembic import command
+
+    command.upgrade(empty_store._alembic(), "0010")  # before the scene joined the thread
+    with empty_store.engine.begin() as conn:
+        _a_thread(conn, last_seq=0)
+        conn.execute(
+            text(
+                "INSERT INTO scenes (thread_id, kind, round_number, deadline)"
+                " VALUES (1, 'distat', 3, :t)"
+            ),
+            {"t": T0.replace(tzinfo=None)},  # (as the store keeps times: naive UTC)
+        )
+
+    assert empty_store.upgrade() == ("0010", empty_store.head())
+
+    with empty_store.session() as s:
+        thread = Repository(s).thread("local", "t1")
+    assert thread is not None
+    assert (thread.scene_kind, thread.scene_round, thread.scene_deadline) == ("distat", 3, T0)
+    with empty_store.engine.connect() as conn:
+        assert "scenes" not in set(inspect(conn).get_table_names())
+
+    command.downgrade(empty_store._alembic(), "0010")  # and back
+    with empty_store.engine.connect() as conn:
+        rows = conn.execute(text("SELECT thread_id, kind, round_number FROM scenes")).all()
+    assert [tuple(r) for r in rows] == [(1, "distat", 3)]
