@@ -110,7 +110,7 @@ class Inbox:
         return self._threads("surveyed", forum=forum)
 
     def listing_start(self, forum: str, scope: str) -> tuple[str | None, list[StoredThread]]:
-        """Where the forum's listing stopped (``Repository.cursor``) and the threads the forum
+        """Where the forum's listing stopped (``Repository.save_cursor``) and the threads the forum
         has not been asked about yet: one statement."""
         rows = run(self.s, _listing_start(), {"forum": forum, "scope": scope}).all()
         cursor = next((r.cursor for r in rows if r.id is None), None)
