@@ -4,6 +4,9 @@ version that loaded kept for a file that stops loading (the thread goes on with 
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
+import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -32,6 +35,9 @@ class CampaignFiles:
         self._configured = dict(configured)
         self.bindable = tuple(dict.fromkeys(bindable))
         self._loaded: dict[Path, LoadedCampaign] = {}
+        # each file's look (``_look``) when the bytes of its entry in ``_loaded`` were read,
+        # kept only for a file that had settled by then (``SETTLED_NS``)
+        self._looks: dict[Path, tuple[int, ...]] = {}
 
     @property
     def configured(self) -> Mapping[str, Path]:
@@ -43,15 +49,22 @@ class CampaignFiles:
         return key in self._configured
 
     def load(self, path: Path) -> LoadedCampaign:
-        """The campaign file as it is now (parsed again only when its bytes change)."""
-        data = path.read_bytes() if path.is_file() else b""
-        digest = hashlib.sha256(data).hexdigest()
+        """The campaign file as it is now (parsed again only when its bytes change; read
+        again only when its look changes, once it has settled: a thread's every poll asks)."""
+        look = _look(path)
         cached = self._loaded.get(path)
-        if cached is not None and cached.file_hash == digest:
+        if cached is not None and look is not None and self._looks.get(path) == look:
             return cached
-        loaded = LoadedCampaign(file_hash=digest, campaign=load_campaign(path))
-        self._loaded[path] = loaded
-        return loaded
+        data = path.read_bytes() if look is not None else b""
+        digest = hashlib.sha256(data).hexdigest()
+        if cached is None or cached.file_hash != digest:
+            cached = LoadedCampaign(file_hash=digest, campaign=load_campaign(path))
+            self._loaded[path] = cached
+        if look is not None and time.time_ns() - max(look[2], look[3]) > SETTLED_NS:
+            self._looks[path] = look
+        else:  # changed just now: a change within its timestamps' grain would not show
+            self._looks.pop(path, None)
+        return cached
 
     def register(self, repo: Repository, path: Path, *, now: datetime) -> CampaignRecord:
         """The store's row of a campaign file (made, or brought up to date)."""
@@ -98,3 +111,20 @@ class CampaignFiles:
         """The last version of a campaign file that loaded, if any did in this process."""
         loaded = self._loaded.get(path)
         return loaded.campaign if loaded is not None else None
+
+
+# A file last changed this long before it was looked at has settled: any later change gives
+# it later timestamps (their grain is far finer), so an unchanged look means unchanged bytes.
+SETTLED_NS = 2_000_000_000
+
+
+def _look(path: Path) -> tuple[int, ...] | None:
+    """What a stat tells of a regular file (inode, size, modified and changed times in ns),
+    None for anything else or nothing there."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(found.st_mode):
+        return None
+    return (found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_dev)
