@@ -58,6 +58,7 @@ def fast_init(cls: type[T]) -> type[T]:
 _FACTORY: Any = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", dataclasses.MISSING)
 # every __init__ this module wrote (``fast_init`` leaves a class with one of them alone)
 QUICK_INITS: set[Any] = set()
+_POST_INITS: set[Any] = set()  # those of them that end with ``__post_init__``
 
 
 def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_init: bool) -> Any:
@@ -117,6 +118,8 @@ def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_i
     written = made["__make__"](**names)
     written.__annotations__ = {**annotations[0], **annotations[1], "return": None}
     QUICK_INITS.add(written)
+    if post_init:
+        _POST_INITS.add(written)
     return written
 
 
@@ -370,3 +373,65 @@ def _repr_of(names: tuple[str, ...]) -> Any:
         return f"{self.__class__.__qualname__}({inside})"
 
     return __repr__
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """``dataclasses.replace``: a new object of ``obj``'s class, made through its
+    ``__init__`` (and ``__post_init__``) from its fields and ``changes``, for about half the
+    cost: the engine makes several new values from old ones for every post it reads, where
+    ``dataclasses.replace`` looks at every field of the class at every call. Here a function
+    written once per class does it: for a class with a quick ``__init__`` of this module's,
+    what that ``__init__`` does (each slot set through its descriptor, then
+    ``__post_init__``), else a call of its ``__init__`` with each field by name. Anything
+    that would not take (a field left out of ``__init__``, a name that is no field) goes to
+    ``dataclasses.replace``, which says what is wrong as it would have."""
+    cls = obj.__class__
+    made = _REPLACERS.get(cls)
+    if made is None:
+        made = _REPLACERS[cls] = _replacer(cls)
+    names, replacer = made
+    if not changes.keys() <= names:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    return replacer(obj, changes)  # type: ignore[no-any-return]
+
+
+# for each class ``replace`` took: the names of its fields that __init__ takes, and the
+# function that makes a new one from an old one and changes among those
+_REPLACERS: dict[type, tuple[frozenset[str], Any]] = {}
+
+
+def _replacer(cls: type) -> tuple[frozenset[str], Any]:
+    kinds = getattr(cls, "__dataclass_fields__", {}).values()
+    if not dataclasses.is_dataclass(cls) or any(f._field_type is _INIT_VAR for f in kinds):
+        # (dataclasses refuses what is not one, and passes an InitVar its own way)
+        return frozenset(), lambda old, changes: dataclasses.replace(old, **changes)
+    fields = dataclasses.fields(cls)
+    names = frozenset(f.name for f in fields if f.init)
+    if cls.__init__ not in QUICK_INITS:
+        passed = ", ".join(f"{n}=changes.get({n!r}, old.{n})" for n in sorted(names))
+        source = f"def replace(old, changes):\n return cls({passed})\n"
+        made: dict[str, Any] = {}
+        exec(source, {"cls": cls}, made)
+        return names, made["replace"]
+    # one of this module's: what it does, done here (each slot set through its descriptor)
+    given: dict[str, Any] = {"cls": cls, "new": object.__new__}
+    body = ["def replace(old, changes):", " made = new(cls)"]
+    for number, field in enumerate(fields):
+        if field.init:
+            value = f"changes.get({field.name!r}, old.{field.name})"
+        elif field.default_factory is not dataclasses.MISSING:
+            given[f"factory_{number}"] = field.default_factory
+            value = f"factory_{number}()"
+        elif field.default is not dataclasses.MISSING:
+            given[f"default_{number}"] = field.default
+            value = f"default_{number}"
+        else:
+            continue  # (left unset, as its __init__ leaves it)
+        given[f"set_{number}"] = _slot(cls, field.name).__set__
+        body.append(f" set_{number}(made, {value})")
+    if cls.__init__ in _POST_INITS:
+        body.append(" made.__post_init__()")
+    body.append(" return made")
+    made = {}
+    exec("\n".join(body) + "\n", given, made)
+    return names, made["replace"]

@@ -37,6 +37,7 @@ if sys.argv[1] == "dataclasses":
         return wrap if cls is None else wrap(cls)
     values.frozen_value = frozen_value
     values.fast_init = lambda cls: cls  # (dataclasses' own __init__ too)
+    values.replace = dataclasses.replace
 import pbp
 for module in pkgutil.walk_packages(pbp.__path__, "pbp."):
     if ".migrations" not in module.name:
@@ -77,6 +78,11 @@ def made_by_init(cls, fields):
         "replaced": attempt(lambda: state(dataclasses.replace(
             cls(**marks(given)), **{f.name: Mark("r") for f in given[:1]}
         ), fields)),
+        # pbp's own replace: each field in turn, none, and a name that is no field
+        "replaced quickly": [
+            attempt(lambda c=c: state(values.replace(cls(**marks(given)), **c), fields))
+            for c in [*({f.name: Mark("r")} for f in fields), {}, {"not_a_field": 1}]
+        ],
     }
 
 seen = {}

@@ -9,7 +9,7 @@ import inspect
 import pytest
 
 import pbp.services.replay  # noqa: F401  (imports every class built quickly: the tags, the engine, the store)
-from pbp.values import FROZEN_VALUES, QUICK_INITS, WRITTEN, fast_init
+from pbp.values import FROZEN_VALUES, QUICK_INITS, WRITTEN, fast_init, frozen_value, replace
 
 
 def test_the_tag_readers_values_are_built_quickly() -> None:
@@ -84,3 +84,55 @@ def test_what_it_cannot_build_is_refused() -> None:
     for cls in (NotFrozen, NoSlots, Checked, Factory, OwnInit):
         with pytest.raises(TypeError, match="fast_init"):
             fast_init(cls)
+
+
+# ``replace``: dataclasses.replace, quicker (each class's fields held to it, through the
+# dataclass decorator itself, in test_frozen_value; here what Marks cannot show there)
+
+
+@frozen_value
+class _Totalled:
+    parts: tuple[int, ...]
+    label: str = "sum"
+    total: int = dataclasses.field(init=False, default=0)
+    seen: list[int] = dataclasses.field(init=False, default_factory=list, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(self.parts))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Usual:
+    parts: tuple[int, ...]
+    label: str = "sum"
+
+
+def test_replace_runs_post_init_and_sets_what_init_sets() -> None:
+    old = _Totalled(parts=(1, 2))
+    new = replace(old, parts=(5, 6))
+    assert new == dataclasses.replace(old, parts=(5, 6))
+    assert (new.parts, new.label, new.total) == ((5, 6), "sum", 11)
+    assert new.seen == [] and new.seen is not old.seen  # a new default, as __init__ makes
+    assert replace(old) == old and replace(old) is not old
+    assert replace(_Usual((1,)), label="x") == _Usual((1,), "x")
+
+
+def test_replace_refuses_what_dataclasses_refuses() -> None:
+    old = _Totalled(parts=(1,))
+    with pytest.raises(ValueError, match="init=False"):
+        replace(old, total=3)
+    with pytest.raises(TypeError, match="no_field"):
+        replace(old, no_field=1)
+    with pytest.raises(TypeError, match="dataclass instances"):
+        replace(object())
+
+
+def test_replace_of_a_scene_works_out_what_follows_from_its_fighters() -> None:
+    from pbp.rulesets.distat.rules.fighter import Fighter
+    from pbp.rulesets.distat.rules.scene import DistatScene
+
+    scene = DistatScene(fighters=(Fighter(name="Aria", side="pc", body=60, mind=30),))
+    goblin = Fighter(name="Goblin", side="npc", body=20, mind=20)
+    more = replace(scene, fighters=(*scene.fighters, goblin))
+    assert more.names() == ("Aria", "Goblin") and scene.names() == ("Aria",)
+    assert more == dataclasses.replace(scene, fighters=more.fighters)

@@ -4,8 +4,6 @@ reply."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.engine import post_reply
 from pbp.engine.done import (
     DeadlineSet,
@@ -17,6 +15,7 @@ from pbp.engine.effects import CheatSheetContent, EditReply, Effect, Reply, Summ
 from pbp.engine.post_contents import DoneContent, VoidedContent
 from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
+from pbp.values import replace
 
 
 def _sheet_shows_deadline(state: EngineState, done: list[Done], effects: list[Effect]) -> bool:

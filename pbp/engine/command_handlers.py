@@ -4,7 +4,6 @@ the answers to a player's help commands, and the commands that act after the tag
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
 
 from pbp.engine import registry
@@ -48,6 +47,7 @@ from pbp.tags.commands import (
     UndoCommand,
     VoidCommand,
 )
+from pbp.values import replace
 
 # -- set-up and control, as soon as the post is read (SPEC §2.5) ------------------------------
 

@@ -10,8 +10,6 @@ told what it did, a record in ``engine.done`` with its template (``templates/don
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.campaign.model import Campaign
 from pbp.engine import acknowledge, registry
 from pbp.engine import command_handlers as do
@@ -54,6 +52,7 @@ from pbp.tags.commands import (
     VoidCommand,
 )
 from pbp.tags.model import Source
+from pbp.values import replace
 
 
 def help_reply(state: EngineState, command: HelpCommand, acting: Acting) -> EngineState:

@@ -16,8 +16,6 @@ keys goes on being edited, never posted twice.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.engine.done import Done
 from pbp.engine.effects import EditReply, Effect, Reply
 from pbp.engine.post_contents import (
@@ -33,6 +31,7 @@ from pbp.engine.post_contents import (
 )
 from pbp.engine.state import EngineState, OpenRound, PostRecord, PostReply
 from pbp.errors import Problem
+from pbp.values import replace
 
 _TAGS_CONTENTS = (
     ProblemsContent,

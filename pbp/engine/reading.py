@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Protocol
 
 from pbp.campaign.model import Campaign
@@ -20,6 +19,7 @@ from pbp.errors import Problem
 from pbp.tags import ParsedPost, ReadContext, parse_post
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind
+from pbp.values import replace
 
 
 class Parse(Protocol):

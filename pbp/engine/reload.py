@@ -5,11 +5,10 @@ it, each ruleset for its own state."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.campaign.model import Campaign
 from pbp.engine import registry
 from pbp.engine.state import EngineState
+from pbp.values import replace
 
 
 def reload_campaign(state: EngineState, campaign: Campaign) -> EngineState:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import replace
 from datetime import datetime
 
 from pbp.engine import post_reply, registry
@@ -25,7 +24,7 @@ from pbp.rules.dice.source import Dice
 from pbp.tags import parse_post
 from pbp.tags.commands import BonusCommand, Command, DamageCommand, HealCommand
 from pbp.tags.model import Source
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 CORRECTIONS = (DamageCommand, HealCommand, BonusCommand)
 

@@ -10,7 +10,7 @@ Body and Mind). Without a ruleset that keeps a part, a scene plays with the cast
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import field
 
 from pbp.campaign.model import Campaign
 from pbp.engine.roster import Roster
@@ -18,7 +18,7 @@ from pbp.engine.setup import new_name_problem, resolve_in
 from pbp.engine.slots import Slots
 from pbp.errors import Problem
 from pbp.tags.commands import Command, FeatureCommand, GroupCommand, NpcCommand
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 
 @frozen_value

@@ -4,14 +4,13 @@ belong to the roster's keeper (``engine.roster``) or to a ruleset."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.engine.problems import BadName, NoSuchPost
 from pbp.engine.roster import Roster
 from pbp.errors import Problem
 from pbp.tags import resolve_name
 from pbp.tags.commands import Command
 from pbp.tags.model import NAME_FORBIDDEN_CHARS, RESERVED_WORDS
+from pbp.values import replace
 
 
 def located(problem: Problem, command: Command) -> Problem:

@@ -15,7 +15,6 @@ commands left standing).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from pbp.engine import registry
@@ -31,6 +30,7 @@ from pbp.errors import Problem
 from pbp.tags import resolve_name
 from pbp.tags.command_problems import BadCommandArguments
 from pbp.tags.commands import StandingCommand
+from pbp.values import replace
 
 _ONE_TAG = "one tag, like !standing [physical: attack Goblin]"
 

@@ -4,7 +4,7 @@ own state, the open round and the closed ones."""
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TypeVar
 
@@ -23,7 +23,7 @@ from pbp.tags import ParsedPost, ReadContext
 from pbp.tags.commands import Command
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
-from pbp.values import fast_init, frozen_value
+from pbp.values import fast_init, frozen_value, replace
 
 T = TypeVar("T")
 

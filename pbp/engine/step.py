@@ -8,7 +8,6 @@ sends the half-time reminder.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pbp.campaign.model import Campaign
@@ -52,6 +51,7 @@ from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
 from pbp.tags import parse_post
 from pbp.tags.commands import Command
+from pbp.values import replace
 
 Step = tuple[EngineState, tuple[Effect, ...]]
 

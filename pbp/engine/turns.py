@@ -7,7 +7,6 @@ Pure: time comes in as the events' times.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from pbp.campaign.turns import HALF_TIME, RemindAt
@@ -28,6 +27,7 @@ from pbp.engine.rounds import close_round
 from pbp.engine.standing import acted, ordered, waiting
 from pbp.engine.state import EngineState, OpenRound
 from pbp.engine.times import later
+from pbp.values import replace
 
 ALL_ACTED = "all-acted"  # a round's closed_by when it closed as soon as everyone had acted
 

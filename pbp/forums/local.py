@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
 
@@ -22,6 +21,7 @@ from pbp.forums.base import (
     ThreadSurvey,
     clean_text,
 )
+from pbp.values import replace
 
 POST_LIMIT = 40_000  # characters of any one post it keeps: a player's, or one of the bot's
 NAME_LIMIT = 100  # characters of a thread's or an author's name

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import Any
 
 import jinja2
@@ -51,7 +51,7 @@ from pbp.render.tables import Shown, Table
 from pbp.render.views import summary_view
 from pbp.rules.dice.seal import seal
 from pbp.tags.model import SceneKind
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 
 @frozen_value

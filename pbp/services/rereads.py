@@ -27,12 +27,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import field, replace
+from dataclasses import field
 from datetime import datetime, timedelta
 
 from pbp.engine.post_contents import AckContent, DoneContent, FixedContent
 from pbp.engine.state import PostRecord
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 LONGEST_GAP = timedelta(hours=4)  # between two re-reads of a post that got an error reply
 RIDE_ALONG = timedelta(minutes=30)  # how soon a re-read may fall due to go with a batch

@@ -9,12 +9,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import replace
 
 from pbp.errors import Problem
 from pbp.tags.names import resolve_name
 from pbp.tags.problems import BadNumber, IncompleteTag
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 SEPARATORS = ",|/"
 _BLANKS = " " + SEPARATORS

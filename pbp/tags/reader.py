@@ -8,7 +8,6 @@ it is prose. An unknown first word is prose, unless it is a likely typo of a ver
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import NamedTuple, cast
 
 from rapidfuzz.distance import DamerauLevenshtein
@@ -28,6 +27,7 @@ from pbp.tags.registry import (
     Tag,
     verbs_of,
 )
+from pbp.values import replace
 
 _HEAD = re.compile(r"\s*([^\W\d_]+)\s*(:?)")
 

@@ -8,14 +8,14 @@ Reaction Dice, then each character's skill roll, action dice and payment or bank
 
 from __future__ import annotations
 
-from dataclasses import field, replace
+from dataclasses import field
 from datetime import timedelta
 from fractions import Fraction
 from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
 from pbp.tags.commands import OpposeCommand
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 Source = Literal["skill", "bailiwick", "other", "spell"]
 PaymentKind = Literal["auto", "spend", "all", "bank"]

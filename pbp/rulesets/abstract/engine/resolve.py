@@ -10,7 +10,7 @@ spends all, banks or lets the bot choose.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pbp.engine.problems import COULD_NOT_RESOLVE
 from pbp.engine.ruleset import guarded
@@ -34,7 +34,7 @@ from pbp.rulesets.abstract.rules.pool import roll_action_dice
 from pbp.rulesets.abstract.rules.reaction import reaction_order
 from pbp.tags import resolve_name
 from pbp.tags.commands import OpposeCommand
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 OUTLOOK_INTERVALS = (1, 3, 5)
 

@@ -9,7 +9,7 @@ seldom needs them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pbp.campaign.model import Campaign
@@ -28,6 +28,7 @@ from pbp.tags import resolve_name
 from pbp.tags.commands import Command, EncounterCommand, OpposeCommand, TaskCommand
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 if TYPE_CHECKING:
     from pbp.rulesets.abstract.engine.resolve import AbstractItem

@@ -4,8 +4,6 @@ which, and how to write it in the tag instead."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.campaign.model import Campaign
 from pbp.campaign.sheets.skills import SkillSheet
 from pbp.errors import Problem
@@ -13,6 +11,7 @@ from pbp.rulesets.abstract.engine.refusals import NotOnSheet
 from pbp.rulesets.abstract.tags import AbstractTag
 from pbp.tags.names import likely_typo
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 
 def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:

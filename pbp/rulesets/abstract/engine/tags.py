@@ -6,8 +6,6 @@ same interval, a bailiwick that is no bailiwick skill, a modifier beyond any rea
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
 from pbp.engine.problems import ActionUsed
@@ -29,6 +27,7 @@ from pbp.rulesets.abstract.engine.refusals import (
 from pbp.rulesets.abstract.rules.pool import MAX_MODIFIER
 from pbp.rulesets.abstract.tags import AbstractTag, ReactionTag
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 # RULES §2.1 [SRC Bailiwick]: the six bailiwick skills
 BAILIWICK_SKILLS = ("Divinity", "Naturalism", "Reason", "Spellcraft", "Spycraft", "Warfare")

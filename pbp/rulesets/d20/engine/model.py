@@ -8,14 +8,14 @@ read, is resolved at the close in post order with the round's keyed dice, and le
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field, replace
+from dataclasses import field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pbp.engine.done import Done
 from pbp.rules.dice.seeded import RollRecord
 from pbp.rulesets.d20.rules.actions import ActionCost, Activity
 from pbp.rulesets.d20.rules.conditions import Conditions, Track, step
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 if TYPE_CHECKING:  # the checks load with the first d20 tag (engine.rulesets.d20.ruleset)
     from pbp.rulesets.d20.rules.checks import Take

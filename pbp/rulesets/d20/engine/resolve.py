@@ -6,8 +6,6 @@ Each tag rolls through the roller of its key (post id, tag index); the roller nu
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.rules.dice.notation import evaluate, parse_notation
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.d20.engine.model import (
@@ -38,7 +36,7 @@ from pbp.rulesets.d20.rules.opposed import OpposedSide, compare_scores, opposed_
 from pbp.rulesets.d20.rules.pools import DicePool, retry_with_pool
 from pbp.rulesets.d20.rules.resistances import RESISTANCE_BASE, Resistance, resist, resistance_dc
 from pbp.rulesets.d20.rules.results import Modifier
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 
 @frozen_value

@@ -7,7 +7,7 @@ d20 tag does (a campaign whose posts hold none never loads them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
@@ -33,6 +33,7 @@ from pbp.rulesets.d20.tags import AidTag, AttackRollTag, CheckTag, CompareTag, E
 from pbp.tags.commands import EncounterCommand
 from pbp.tags.model import RollTag, SceneKind
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 D20_TAGS = (CheckTag, AttackRollTag, AidTag, CompareTag, EffectTag, RollTag)
 

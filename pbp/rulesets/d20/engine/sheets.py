@@ -6,8 +6,6 @@ sheet's: an NPC's tag gets the same reply, and players read it)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.campaign.model import Campaign
 from pbp.campaign.sheets.skills import SkillSheet
 from pbp.errors import Problem
@@ -16,6 +14,7 @@ from pbp.rulesets.d20.rules.resistances import RESISTANCE_BASE
 from pbp.rulesets.d20.sheet import D20Sheet
 from pbp.rulesets.d20.tags import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 
 def from_sheets(tag: Tag, *, actor: str, campaign: Campaign) -> Tag | Problem:

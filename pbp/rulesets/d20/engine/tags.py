@@ -7,7 +7,7 @@ clamped or guessed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbp.campaign.model import Campaign
 from pbp.engine.actors import Actor
@@ -45,6 +45,7 @@ from pbp.rulesets.d20.sheet import D20Sheet
 from pbp.rulesets.d20.tags import AidTag, AttackRollTag, CheckTag, CompareTag, EffectTag
 from pbp.tags.model import RollTag
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 # RULES A10: the tracks as `| inflict` writes them
 TRACK_WORDS = {

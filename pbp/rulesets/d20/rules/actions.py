@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from enum import StrEnum
 
 from pbp.rulesets.d20.rules.errors import RoundBudgetExceeded
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 ACTIONS_PER_ROUND = 2
 

@@ -8,10 +8,9 @@ steps, until the published tables are found.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from enum import StrEnum
 
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 
 class Track(StrEnum):

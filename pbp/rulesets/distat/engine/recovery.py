@@ -4,8 +4,6 @@ the GM's ``!encounter end`` and the next round's first action."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.engine.setup import resolve_in
 from pbp.engine.state import EngineState, PostRecord
 from pbp.errors import Problem
@@ -18,6 +16,7 @@ from pbp.rulesets.distat.rules.rounds import POINTS_PER_DAMAGE
 from pbp.rulesets.distat.rules.scene import put
 from pbp.tags import resolve_name
 from pbp.tags.commands import RecoverCommand
+from pbp.values import replace
 
 ENCOUNTER_END = "encounter_end"  # the note a round closed by `!encounter end` carries
 

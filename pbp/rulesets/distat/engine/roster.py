@@ -8,8 +8,6 @@ GM's corrections of Body, Mind and bonus pools and the rests are Distat's as a r
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.campaign.model import Campaign
 from pbp.engine.scene_roster import CastKeeper, SceneRoster
 from pbp.errors import Problem
@@ -19,6 +17,7 @@ from pbp.rulesets.distat.engine.setup import fighter_from_sheet, npc_fighter
 from pbp.rulesets.distat.rules import DistatScene, Feature
 from pbp.rulesets.distat.sheet import DistatOptions
 from pbp.tags.commands import Command, FeatureCommand, NpcCommand
+from pbp.values import replace
 
 
 def recoveries(before: DistatScene, after: DistatScene) -> tuple[Recovery, ...]:

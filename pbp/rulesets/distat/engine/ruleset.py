@@ -5,7 +5,7 @@ and bonus pools, ``!rest`` and the short rest at an encounter's end, in every sc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbp.engine.actors import Actor
@@ -36,6 +36,7 @@ from pbp.rulesets.distat.tags import ActionTag, IdentifyTag, MoveTag
 from pbp.tags.commands import Command, RecoverCommand, RestCommand
 from pbp.tags.model import PassTag, SceneKind
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 
 def _resolve(scene: DistatScene, intent: distat.Intent) -> tuple[DistatScene, tuple[Any, ...]]:

@@ -4,8 +4,6 @@ and corrections of Body, Mind and the bonus pool in resolution order (``!damage`
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.campaign.model import CharacterSheet
 from pbp.engine.report import CorrectionEntry
 from pbp.engine.setup import resolve_in
@@ -21,6 +19,7 @@ from pbp.tags.commands import (
     HealCommand,
     NpcCommand,
 )
+from pbp.values import replace
 
 
 def fighter_from_sheet(sheet: CharacterSheet) -> Fighter:

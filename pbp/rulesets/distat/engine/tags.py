@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbp.engine.actors import Actor
 from pbp.engine.pending import Pending
@@ -31,6 +31,7 @@ from pbp.tags import resolve_name
 from pbp.tags.commands import BonusCommand, Command
 from pbp.tags.model import PassTag
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 ALL_SLOTS: frozenset[str] = frozenset({"move", "physical", "mental"})
 _BY_EFFECT: dict[str, type[Attack | Restrain]] = {"attack": Attack, "restrain": Restrain}

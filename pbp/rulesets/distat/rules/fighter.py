@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from pbp.rulesets.distat.rules.intents import Stat
 from pbp.rulesets.distat.rules.talents import Talent, always_on, count
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 Status = Literal["active", "zeroed", "out"]
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.rulesets.distat.rules.effects import Identified
 from pbp.rulesets.distat.rules.guards import actor_problems
 from pbp.rulesets.distat.rules.intents import Identify
@@ -18,6 +16,7 @@ from pbp.rulesets.distat.rules.violations import (
     UnknownName,
     Violation,
 )
+from pbp.values import replace
 
 
 def identify_tn(*, level: int, seen: int, owns: bool) -> int:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.rulesets.distat.rules.effects import (
     AutoFailed,
     BecameRestrained,
@@ -19,7 +17,7 @@ from pbp.rulesets.distat.rules.records import CheckRecord, Damage, Verb
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, put
 from pbp.rulesets.distat.rules.talents import count, find, situational
 from pbp.rulesets.distat.rules.values import Defence, defence
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 
 @frozen_value

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.rulesets.distat.rules.effects import Effect, Escaped
 from pbp.rulesets.distat.rules.fighter import eav
 from pbp.rulesets.distat.rules.guards import feat_tn
@@ -36,6 +34,7 @@ from pbp.rulesets.distat.rules.split import maneuver_of, run_split, void_part
 from pbp.rulesets.distat.rules.validate import slots_used, validate
 from pbp.rulesets.distat.rules.values import defence
 from pbp.rulesets.distat.rules.violations import Violation
+from pbp.values import replace
 
 Result = tuple[DistatScene, tuple[CheckRecord, ...]]
 

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import replace
 
 from pbp.rulesets.distat.rules.fighter import Fighter, damage, hurt, invested, with_damage
 from pbp.rulesets.distat.rules.intents import STATS, Stat
 from pbp.rulesets.distat.rules.scene import DistatScene, fighter, new_scene, put
+from pbp.values import replace
 
 POINTS_PER_DAMAGE = 2  # RULES D16 step 3: every 2 bonus points remove 1 damage
 

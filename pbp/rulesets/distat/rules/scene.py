@@ -6,10 +6,10 @@ Every function returns a new scene; nothing is changed in place (RULES D11 for g
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import field
 
 from pbp.rulesets.distat.rules.fighter import Fighter, RulesOptions, status
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 Sighting = tuple[int, int]
 """What an observer saw of one talent of one target: (times seen, sequence number of the last)."""

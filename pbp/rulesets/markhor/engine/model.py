@@ -9,7 +9,7 @@ HP and WP of the sheet.
 
 from __future__ import annotations
 
-from dataclasses import field, replace
+from dataclasses import field
 from typing import Literal
 
 from pbp.rules.dice.seeded import RollRecord
@@ -18,7 +18,7 @@ from pbp.rulesets.markhor.rules.initiative import InitiativeRoll
 from pbp.rulesets.markhor.rules.pools import Pools
 from pbp.rulesets.markhor.rules.skirmish import Fate
 from pbp.tags.model import SceneKind
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 Mode = Literal["skirmish", "battle"]
 

@@ -9,7 +9,7 @@ entity then takes its turn: its courses in post order, skipped when it is out.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pbp.campaign.model import Campaign
@@ -50,7 +50,7 @@ from pbp.rulesets.markhor.rules.skirmish import Outcome, needs_roll, skirmish_ou
 from pbp.rulesets.markhor.sheet import MarkhorOptions
 from pbp.tags import resolve_name
 from pbp.tags.commands import DamageCommand, HealCommand
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 Scores = Callable[[str], Mapping[str, int | None]]
 

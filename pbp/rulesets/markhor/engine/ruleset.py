@@ -8,7 +8,7 @@ command is refused load when first needed (a campaign that never fights seldom n
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pbp.engine import acknowledge
@@ -37,6 +37,7 @@ from pbp.tags.commands import (
 )
 from pbp.tags.model import SceneKind
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 if TYPE_CHECKING:
     from pbp.rulesets.markhor.engine.resolve import MarkhorItem, PoolFix

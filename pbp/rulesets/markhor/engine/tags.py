@@ -4,7 +4,6 @@ character cannot act or be healed, a cast needs WP."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from pbp.engine.actors import Actor
@@ -35,6 +34,7 @@ from pbp.rulesets.markhor.engine.refusals import (
 from pbp.rulesets.markhor.rules.actions import action_points
 from pbp.rulesets.markhor.tags import FORMATS, ActTag, CastTag, SkirmishAttackTag
 from pbp.tags.registry import Tag
+from pbp.values import replace
 
 MAX_TURN_AP = 6  # the Actions page: AP on one's own turn cap out at 6
 

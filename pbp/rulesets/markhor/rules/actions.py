@@ -12,12 +12,11 @@ keeps whatever is unspent for reactions until its next turn.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
 
 from pbp.rulesets.markhor.rules.errors import ActionRefused
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 BASE_AP = 3
 TURN_CAP = 6  # AP an entity may spend on its own turn

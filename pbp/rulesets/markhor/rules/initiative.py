@@ -8,11 +8,10 @@ tying the same entities for ever.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 
 from pbp.rules.dice.source import Roller
 from pbp.rulesets.markhor.rules.advantage import roll_with
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 INITIATIVE_DIE = 24
 AMBUSH_BONUS = 24  # the seed: "the advantaged side has +24 added to their initiative roll"

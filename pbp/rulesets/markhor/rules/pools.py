@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pbp.rulesets.markhor.rules.errors import PoolRefused
-from pbp.values import frozen_value
+from pbp.values import frozen_value, replace
 
 # The Hitpoints and Willpower page: full HP = 12 + 3×Vigor, full WP = 12 + 3×Fortitude, each at
 # least 3. A sheet that gives no value is read with Vigor/Fortitude unknown, i.e. as 0 → 12.
