@@ -27,6 +27,7 @@ from pbp.store.trouble import (
     hide_password,
     one_line,
 )
+from pbp.store.unit import LazySession, lazy_session
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -49,7 +50,9 @@ EXAMPLES = '"sqlite:///pbp.db" or "postgresql+psycopg://USER@HOST/DATABASE"'
 
 # The unit of work open in this thread (or task) that the local forum's storage and the
 # sessions opened inside it join: a ``transaction()`` block, or a ``session(shared=True)``.
-_OPEN: ContextVar[tuple[Store, Session | Connection] | None] = ContextVar("pbp_open", default=None)
+_OPEN: ContextVar[tuple[Store, Session | LazySession | Connection] | None] = ContextVar(
+    "pbp_open", default=None
+)
 
 
 def known_revisions() -> frozenset[str]:
@@ -255,10 +258,20 @@ class Store:
         thread, it is part of that unit of work instead: it commits with it, and if it
         raises, none of the unit of work is kept. ``shared``: the local forum's storage
         (``transaction()``, ``read_transaction()``) and the sessions opened inside the block
-        join this one (a delivery's posts, kept with what the delivery records)."""
+        join this one (a delivery's posts, kept with what the delivery records); it is a
+        ``LazySession`` (``pbp.store.unit``), which makes its ORM session only when something
+        asks for one: a live poll's plain statements need none."""
         joined = self._joined()
-        if isinstance(joined, Session):
-            yield joined
+        if isinstance(joined, Session | LazySession):
+            yield joined  # type: ignore[misc]
+            return
+        if shared and joined is None:  # the poll's: no ORM session until something needs one
+            with self._answering(), self.engine.begin() as conn, lazy_session(conn) as unit:
+                token = _OPEN.set((self, unit))
+                try:
+                    yield unit  # type: ignore[misc]
+                finally:
+                    _OPEN.reset(token)
             return
         if joined is not None:
             with (
@@ -271,14 +284,9 @@ class Store:
                 yield session
             return
         with self._answering(), self._sessions() as session, session.begin():
-            token = _OPEN.set((self, session)) if shared else None
-            try:
-                yield session
-            finally:
-                if token is not None:
-                    _OPEN.reset(token)
+            yield session
 
-    def _joined(self) -> Session | Connection | None:
+    def _joined(self) -> Session | LazySession | Connection | None:
         """The unit of work of this store open in this thread, if any."""
         found = _OPEN.get()
         return found[1] if found is not None and found[0] is self else None
@@ -286,7 +294,7 @@ class Store:
     def _joined_connection(self) -> Connection | None:
         """The connection of the unit of work open in this thread, its objects flushed."""
         joined = self._joined()
-        if isinstance(joined, Session):
+        if isinstance(joined, Session | LazySession):
             joined.flush()
             return joined.connection()
         return joined
