@@ -2,13 +2,14 @@
 something asks for one.
 
 A poll of a live bot writes and reads plain rows only (``pbp.store.execute``): the ORM's
-session around them would cost about a tenth of the poll (its own transaction's book-keeping,
-its flushes of nothing, its close). ``LazySession`` stands for that session: what the store's
-plain statements ask of it (the connection, a flush, the objects it holds and those it has
-pending) it answers from the connection alone while it holds no session, and anything else
-makes the session, joined to the same connection and its transaction (as a session opened
-inside a ``Store.transaction()`` block is), and asks it. Whatever the session then holds is
-flushed before the unit of work commits, with it; if the unit of work fails, none of it is kept.
+session around them would cost about a twentieth of the poll (its own transaction's
+book-keeping, its flushes of nothing, its close). ``LazySession`` stands for that session:
+what the store's plain statements ask of it (the connection, a flush, the objects it holds
+and those it has pending) it answers from the connection alone while it holds no session,
+and anything else makes the session, joined to the same connection and its transaction (as
+a session opened inside a ``Store.transaction()`` block is), and asks it. Whatever the
+session then holds is flushed before the unit of work commits, with it; if the unit of work
+fails, none of it is kept.
 """
 
 from __future__ import annotations
