@@ -79,25 +79,18 @@ def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_i
     _check_order(fields)
     for number, field in enumerate(fields):
         name = field.name
-        factory = field.default_factory is not dataclasses.MISSING
-        default = field.default is not dataclasses.MISSING
-        if factory:
-            names[f"__factory_{number}"] = field.default_factory
-        elif default:
-            names[f"__default_{number}"] = field.default
+        default = _default_of(field, number, names, prefix="__")
         if field.init:
             value, parameter = name, name
-            if factory:
-                value = f"__factory_{number}() if {name} is __FACTORY else {name}"
+            if field.default_factory is not dataclasses.MISSING:
+                value = f"{default} if {name} is __FACTORY else {name}"
                 parameter += "=__FACTORY"
-            elif default:
-                parameter += f"=__default_{number}"
+            elif default is not None:
+                parameter += f"={default}"
             (keyword if field.kw_only else positional).append(parameter)
             annotations[1 if field.kw_only else 0][name] = field.type
-        elif factory:
-            value = f"__factory_{number}()"
-        elif default:
-            value = f"__default_{number}"
+        elif default is not None:
+            value = default
         else:
             continue  # (left unset, as dataclasses leaves it)
         names[f"__set_{number}"] = _slot(cls, name).__set__
@@ -121,6 +114,21 @@ def _quick_init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, post_i
     if post_init:
         _POST_INITS.add(written)
     return written
+
+
+def _default_of(
+    field: dataclasses.Field[Any], number: int, names: dict[str, Any], *, prefix: str
+) -> str | None:
+    """The expression of the ``number``th field's default in a method written as source: its
+    default factory called, or its default value (put in ``names``, the method's closure, as
+    ``{prefix}factory_{number}`` or ``{prefix}default_{number}``); None if it has neither."""
+    if field.default_factory is not dataclasses.MISSING:
+        names[f"{prefix}factory_{number}"] = field.default_factory
+        return f"{prefix}factory_{number}()"
+    if field.default is not dataclasses.MISSING:
+        names[f"{prefix}default_{number}"] = field.default
+        return f"{prefix}default_{number}"
+    return None
 
 
 def _check_order(fields: tuple[dataclasses.Field[Any], ...]) -> None:
@@ -418,15 +426,11 @@ def _replacer(cls: type) -> tuple[frozenset[str], Any]:
     body = ["def replace(old, changes):", " made = new(cls)"]
     for number, field in enumerate(fields):
         if field.init:
-            value = f"changes.get({field.name!r}, old.{field.name})"
-        elif field.default_factory is not dataclasses.MISSING:
-            given[f"factory_{number}"] = field.default_factory
-            value = f"factory_{number}()"
-        elif field.default is not dataclasses.MISSING:
-            given[f"default_{number}"] = field.default
-            value = f"default_{number}"
+            value: str | None = f"changes.get({field.name!r}, old.{field.name})"
         else:
-            continue  # (left unset, as its __init__ leaves it)
+            value = _default_of(field, number, given, prefix="")
+            if value is None:
+                continue  # (left unset, as its __init__ leaves it)
         given[f"set_{number}"] = _slot(cls, field.name).__set__
         body.append(f" set_{number}(made, {value})")
     if cls.__init__ in _POST_INITS:
