@@ -62,3 +62,55 @@ def test_a_later_iterator_yields_what_an_earlier_one_filled() -> None:
         "rounds": [{"number": 1}, {"number": 2}],
         "rejected": [1, 2],
     }
+
+
+# every key and number json writes in its own way: NaN and the infinities, keys that are not
+# strings (json writes them as strings), subclasses of str, int and float
+KEYS = TEXT | st.integers() | st.floats() | st.booleans() | st.none()
+NUMBERS = st.floats() | st.integers() | st.sampled_from([True, False])
+ODD = st.recursive(
+    NUMBERS | TEXT | st.none(),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(KEYS, inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@given(ODD)
+def test_each_value_written_as_json_dumps_writes_it(value: Any) -> None:
+    assert _streamed({"x": value}) == json.dumps({"x": value}, indent=1, ensure_ascii=False)
+
+
+def test_values_json_refuses_are_refused_as_json_refuses_them() -> None:
+    circular: list[Any] = []
+    circular.append(circular)
+    for value, error in (({1, 2}, TypeError), ({(1, 2): 3}, TypeError), (circular, ValueError)):
+        try:
+            json.dumps(value, indent=1)
+        except error as expected:
+            said = str(expected)
+        else:
+            raise AssertionError(f"json took {value!r}")
+        try:
+            _streamed({"x": value})
+        except error as got:
+            assert str(got) == said
+        else:
+            raise AssertionError(f"the writer took {value!r}")
+
+
+class _Name(str):
+    pass
+
+
+def test_subclasses_of_plain_values_are_written_as_their_plain_values() -> None:
+    import enum
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    value = {_Name("who"): [_Name("Aria"), Level.HIGH, 2.5, float("nan"), float("-inf")]}
+    assert _streamed({"x": value}) == json.dumps({"x": value}, indent=1, ensure_ascii=False)
