@@ -1,6 +1,7 @@
 """Session-wide fixtures: a throw-away PostgreSQL database for the tests that want one, and
 the fifth ruleset of ``tests/rulesets/coin``, registered before anything reads the rulesets
-(``pbp.rulesets.register``) so that the ruleset contract suite runs over it in-process.
+(``pbp.rulesets.register``) so that the ruleset contract suite runs over it in-process; and
+a cache folder of the run's own for compiled templates (``PBP_CACHE_DIR``).
 
 The server is administered through ``PBP_TEST_POSTGRES_URL`` (default
 ``postgresql+psycopg://postgres@127.0.0.1:5432/test``). Tests that ask for
@@ -10,9 +11,12 @@ The server is administered through ``PBP_TEST_POSTGRES_URL`` (default
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +31,13 @@ from coin import RULESET as COIN
 from pbp.rulesets import register
 
 register(COIN)
+
+# compiled templates kept in a folder of this run's, never the user's own cache (the tests'
+# pbp commands in subprocesses share it)
+if "PBP_CACHE_DIR" not in os.environ:
+    _cache = tempfile.mkdtemp(prefix="pbp-test-cache-")
+    os.environ["PBP_CACHE_DIR"] = _cache
+    atexit.register(shutil.rmtree, _cache, ignore_errors=True)
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 

@@ -13,6 +13,7 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 from pbp.render.tag_edits import FILTERS
+from pbp.render.template_cache import template_cache
 
 _PACKAGED = Path(__file__).resolve().parent.parent / "templates"  # inside an installed wheel
 _CHECKOUT = Path(__file__).resolve().parent.parent.parent / "templates"  # source or editable
@@ -235,6 +236,7 @@ def make_environment(override: Path | None = None, *, reload: bool = True) -> ji
     )
     env.filters["md"] = md_escape
     env.filters.update(FILTERS)  # the writer's tag with one fix: the examples
+    env.bytecode_cache = template_cache(env)  # compiled by an earlier run: not compiled again
     return env
 
 
