@@ -8,9 +8,12 @@ help needs no subcommand module; a test checks that they match each command's ow
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO, Any
 
 import click
@@ -64,6 +67,21 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The garbage collector off while a subcommand's modules load: they make a few hundred
+    thousand objects that all last (modules, classes, SQLAlchemy's and Jinja's machinery) and
+    no garbage, and the collector's passes over them were a twentieth of loading them."""
+    if not gc.isenabled():  # (someone else's choice: left as it is)
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported from their modules on first use."""
 
@@ -80,7 +98,8 @@ class LazyGroup(click.Group):
         if cmd_name in self.commands or cmd_name not in self.lazy:
             return super().get_command(ctx, cmd_name)
         module, attribute, _summary = self.lazy[cmd_name]
-        command = getattr(importlib.import_module(f"pbp.cli.{module}"), attribute)
+        with _collector_paused():
+            command = getattr(importlib.import_module(f"pbp.cli.{module}"), attribute)
         if not isinstance(command, click.Command):
             raise TypeError(f"pbp.cli.{module}.{attribute} is not a click command")
         self.commands[cmd_name] = command

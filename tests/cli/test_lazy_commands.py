@@ -159,3 +159,30 @@ def test_an_unknown_command_is_refused_with_the_usual_message() -> None:
     result = CliRunner().invoke(app, ["frobnicate"])
     assert result.exit_code == 2
     assert "No such command 'frobnicate'" in result.output
+
+
+def test_the_collector_rests_while_a_command_loads_and_is_on_again_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+    import importlib
+
+    seen: list[bool] = []
+    load = importlib.import_module
+
+    def loading(name: str) -> object:
+        seen.append(gc.isenabled())
+        return load(name)
+
+    monkeypatch.setattr(importlib, "import_module", loading)
+    group = LazyGroup(name="pbp", lazy={"parse": SUBCOMMANDS["parse"]})
+    assert gc.isenabled()
+    assert group.get_command(click.Context(group), "parse") is not None
+    assert seen == [False] and gc.isenabled()  # a long `pbp run` collects as ever
+    gc.disable()  # a caller's own choice stays
+    try:
+        group = LazyGroup(name="pbp", lazy={"parse": SUBCOMMANDS["parse"]})
+        group.get_command(click.Context(group), "parse")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
