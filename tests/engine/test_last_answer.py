@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbp.engine.last_answer import keeps_last_answer
+from pbp.engine.last_answer import KEPT, keeps_last_answer
 
 
 @dataclass(frozen=True)
@@ -36,3 +36,22 @@ def test_values_asked_in_turn_each_get_their_own_answer() -> None:
 
     a, b, empty = Round(posts=("a",)), Round(posts=("b",)), Round(posts=())
     assert [first(v) for v in (a, b, a, empty, empty, b)] == ["a", "b", "a", None, None, "b"]
+
+
+def test_the_last_few_values_asked_in_turn_are_each_answered_once() -> None:
+    asked: list[Round] = []
+
+    @keeps_last_answer
+    def count(value: Round) -> int:
+        asked.append(value)
+        return len(value.posts)
+
+    base, now = Round(posts=("a",)), Round(posts=("a", "b"))
+    assert [count(v) for v in (base, now, base, now, base)] == [1, 2, 1, 2, 1]
+    assert asked == [base, now]  # the round's first scene and the scene now, in turn: kept
+    others = [Round(posts=("x",) * n) for n in range(3, 3 + KEPT)]
+    for other in others:
+        count(other)
+    assert len(asked) == 2 + KEPT
+    count(base)  # pushed out by as many newer values as are kept: computed again
+    assert len(asked) == 3 + KEPT and asked[-1] is base
