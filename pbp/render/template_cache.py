@@ -3,13 +3,13 @@ templates it uses (about 3 ms each, a tenth of a second for a replay's two dozen
 earlier run left them compiled in the user's cache folder.
 
 The folder is ``$PBP_CACHE_DIR/templates``, else ``$XDG_CACHE_HOME/pbp/templates``, else
-``~/.cache/pbp/templates``; ``PBP_CACHE_DIR=""`` keeps nothing. A template is taken from it
-only while its source is the very text it was compiled from (Jinja keeps a checksum of the
-source beside the code), compiled with the same options, by the same Jinja and Python: a GM's
-override, an upgrade or an edited template is compiled anew. The folder is the user's own
-(made private; one that others may write to is never read: its code would run here), and
-nothing that goes wrong with it (a read-only home, a full disk, a damaged file) does more than
-compile the template as if it were not there."""
+``~/.cache/pbp/templates`` (nowhere if the user has no home); ``PBP_CACHE_DIR=""`` keeps
+nothing. A template is taken from it only while its source is the very text it was compiled
+from (Jinja keeps a checksum of the source beside the code), compiled with the same options,
+by the same Jinja and Python: a GM's override, an upgrade or an edited template is compiled
+anew. The folder is the user's own (made private; one that others may write to is never read:
+its code would run here), and nothing that goes wrong with it (a read-only home, a full disk,
+a damaged file) does more than compile the template as if it were not there."""
 
 from __future__ import annotations
 
@@ -30,7 +30,11 @@ def cache_folder() -> Path | None:
     given = os.environ.get(ENV_VAR)
     if given is not None:
         return Path(given).expanduser() / "templates" if given.strip() else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # (unset, empty or relative: the spec's default instead)
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):  # no home to be found (``~`` left as it is): kept nowhere,
+        return None  # never in a folder named "~" wherever pbp was started
     return Path(base) / "pbp" / "templates"
 
 

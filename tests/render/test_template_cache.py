@@ -132,3 +132,20 @@ def test_the_default_folder_is_the_users_cache(monkeypatch: pytest.MonkeyPatch) 
     assert cache_folder() == Path("/somewhere/cache/pbp/templates")
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert cache_folder() == Path(os.path.expanduser("~")) / ".cache" / "pbp" / "templates"
+
+
+def test_no_home_keeps_nothing_rather_than_a_folder_named_by_the_tilde(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PBP_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # as with no home found
+    assert cache_folder() is None
+
+
+def test_a_relative_xdg_cache_home_is_passed_over_as_the_spec_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PBP_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert cache_folder() == Path(os.path.expanduser("~")) / ".cache" / "pbp" / "templates"
