@@ -221,16 +221,13 @@ with open(sys.argv[1], "w") as out:
 """
 
 
-_CACHE: dict[str, str] = {}  # PBP_CACHE_DIR of the children: a folder of this run's
-
-
 def _child_env(source: str | None) -> dict[str, str]:
     """The child's environment: pbp from ``source`` (else the installed one), bytecode used,
-    the templates kept in this run's cache folder."""
+    the templates kept in this run's cache folder (``PBP_CACHE_DIR``, set by ``main``)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if source:
         env["PYTHONPATH"] = source
-    return env | _CACHE
+    return env
 
 
 def _compile(source: str | None) -> None:
@@ -256,7 +253,7 @@ def main(sizes: list[int], before: str | None, heroes: int = 0, realistic: bool 
     for source in ([before] if before else []) + [None]:
         _compile(source)
         with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
-            _CACHE["PBP_CACHE_DIR"] = cache
+            os.environ["PBP_CACHE_DIR"] = cache  # (the children's: ``_child_env``)
             run(20, Path(tmp), source, heroes=heroes, realistic=realistic, shown=False)
             results = [run(n, Path(tmp), source, heroes=heroes, realistic=realistic) for n in sizes]
         if len(results) > 1:

@@ -76,8 +76,7 @@ class KeptTemplates(jinja2.FileSystemBytecodeCache):
 
     def __init__(self, folder: Path, *, variant: str) -> None:
         # (Jinja's own would make a folder of its choosing when given none: this one is given)
-        super().__init__(str(folder), "%s.jinja")
-        self.folder = folder
+        super().__init__(str(folder), "%s.jinja")  # (``self.directory``)
         self.variant = variant
         self._safe: bool | None = None  # whether the folder is private: looked at once
 
@@ -104,8 +103,8 @@ class KeptTemplates(jinja2.FileSystemBytecodeCache):
         if self._safe is None or (make and not self._safe):
             try:
                 if make:
-                    self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-                found = os.lstat(self.folder)
+                    os.makedirs(self.directory, mode=0o700, exist_ok=True)
+                found = os.lstat(self.directory)
             except OSError:
                 return False  # (not there yet, or not ours to make: asked again later)
             owner = getattr(os, "getuid", lambda: found.st_uid)()  # (no owners on Windows)
