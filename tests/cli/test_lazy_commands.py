@@ -23,17 +23,20 @@ HEAVY = ("sqlalchemy", "alembic", "praw", "prawcore", "apscheduler", "jinja2", "
 
 # Runs `pbp ARGS...` in a fresh interpreter and prints which of the modules HEAVY names it
 # imported (a module counts as imported when it or any module inside it is).
+# (when the process ends: `pbp` ends it at once after its command, the functions registered
+# with atexit run)
 CHILD = """
-import json, sys
+import atexit, json, sys
 from pbp.cli import main
+
+@atexit.register
+def report():
+    heavy = sorted(n for n in json.loads(HEAVY)
+                   if any(m == n or m.startswith(n + ".") for m in sys.modules))
+    print("\\nIMPORTED " + json.dumps(heavy), file=sys.stderr)
+
 sys.argv = ["pbp", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
-heavy = sorted(n for n in json.loads(HEAVY)
-               if any(m == n or m.startswith(n + ".") for m in sys.modules))
-print("\\nIMPORTED " + json.dumps(heavy), file=sys.stderr)
+main()
 """
 
 
@@ -186,3 +189,46 @@ def test_the_collector_rests_while_a_command_loads_and_is_on_again_after(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_what_a_command_loads_goes_to_the_oldest_generation_and_is_still_collected(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+    import importlib
+    import weakref
+
+    class Node:
+        pass
+
+    made: list[object] = []
+    load = importlib.import_module
+
+    def loading(name: str) -> object:
+        kept = [Node()]  # (tracked by the collector, as a module's objects are)
+        cycle = Node()
+        cycle.me = cycle  # type: ignore[attr-defined]  # garbage once the load is done
+        made.extend([kept, weakref.ref(cycle)])
+        return load(name)
+
+    monkeypatch.setattr(importlib, "import_module", loading)
+    group = LazyGroup(name="pbp", lazy={"parse": SUBCOMMANDS["parse"]})
+    group.get_command(click.Context(group), "parse")
+    kept, cycle = made
+    assert any(o is kept for o in gc.get_objects(generation=2))
+    assert not any(o is kept for o in gc.get_objects(generation=0))
+    assert gc.get_freeze_count() == 0 and cycle() is not None
+    gc.collect()
+    assert cycle() is None  # not frozen: garbage among them is collected as ever
+
+    made.clear()
+    mine = [["the caller's"]]
+    gc.freeze()  # a caller that froze objects itself: they stay frozen (not listed)
+    try:
+        assert not any(o is mine for o in gc.get_objects())
+        group = LazyGroup(name="pbp", lazy={"parse": SUBCOMMANDS["parse"]})
+        group.get_command(click.Context(group), "parse")
+        assert not any(o is mine for o in gc.get_objects())
+        assert any(o is made[0] for o in gc.get_objects(generation=0))
+    finally:
+        gc.unfreeze()
