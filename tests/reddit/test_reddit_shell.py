@@ -123,11 +123,17 @@ def test_killed_mid_poll_again_and_again_under_chaos_then_a_clean_poll(site: Sit
         site.comment("bob", f"round {round_number} [mentl: attack Ogre]")
         site.comment("gm_sam", "!close")
         for _ in range(3):
+            # killed once Reddit has answered this many of its requests: mid-poll, right
+            # after a write whose answer it never reads, however fast the machine
+            answered, after = len(site.fake.requests), rng.randint(1, 8)
             proc = site.start_poll()
-            time.sleep(rng.uniform(0.6, 1.6))
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGKILL)
-                kills += 1
+            give_up = time.monotonic() + 60
+            while proc.poll() is None and time.monotonic() < give_up:
+                if len(site.fake.requests) - answered >= after:
+                    proc.send_signal(signal.SIGKILL)
+                    kills += 1
+                    break
+                time.sleep(0.002)
             proc.communicate()
     assert kills > 0
     site.fake.calm()
