@@ -15,8 +15,11 @@ No call to the database may block pbp for longer than ``timeout`` seconds:
 
 from __future__ import annotations
 
+import atexit
 import time
+import weakref
 from collections.abc import Callable
+from contextlib import suppress
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,20 @@ DEFAULT_TIMEOUT = 10  # seconds: the longest one call waits for the database by 
 IDLE_PING = 10.0  # seconds a pooled server connection may rest before it is tried again
 LIBPQ_DRIVERS = ("psycopg", "psycopg2")  # the drivers that take libpq's connection settings
 
+# every engine made here while it lives: its pooled connections are closed at the process's end
+_MADE: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_at_end() -> None:
+    """The process ends: each engine's pooled connections are closed, as the interpreter's
+    teardown would close them, and `pbp` ends without that teardown (``pbp.cli.leaving``).
+    The last connection to a SQLite file closed moves its WAL into the database and removes
+    the -wal and -shm files beside it; a server's hears the connection end."""
+    for engine in list(_MADE):
+        with suppress(Exception):  # (a server gone meanwhile: nothing left to close)
+            engine.dispose()
+
 
 def sqlite_engine(url: URL, *, durable: bool, readonly: bool, timeout: int) -> Engine:
     """An SQLite engine: WAL, a busy timeout and transactions that take the write lock when
@@ -41,6 +58,7 @@ def sqlite_engine(url: URL, *, durable: bool, readonly: bool, timeout: int) -> E
         engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_pragmas(durable=durable, timeout=timeout))
     event.listen(engine, "begin", _begin_deferred if readonly else _begin_immediate)
+    _MADE.add(engine)
     return engine
 
 
@@ -51,6 +69,7 @@ def server_engine(url: URL, *, timeout: int) -> Engine:
         event.listen(engine, "do_connect", _bounded_connect(engine.dialect.driver, timeout))
     event.listen(engine, "checkin", _note_checkin)
     event.listen(engine, "checkout", _ping_after_idle)
+    _MADE.add(engine)
     return engine
 
 
