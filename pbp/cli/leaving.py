@@ -36,7 +36,10 @@ def leave(code: object) -> None:
         return
     if threading.current_thread() is not threading.main_thread() or _others_running():
         return
-    atexit._run_exitfuncs()  # (what Python runs at its end; each is run once)
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)  # (CPython's, and PyPy's)
+    if run_exit_functions is None:
+        return
+    run_exit_functions()  # what Python runs at its end (each once: a later end runs none)
     try:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:

@@ -68,7 +68,11 @@ def test_every_line_of_a_long_output_is_written_before_the_end(
     ],
 )
 def test_the_exit_status_is_the_commands(
-    tmp_path: Path, pbp_argv: list[str], env: dict[str, str], args: list[str], status: int,
+    tmp_path: Path,
+    pbp_argv: list[str],
+    env: dict[str, str],
+    args: list[str],
+    status: int,
     said: str,
 ) -> None:
     done = subprocess.run(
