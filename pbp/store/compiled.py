@@ -57,6 +57,8 @@ class Plan:
     #: the parameters that are lists (``x IN (…)``): the SQL has a token for each, made into
     #: one placeholder per item when the statement runs
     expanding: frozenset[str] = frozenset()
+    #: the SQL made for each count of items of the lists, in their order (a few kept)
+    spread: dict[tuple[int, ...], str] = field(default_factory=dict, repr=False)
 
     def has_empty_list(self, given: Params) -> bool:
         """Whether a list parameter of ``given`` (or of the statement) has no item."""
@@ -69,20 +71,38 @@ class Plan:
     def expanded(self, given: Params) -> tuple[str, Any]:
         """The SQL and the driver's parameters for ``given``, each list parameter spread over
         as many placeholders as it has items."""
-        sql, flat, named = self.sql, [], {}
+        flat: list[Any] = []
+        named: dict[str, Any] = {}
+        counts = []
         for (name, *_), value in zip(self.slots, self._values(given), strict=True):
             if name not in self.expanding:
                 flat.append(value)
                 named[name] = value
                 continue
             flat.extend(value)
-            if self.positional:
-                marks = ", ".join("?" * len(value))
-            else:
-                marks = ", ".join(f"%({name}_{i})s" for i in range(1, len(value) + 1))
+            counts.append(len(value))
+            if not self.positional:
                 named.update((f"{name}_{i}", v) for i, v in enumerate(value, 1))
-            sql = sql.replace(f"__[POSTCOMPILE_{name}]", marks)
+        shape = tuple(counts)
+        sql = self.spread.get(shape)
+        if sql is None:
+            sql = self._spread(shape)
         return sql, tuple(flat) if self.positional else named
+
+    def _spread(self, counts: tuple[int, ...]) -> str:
+        """The SQL with its lists of these counts of items (kept for the next time)."""
+        sql = self.sql
+        lists = (name for name, *_ in self.slots if name in self.expanding)
+        for name, count in zip(lists, counts, strict=True):
+            if self.positional:
+                marks = ", ".join("?" * count)
+            else:
+                marks = ", ".join(f"%({name}_{i})s" for i in range(1, count + 1))
+            sql = sql.replace(f"__[POSTCOMPILE_{name}]", marks)
+        if len(self.spread) >= MOST_SPREADS:  # (lists of ever new lengths: the oldest go)
+            self.spread.pop(next(iter(self.spread)))
+        self.spread[counts] = sql
+        return sql
 
     def parameters(self, given: Params) -> Any:
         """The driver's parameters for one row of ``given``."""
@@ -207,6 +227,7 @@ def plan(statement: Any, dialect: Dialect, keys: Sequence[str], *, many: bool) -
 
 
 MOST_PLANS = 500  # the store has under a hundred statements and shapes
+MOST_SPREADS = 32  # SQL texts kept per statement with lists, one per count of their items
 _plans: dict[tuple[int, str, tuple[str, ...], bool], tuple[Any, Plan | None]] = {}
 
 

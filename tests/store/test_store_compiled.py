@@ -90,6 +90,34 @@ def test_lists_given_and_fixed_are_spread_over_placeholders(store: Store, new_th
         assert _plan_for(statement, conn.dialect, ("ids",), False) is not None
 
 
+def test_a_list_used_twice_and_lists_of_changing_lengths(
+    store: Store, new_thread: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the SQL spread for each count of items is kept (a few): a count seen before, after
+    # others, and more counts than are kept, each answer the same rows as SQLAlchemy's
+    monkeypatch.setattr("pbp.store.compiled.MOST_SPREADS", 3)
+    thread = new_thread()
+    with store.transaction() as conn:
+        execute(conn, insert(VERSIONS), [_version(thread, f"p{n}") for n in range(1, 9)])
+    ids = bindparam("ids", expanding=True)
+    statement = (
+        select(VERSIONS.c.post_id)
+        .where(
+            VERSIONS.c.post_id.in_(ids),
+            VERSIONS.c.author.in_(bindparam("who", expanding=True)),
+            VERSIONS.c.post_id.in_(ids),  # (the same list again)
+        )
+        .order_by(VERSIONS.c.post_id)
+    )
+    for count, who in [(1, 1), (3, 2), (1, 1), (5, 1), (2, 2), (7, 2), (3, 2), (1, 2)]:
+        given = {"ids": [f"p{n}" for n in range(count, 0, -1)], "who": ["alice", "bob"][:who]}
+        planned, plain = _both(store, statement, given)
+        assert planned == plain == [(f"p{n}",) for n in range(1, count + 1)]
+    with store.transaction() as conn:
+        found = _plan_for(statement, conn.dialect, ("ids", "who"), False)
+    assert found is not None and 0 < len(found.spread) <= 3
+
+
 def test_an_update_counts_the_rows_it_changed(store: Store, new_thread: Any) -> None:
     thread = new_thread()
     with store.transaction() as conn:
