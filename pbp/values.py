@@ -24,6 +24,7 @@ import sys
 import threading
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -306,14 +307,37 @@ def _freeze(built: type, original: type, *, post_init: bool, documented: bool) -
 
 def _getstate(self: Any) -> list[Any]:
     """dataclasses' ``__getstate__`` of a frozen, slotted class: its fields' values (those of
-    the object's own class, a subclass's too)."""
-    return [getattr(self, f.name) for f in dataclasses.fields(self)]
+    the object's own class, a subclass's too). A thread's snapshot pickles thousands of
+    them: each class's fields are looked up once (``_pickled``), not at every object."""
+    return _pickled(self.__class__)[1](self)
 
 
 def _setstate(self: Any, state: list[Any]) -> None:
     """dataclasses' ``__setstate__`` of a frozen, slotted class."""
-    for field, value in zip(dataclasses.fields(self), state, strict=False):  # (as dataclasses')
-        object.__setattr__(self, field.name, value)
+    for name, value in zip(_pickled(self.__class__)[0], state, strict=False):  # (as dataclasses')
+        object.__setattr__(self, name, value)
+
+
+# for each class pickled: its fields' names, in order, and what reads their values as a list
+# (a class's fields are fixed once it is built)
+_PICKLED: dict[type, tuple[tuple[str, ...], Callable[[Any], list[Any]]]] = {}
+
+
+def _pickled(cls: type) -> tuple[tuple[str, ...], Callable[[Any], list[Any]]]:
+    found = _PICKLED.get(cls)
+    if found is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        values: Callable[[Any], list[Any]]
+        if len(names) >= 2:
+            many = operator.attrgetter(*names)
+            values = lambda obj: list(many(obj))  # noqa: E731
+        elif names:
+            one = operator.attrgetter(names[0])
+            values = lambda obj: [one(obj)]  # noqa: E731
+        else:
+            values = lambda obj: []  # noqa: E731
+        found = _PICKLED[cls] = (names, values)
+    return found
 
 
 def _add_methods(cls: type) -> None:
