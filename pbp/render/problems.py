@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 
 from pbp.errors import Problem
 from pbp.render.disclosure import NOTHING_HIDDEN, Hidden, blanked
@@ -157,17 +158,30 @@ class _Reads:
         return whole[key]  # (raises, as Examples does)
 
 
-# the template the words were written with (weakly), and each render's reads and words
-_Renders = tuple["weakref.ref[jinja2.Template]", list[tuple[tuple[tuple[str, object], ...], str]]]
+# the template the words were written with (weakly); for each set of the problem's fields a
+# render of it looked up (their names), those fields' values -> each such render's reads of the
+# examples and its words
+_Words = list[tuple[tuple[tuple[str, object], ...], str]]
+_Renders = tuple[
+    "weakref.ref[jinja2.Template]", dict[tuple[str, ...], dict[tuple[object, ...], _Words]]
+]
 
 
 class _Rendered:
-    """Problems' words already written: for each template, problem and blanked fields, the
-    words of each render with the fields of the examples it read (``_Reads``). Bounded: the
-    oldest problem is forgotten past ``most`` (a thread repeats its mistakes, soon)."""
+    """Problems' words already written: for each template, kind of problem and blanked fields,
+    the words of each render, with the values of the problem's fields it looked up and of the
+    examples' fields it read (``_Reads``). A template is a pure function of what it reads, so
+    any problem with the same values in those fields gets the same words: a problem's place in
+    its post (its line and column), which no built-in template writes, tells no two renders
+    apart. What a render looks up is what its context notes (``_LookingContext``); a template
+    that includes another, or imports one with its context, counts as reading every field, and
+    so does any render in an environment with a context or async rendering of its own.
+    Bounded: the oldest key is forgotten past ``most``, and of one key's renders the oldest
+    past ``most_each`` (a thread repeats its mistakes, soon)."""
 
-    def __init__(self, most: int = 1024) -> None:
+    def __init__(self, most: int = 1024, most_each: int = 256) -> None:
         self._most = most
+        self._most_each = most_each
         self._seen: dict[tuple[object, ...], _Renders] = {}
 
     def words(
@@ -177,34 +191,77 @@ class _Rendered:
         # last look (a GM's override of ``slots/_action.md.j2``): the look is in the key. The
         # template is not: a template replaced is let go, with its environment (its id, and
         # the template itself weakly, tell the one the words were written with)
-        key = (id(template), look_of(template.environment), problem, blank)
-        try:
-            kept = self._seen.get(key)
-        except TypeError:  # a field that cannot be hashed: rendered each time
-            return _render(template, problem, examples, blank)
-        renders = kept[1] if kept is not None and kept[0]() is template else None
-        for read, words in renders or ():
-            if all(getattr(examples, name, _MISSING) == value for name, value in read):
-                return words
+        key = (id(template), look_of(template.environment), type(problem), problem.code, blank)
+        kept = self._seen.get(key)
+        by_names = kept[1] if kept is not None and kept[0]() is template else None
+        for names, by_values in (by_names or {}).items():
+            try:
+                renders = by_values.get(tuple(getattr(problem, name) for name in names))
+            except TypeError:  # a value that cannot be hashed
+                continue
+            for read, words in renders or ():
+                if all(getattr(examples, name, _MISSING) == value for name, value in read):
+                    return words
         seen = _Reads(examples)
-        words = _render(template, problem, seen, blank)  # type: ignore[arg-type]
-        if not seen._pbp_whole:
-            if renders is None:
-                if key not in self._seen and len(self._seen) >= self._most:
-                    self._seen.pop(next(iter(self._seen), key), None)  # (another thread
-                renders = []  # may forget it first)
-                self._seen[key] = (weakref.ref(template), renders)
-            if len(renders) < 8:  # (examples that differ in what it reads: a few kept)
-                renders.append((tuple(seen._pbp_read.items()), words))
+        looked: set[str] = set()
+        words = _render(template, problem, seen, blank, looked=looked)  # type: ignore[arg-type]
+        if seen._pbp_whole:
+            return words
+        fields = [field.name for field in dataclasses.fields(problem)]
+        names = tuple(name for name in fields if name in looked)
+        values = tuple(getattr(problem, name) for name in names)
+        try:
+            hash(values)
+        except TypeError:  # a field that cannot be hashed: rendered each time
+            return words
+        if by_names is None:
+            if key not in self._seen and len(self._seen) >= self._most:
+                self._seen.pop(next(iter(self._seen), key), None)  # (another thread may
+            by_names = {}  # forget it first)
+            self._seen[key] = (weakref.ref(template), by_names)
+        by_values = by_names.setdefault(names, {})
+        renders = by_values.get(values)
+        if renders is None:
+            if len(by_values) >= self._most_each:
+                by_values.pop(next(iter(by_values), values), None)
+            renders = by_values[values] = []
+        if len(renders) < 8:  # (examples that differ in what it reads: a few kept)
+            renders.append((tuple(seen._pbp_read.items()), words))
         return words
 
 
 _RENDERED = _Rendered()
 
 
+class _LookingContext(jinja2.runtime.Context):
+    """Jinja's context of one render, noting each name the template looks up in ``looked``
+    (Jinja's own hook for a lookup of one's own). Every context made from it (an include, an
+    import with its context, a call block) is given all of its variables (``get_all``): that
+    counts as having looked up every one of them."""
+
+    looked: set[str]
+
+    def resolve_or_missing(self, key: str) -> Any:
+        self.looked.add(key)
+        return super().resolve_or_missing(key)
+
+    def get_all(self) -> dict[str, Any]:
+        every = super().get_all()
+        self.looked.update(every)
+        return every
+
+
 def _render(
-    template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank = ((), ())
+    template: jinja2.Template,
+    problem: Problem,
+    examples: Examples,
+    blank: Blank = ((), ()),
+    *,
+    looked: set[str] | None = None,
 ) -> str:
+    """The problem's words; ``looked``: the names the render looked up are added to it (every
+    name, where the environment has a context or async rendering of its own: Jinja's plain
+    context is the one known)."""
     fields = {field.name: getattr(problem, field.name) for field in dataclasses.fields(problem)}
     cause = getattr(type(problem), "cause", None)
     if isinstance(cause, str) and cause:  # a typed refusal: its cause names its template
@@ -213,7 +270,23 @@ def _render(
     fields.update(dict.fromkeys(own))
     if cited:  # a rule problem: the violation it cites, without the NPC's numbers
         fields["violation"] = blanked(fields["violation"], cited)
-    return template.render(code=problem.code, ex=examples, **fields).strip()
+    variables = {"code": problem.code, "ex": examples, **fields}
+    env = template.environment
+    if looked is None or env.context_class is not jinja2.runtime.Context or env.is_async:
+        if looked is not None:
+            looked.update(variables)
+        return template.render(variables).strip()
+    # what ``Template.render`` does, in a context that notes what the template looks up
+    context = _LookingContext(
+        env, {**(template.globals or {}), **variables}, template.name, template.blocks,
+        globals=template.globals,
+    )  # fmt: skip
+    context.looked = looked
+    try:
+        return env.concat(template.root_render_func(context)).strip()
+    except Exception:
+        env.handle_exception()
+        raise  # (handle_exception raises it, with the template's lines in its traceback)
 
 
 def render_problem_reply(

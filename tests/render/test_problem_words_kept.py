@@ -8,9 +8,11 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import jinja2
+import jinja2.runtime
+import pytest
 
 from pbp.errors import Problem
-from pbp.render.problems import Examples, render_problem
+from pbp.render.problems import Examples, _Rendered, render_problem
 
 
 @dataclass(frozen=True)
@@ -101,3 +103,104 @@ def test_a_reloaded_template_is_rendered_anew() -> None:
     env.cache = None  # (a template changed on disk is another template object)
     assert render_problem(problem, env=env, examples=GOBLIN) == "[fight]?"
     assert renders == ["[fight]", "[fight]"]
+
+
+# -- what a template looks up of the problem ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spent(Problem):
+    code: ClassVar[str] = "spent"
+    actor: str = "Aria"
+    left: int | None = 0
+    asked: int = 1
+
+
+READ = {
+    # line and column are read by none of these but ``where``, and by ``through_include`` only
+    # in the template it includes, and by ``through_macro`` only in a macro it imports
+    "problems/spent.md.j2": (
+        "{{ tag|counted }}: {{ actor }} has {% if left is none %}none{% else %}{{ left }}"
+        "{% endif %} left"
+    ),
+    "problems/where.md.j2": "{{ tag|counted }} at {{ line }}:{{ column }}",
+    "problems/through_include.md.j2": "{{ tag|counted }}{% include 'at.j2' %}",
+    "at.j2": " (line {{ line }})",
+    "problems/through_macro.md.j2": (
+        "{% from 'macros.j2' import place with context %}{{ tag|counted }}{{ place() }}"
+    ),
+    "macros.j2": "{% macro place() %} (column {{ column }}){% endmacro %}",
+}
+
+
+def _looking_env(templates: dict[str, str] = READ) -> tuple[jinja2.Environment, list[str]]:
+    env, renders = _env()
+    env.loader = jinja2.DictLoader(templates)
+    return env, renders
+
+
+def _as(code: str) -> type[Spent]:
+    return type(code.title(), (Spent,), {"code": code})
+
+
+def test_a_problem_elsewhere_in_its_post_is_not_rendered_again() -> None:
+    env, renders = _looking_env()
+    texts = {
+        render_problem(Spent(tag="[p]", line=n, column=2 * n), env=env, examples=GOBLIN)
+        for n in range(1, 6)
+    }
+    assert texts == {"[p]: Aria has 0 left"}
+    assert renders == ["[p]"]
+    # another value it reads is rendered anew, and kept too
+    assert render_problem(Spent(tag="[p]", left=2), env=env) == "[p]: Aria has 2 left"
+    assert render_problem(Spent(tag="[p]", left=None), env=env) == "[p]: Aria has none left"
+    assert render_problem(Spent(tag="[p]", left=2, line=9), env=env) == "[p]: Aria has 2 left"
+    assert render_problem(Spent(tag="[p]", actor="Bram"), env=env) == "[p]: Bram has 0 left"
+    assert renders == ["[p]"] * 4
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("where", ["[p] at 1:2", "[p] at 3:2", "[p] at 1:4"]),
+        ("through_include", ["[p] (line 1)", "[p] (line 3)", "[p] (line 1)"]),
+        ("through_macro", ["[p] (column 2)", "[p] (column 2)", "[p] (column 4)"]),
+    ],
+)
+def test_a_place_a_template_reads_anywhere_parts_its_renders(code: str, said: list[str]) -> None:
+    env, _renders = _looking_env()
+    kind = _as(code)
+    places = [(1, 2), (3, 2), (1, 4)]
+    got = [render_problem(kind(tag="[p]", line=ln, column=col), env=env) for ln, col in places]
+    assert got == said
+    again = [render_problem(kind(tag="[p]", line=ln, column=col), env=env) for ln, col in places]
+    assert again == said
+
+
+def test_in_an_environment_with_a_context_of_its_own_every_field_parts_the_renders() -> None:
+    env, renders = _looking_env()
+
+    class Own(jinja2.runtime.Context):
+        pass
+
+    env.context_class = Own
+    for n in (1, 2, 1):
+        assert render_problem(Spent(tag="[p]", line=n), env=env) == "[p]: Aria has 0 left"
+    assert renders == ["[p]", "[p]"]
+
+
+def test_the_renders_kept_of_one_template_are_bounded() -> None:
+    env, renders = _looking_env()
+    kept = _Rendered(most_each=2)
+    template = env.get_template("problems/spent.md.j2")
+
+    def words(left: int) -> str:
+        return kept.words(template, Spent(tag="[p]", left=left), GOBLIN, ((), ()))
+
+    assert [words(n) for n in (1, 2, 1, 3, 2, 3)] == [
+        f"[p]: Aria has {n} left" for n in (1, 2, 1, 3, 2, 3)
+    ]
+    # 1 and 2 kept; 3 makes 1 the oldest to go; 2 and 3 kept after
+    assert renders == ["[p]"] * 3
+    words(1)
+    assert renders == ["[p]"] * 4
