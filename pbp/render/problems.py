@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import weakref
@@ -194,7 +195,7 @@ class _Rendered:
         key = (id(template), look_of(template.environment), type(problem), problem.code, blank)
         kept = self._seen.get(key)
         by_names = kept[1] if kept is not None and kept[0]() is template else None
-        for names, by_values in (by_names or {}).items():
+        for names, by_values in tuple((by_names or {}).items()):  # (another thread may add)
             try:
                 renders = by_values.get(tuple(getattr(problem, name) for name in names))
             except TypeError:  # a value that cannot be hashed
@@ -216,18 +217,25 @@ class _Rendered:
             return words
         if by_names is None:
             if key not in self._seen and len(self._seen) >= self._most:
-                self._seen.pop(next(iter(self._seen), key), None)  # (another thread may
-            by_names = {}  # forget it first)
+                _forget_oldest(self._seen)
+            by_names = {}
             self._seen[key] = (weakref.ref(template), by_names)
         by_values = by_names.setdefault(names, {})
         renders = by_values.get(values)
         if renders is None:
             if len(by_values) >= self._most_each:
-                by_values.pop(next(iter(by_values), values), None)
+                _forget_oldest(by_values)
             renders = by_values[values] = []
         if len(renders) < 8:  # (examples that differ in what it reads: a few kept)
             renders.append((tuple(seen._pbp_read.items()), words))
         return words
+
+
+def _forget_oldest(kept: dict[Any, Any]) -> None:
+    """The oldest entry of ``kept`` taken out, unless another thread changed it meanwhile
+    (then that thread's change stands: the bound is a soft one)."""
+    with contextlib.suppress(RuntimeError, StopIteration):  # (changed as read, or emptied)
+        kept.pop(next(iter(kept)), None)
 
 
 _RENDERED = _Rendered()
@@ -236,8 +244,8 @@ _RENDERED = _Rendered()
 class _LookingContext(jinja2.runtime.Context):
     """Jinja's context of one render, noting each name the template looks up in ``looked``
     (Jinja's own hook for a lookup of one's own). Every context made from it (an include, an
-    import with its context, a call block) is given all of its variables (``get_all``): that
-    counts as having looked up every one of them."""
+    import with its context) is given all of its variables (``get_all``): that counts as
+    having looked up every one of them."""
 
     looked: set[str]
 

@@ -4,6 +4,7 @@ must still be those of the examples of each (issue 28: one render where the word
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -204,3 +205,45 @@ def test_the_renders_kept_of_one_template_are_bounded() -> None:
     assert renders == ["[p]"] * 3
     words(1)
     assert renders == ["[p]"] * 4
+
+
+def test_a_render_kept_by_another_thread_meanwhile_is_no_error() -> None:
+    # one template, two sets of names (``line`` is looked up only when the macro runs, when
+    # ``left``): a lookup paused inside the kept renders while another thread keeps a new set
+    # still answers
+    env, _renders = _looking_env(
+        {
+            "problems/spent.md.j2": (
+                "{% macro at() %} at {{ line }}{% endmacro %}{{ actor }}{% if left %}{{ at() }}"
+                "{% endif %}"
+            )
+        }
+    )
+    kept = _Rendered()
+    template = env.get_template("problems/spent.md.j2")
+    assert kept.words(template, Spent(tag="[p]", left=0), GOBLIN, ((), ())) == "Aria"
+    paused, resume = threading.Event(), threading.Event()
+
+    class Slow(str):
+        def __hash__(self) -> int:
+            paused.set()
+            resume.wait(5)
+            return str.__hash__(self)
+
+    answers: list[object] = []
+
+    def look() -> None:
+        try:
+            answers.append(
+                kept.words(template, Spent(tag="[p]", actor=Slow("Bo")), GOBLIN, ((), ()))
+            )
+        except Exception as exc:  # (what the test is about)
+            answers.append(exc)
+
+    other = threading.Thread(target=look)
+    other.start()
+    assert paused.wait(5)
+    assert kept.words(template, Spent(tag="[p]", left=1, line=5), GOBLIN, ((), ())) == "Aria at 5"
+    resume.set()
+    other.join(5)
+    assert answers == ["Bo"]
