@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +59,7 @@ class Plan:
     #: one placeholder per item when the statement runs
     expanding: frozenset[str] = frozenset()
     #: the SQL made for each count of items of the lists, in their order (a few kept)
-    spread: dict[tuple[int, ...], str] = field(default_factory=dict, repr=False)
+    spread: dict[tuple[int, ...], str] = field(default_factory=dict, repr=False, compare=False)
 
     def has_empty_list(self, given: Params) -> bool:
         """Whether a list parameter of ``given`` (or of the statement) has no item."""
@@ -100,7 +101,8 @@ class Plan:
                 marks = ", ".join(f"%({name}_{i})s" for i in range(1, count + 1))
             sql = sql.replace(f"__[POSTCOMPILE_{name}]", marks)
         if len(self.spread) >= MOST_SPREADS:  # (lists of ever new lengths: the oldest go)
-            self.spread.pop(next(iter(self.spread)))
+            with suppress(RuntimeError, StopIteration):  # (another thread changed it meanwhile)
+                self.spread.pop(next(iter(self.spread)), None)
         self.spread[counts] = sql
         return sql
 

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from sqlalchemy import bindparam, event, func, insert, select, update
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from pbp.store import Store
-from pbp.store.compiled import _plan_for, execute
+from pbp.store.compiled import _plan_for, execute, plan
 from pbp.store.schema import InboxRow, PostVersionRow, ThreadRow
 from pbp.store.upsert import dialect_insert
 
@@ -116,6 +117,34 @@ def test_a_list_used_twice_and_lists_of_changing_lengths(
     with store.transaction() as conn:
         found = _plan_for(statement, conn.dialect, ("ids", "who"), False)
     assert found is not None and 0 < len(found.spread) <= 3
+
+
+def test_spread_sql_forgotten_by_another_thread_meanwhile_is_no_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # another thread's change between a plan's look at its oldest SQL and taking it out:
+    # taken out already, or the dict changed as it was read
+    monkeypatch.setattr("pbp.store.compiled.MOST_SPREADS", 1)
+
+    class TakenMeanwhile(dict[tuple[int, ...], str]):
+        def pop(self, key: Any, *default: Any) -> Any:
+            super().pop(key, None)  # (the other thread's)
+            return super().pop(key, *default)
+
+    class ChangedMeanwhile(dict[tuple[int, ...], str]):
+        def __iter__(self) -> Any:
+            raise RuntimeError("dictionary changed size during iteration")
+
+    statement = select(VERSIONS.c.post_id).where(
+        VERSIONS.c.post_id.in_(bindparam("ids", expanding=True))
+    )
+    found = plan(statement, sqlite.dialect(), ("ids",), many=False)
+    assert found is not None
+    for kept in (TakenMeanwhile(), ChangedMeanwhile()):
+        found.spread = kept
+        for count in (1, 2, 3):
+            sql, params = found.expanded({"ids": [f"p{n}" for n in range(count)]})
+            assert sql.count("?") == count and len(params) == count
 
 
 def test_an_update_counts_the_rows_it_changed(store: Store, new_thread: Any) -> None:
