@@ -80,9 +80,10 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if gc.get_freeze_count() == 0:
-            # what the modules made joins the oldest generation at once, as it would after
-            # two passes over it: frozen, then given back (each a move of whole lists, and
-            # no pass counted), not walked by the young generations' passes on the way
+            # what was made since the last pass (the modules' objects, most of it) joins
+            # the oldest generation at once, as it would after two passes over it: frozen,
+            # then given back (each a move of whole lists, and no pass counted), not walked
+            # by the young generations' passes on the way
             gc.freeze()
             gc.unfreeze()
         gc.enable()

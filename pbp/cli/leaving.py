@@ -11,9 +11,9 @@ command's exit status, without the teardown.
 It ends the usual way instead (returns, for the caller to exit as before) whenever that
 teardown may be something's business: a thread other than the main one that is not a daemon
 is still running (Python would wait for it), a profiler or tracer is watching (it writes its
-findings after the program returns), the exit status is not a number (Python prints it), or
-standard output or error cannot be flushed (Python says so, as it always has, and ends with
-status 120).
+findings after the program returns), the exit status is not a number from 0 to 255 (Python
+prints one that is no number, and takes a larger one its own way), or standard output or
+error cannot be flushed (Python says so, as it always has, and ends with status 120).
 """
 
 from __future__ import annotations
