@@ -15,10 +15,12 @@ from pbp.store.database import Store
 
 @dataclass(slots=True)
 class Sent:
-    """What was sent: each statement's first word, and the number of transactions begun."""
+    """What was sent: each statement's first word (and its whole text), and the number of
+    transactions begun."""
 
     statements: list[str] = field(default_factory=list)
     transactions: int = 0
+    texts: list[str] = field(default_factory=list)
 
     def __sub__(self, other: Sent) -> tuple[int, int]:
         return (
@@ -27,7 +29,9 @@ class Sent:
         )
 
     def copy(self) -> Sent:
-        return Sent(statements=list(self.statements), transactions=self.transactions)
+        return Sent(
+            statements=list(self.statements), transactions=self.transactions, texts=list(self.texts)
+        )
 
 
 @contextmanager
@@ -36,9 +40,11 @@ def counting(store: Store) -> Iterator[Sent]:
     sent = Sent()
 
     def statement(*args: Any) -> None:
-        verb = str(args[2]).split()[0].upper()
+        text = " ".join(str(args[2]).split())
+        verb = text.split(" ", 1)[0].upper()
         if verb != "BEGIN":  # SQLite's BEGIN IMMEDIATE is the begin event below
             sent.statements.append(verb)
+            sent.texts.append(text)
 
     def begin(*_args: Any) -> None:
         sent.transactions += 1

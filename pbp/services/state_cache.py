@@ -93,13 +93,14 @@ class StateCache:
             self._characters.pop(thread_id, None)
         else:
             self._characters[thread_id] = characters
-        newest = sorted(seeds)[-SEEDS_KEPT:] if len(seeds) > SEEDS_KEPT else seeds
-        self._seeds[thread_id] = {number: seeds[number] for number in newest}
+        kept = set(sorted(seeds)[-SEEDS_KEPT:]) | {state.sheet_round}
+        self._seeds[thread_id] = {number: seeds[number] for number in seeds if number in kept}
 
 
 # Round seeds kept a thread: the newest rounds' (the open one, the ones `!undo` and a close
-# reach); an older one is read from the store when a rebuild needs it. A running bot's memory
-# does not grow with every round closed, nor a cycle's copy of them.
+# reach) and the cheat sheet's (its seal is shown again at each edit of the turn board, the
+# opening post); an older one is read from the store when a rebuild needs it. A running bot's
+# memory does not grow with every round closed, nor a cycle's copy of them.
 SEEDS_KEPT = 8
 
 

@@ -76,3 +76,35 @@ def test_a_poll_with_one_new_post_costs_6_statements_in_1_transaction(
         # attempt counted (its revision found by the INSERT: the first, as the key it was
         # posted under says)
         assert (statements, transactions) == (6, 1), sent_
+
+
+def test_the_turn_board_of_a_long_thread_reads_no_seed_from_the_store(
+    store: Store, tmp_path: Path
+) -> None:
+    # the opening post shows the seal of the round the cheat sheet was posted in (round 1):
+    # each edit of its turn board, twelve rounds on, still finds that seed in memory
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(TEST_KEEP, encoding="utf-8")
+    clock = [START]
+    forum = LocalForum(SqlLocalStorage(store), bot="pbp_bot", clock=lambda: clock[0])
+    bot = Bot(
+        store=store,
+        forum=forum,
+        threads=[WatchedThread(key="t", campaign=campaign)],
+        options=BotOptions(username="pbp_bot", owner="w1", lease=timedelta(minutes=30)),
+    )
+
+    def post(author: str, body: str) -> Any:
+        clock[0] += timedelta(minutes=1)
+        forum.post(thread="t", author=author, body=body, at=clock[0])
+        return bot.poll_once(clock[0])
+
+    post("gm_sam", "!group Aria, Bram, Goblin")
+    for _ in range(12):
+        post("alice", "Aria swings. [physical: attack Goblin]")
+        post("gm_sam", "!close")
+    with counting(store) as sent:
+        report = post("alice", "Aria swings. [physical: attack Goblin]")
+    edits = [d for d in report.delivered["t"] if d.edited]
+    assert edits and "Dice seal of round 1" in edits[0].text  # the turn board's edit
+    assert not [s for s in sent.texts if " rounds" in s], sent.texts
