@@ -82,7 +82,8 @@ def test_the_turn_board_of_a_long_thread_reads_no_seed_from_the_store(
     store: Store, tmp_path: Path
 ) -> None:
     # the opening post shows the seal of the round the cheat sheet was posted in (round 1):
-    # each edit of its turn board, twelve rounds on, still finds that seed in memory
+    # each edit of its turn board, twelve rounds on in one process, still finds that seed in
+    # memory
     campaign = tmp_path / "campaign.toml"
     campaign.write_text(TEST_KEEP, encoding="utf-8")
     clock = [START]
