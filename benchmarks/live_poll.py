@@ -2,8 +2,8 @@
 transactions and CPU per post, on a SQLite file and on PostgreSQL.
 
     python benchmarks/live_poll.py [POLLS] [--postgres ADMIN_URL] [--before DIR] [--runs N]
-                              [--where] [--instructions]
-                                            (default: 500 polls, 3 runs, SQLite only)
+                              [--threads N] [--where] [--instructions]
+                                            (default: 500 polls, 50 threads, 3 runs, SQLite only)
 
 Input: 50 threads of the local forum, each opened with the first 20 to 29 posts of its own
 ``corpus.thread_events`` thread (realistic players' posts, the GM's close every tenth post,
@@ -15,7 +15,11 @@ then 50 polls with one new post each (one per thread: every state cached, every 
 compiled). Measured: POLLS more polls on a simulated clock (a minute apart), each after
 exactly one new post, in the threads in turn (a live bot at a 60 s poll sees under one post a
 poll). Each thread's next post is its next in the corpus (edits left out): the threads stand
-at different points of a round, so about one poll in ten closes one.
+at different points of a round, so about one poll in ten closes one. ``--threads N`` runs N
+threads instead of 50: with fewer threads and more polls, one process plays each thread
+further (``--threads 10`` and 4,000 polls: 400 posts, some 40 rounds a thread), as a `pbp run`
+of weeks does; the columns ``1st`` and ``last`` are the statements a poll in the first and the
+last tenth of the polls (a cost that grows as the process ages shows there).
 
 Counted through SQLAlchemy's engine events on every engine of the store, the local forum's
 plain connections (its listing, the delivery's transaction) included: statements (every
@@ -171,7 +175,7 @@ def _postgres_database(admin_url: str) -> tuple[str, Any]:
     return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
 
 
-def _child(url: str, polls: int, *, where: bool) -> list[str]:
+def _child(url: str, polls: int, *, where: bool, threads: int = THREADS) -> list[str]:
     return [
         sys.executable,
         "-c",
@@ -179,7 +183,7 @@ def _child(url: str, polls: int, *, where: bool) -> list[str]:
         str(HERE),
         url,
         str(polls),
-        str(THREADS),
+        str(threads),
         str(OPENING),
         "1" if where else "0",
     ]
@@ -191,22 +195,25 @@ def _env(source: str | None) -> dict[str, str]:
     return env
 
 
-def per_poll_instructions(polls: int, source: str | None) -> float:
+def per_poll_instructions(polls: int, source: str | None, *, threads: int = THREADS) -> float:
     """The instructions of one poll (``Bot.poll_once`` alone), on a SQLite file: the mean of
     the ``polls`` measured, after the warm ones."""
-    counts = instructions.count_each(_child("", polls, where=False), cwd="/", env=_env(source))
-    if len(counts) != THREADS + polls:
+    child = _child("", polls, where=False, threads=threads)
+    counts = instructions.count_each(child, cwd="/", env=_env(source))
+    if len(counts) != threads + polls:
         sys.exit(
-            f"{len(counts)} polls counted, not {THREADS} warm and {polls} measured (none: "
+            f"{len(counts)} polls counted, not {threads} warm and {polls} measured (none: "
             "valgrind cannot read this interpreter's symbols, a stripped build)"
         )
-    return sum(counts[THREADS:]) / polls
+    return sum(counts[threads:]) / polls
 
 
-def run(url: str, polls: int, source: str | None, *, where: bool) -> dict[str, Any]:
+def run(
+    url: str, polls: int, source: str | None, *, where: bool, threads: int = THREADS
+) -> dict[str, Any]:
     """The benchmark in a new process, on the pbp in ``source`` (None: this checkout)."""
     done = subprocess.run(
-        _child(url, polls, where=where),
+        _child(url, polls, where=where, threads=threads),
         capture_output=True,
         text=True,
         env=_env(source),
@@ -228,10 +235,14 @@ def _option(args: list[str], name: str) -> str | None:
 
 def _line(label: str, got: dict[str, Any]) -> str:
     polls = got["polls"]
-    counts = sorted(s for s, _ in got["per_poll"])
+    each = [s for s, _ in got["per_poll"]]
+    counts = sorted(each)
+    tenth = max(1, len(each) // 10)
+    first, last = sum(each[:tenth]) / tenth, sum(each[-tenth:]) / tenth
     return (
         f"  {label:<24} {got['statements'] / polls:>6.2f} {got['transactions'] / polls:>6.2f} "
         f"{got['commits'] / polls:>6.2f} {counts[len(counts) // 2]:>4} {counts[-1]:>4} "
+        f"{first:>6.2f} {last:>6.2f} "
         f"{got['cpu'] / polls * 1000:>7.2f} {got['wall'] / polls * 1000:>7.2f}"
     )
 
@@ -241,6 +252,7 @@ def main() -> None:
     before = _option(args, "--before")
     postgres = _option(args, "--postgres")
     runs = int(_option(args, "--runs") or 3)
+    threads = int(_option(args, "--threads") or THREADS)
     where = "--where" in args
     counting = "--instructions" in args
     if counting and not instructions.available():
@@ -251,9 +263,10 @@ def main() -> None:
     if postgres:
         databases.append(("PostgreSQL", postgres))
     print(
-        f"{THREADS} threads, {polls} polls of one new post each\n"
+        f"{threads} threads, {polls} polls of one new post each\n"
         f"  {'':<24} {'stmts':>6} {'txns':>6} {'cmts':>6} {'med':>4} {'max':>4} "
-        f"{'cpu ms':>7} {'wall ms':>7}   (per poll; med, max: statements)"
+        f"{'1st':>6} {'last':>6} {'cpu ms':>7} {'wall ms':>7}"
+        "   (per poll; med, max, 1st and last tenth: statements)"
     )
     for name, admin in databases:
         print(name)
@@ -263,7 +276,7 @@ def main() -> None:
             for source in sources:
                 url, drop = _postgres_database(admin) if admin else ("", None)
                 try:
-                    got = run(url, polls, source, where=where)
+                    got = run(url, polls, source, where=where, threads=threads)
                 finally:
                     if drop is not None:
                         drop()
@@ -290,7 +303,9 @@ def main() -> None:
     if counting:
         print("instructions a poll (SQLite file; user space, valgrind):")
         sources = ([before] if before else []) + [None]
-        counted = {source: per_poll_instructions(polls, source) for source in sources}
+        counted = {
+            source: per_poll_instructions(polls, source, threads=threads) for source in sources
+        }
         for source, each in counted.items():
             print(f"  {f'before ({source})' if source else 'this checkout':<24} {each:>14,.0f}")
         if before:
