@@ -177,13 +177,16 @@ class _Rendered:
     apart. What a render looks up is what its context notes (``_LookingContext``); a template
     that includes another, or imports one with its context, counts as reading every field, and
     so does any render in an environment with a context or async rendering of its own.
-    Bounded: the oldest key is forgotten past ``most``, and of one key's renders the oldest
-    past ``most_each`` (a thread repeats its mistakes, soon)."""
+    Bounded: the oldest key is forgotten past ``most``, of one key's renders the oldest past
+    ``most_each``, and past ``most_words`` words kept in all, the oldest quarter of the keys
+    (a thread repeats its mistakes, soon)."""
 
-    def __init__(self, most: int = 1024, most_each: int = 256) -> None:
+    def __init__(self, most: int = 1024, most_each: int = 256, most_words: int = 8192) -> None:
         self._most = most
         self._most_each = most_each
+        self._most_words = most_words
         self._seen: dict[tuple[object, ...], _Renders] = {}
+        self._words = 0  # the words kept, about (counted again at each shrink)
 
     def words(
         self, template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank
@@ -228,7 +231,22 @@ class _Rendered:
             renders = by_values[values] = []
         if len(renders) < 8:  # (examples that differ in what it reads: a few kept)
             renders.append((tuple(seen._pbp_read.items()), words))
+            self._words += 1
+            if self._words > self._most_words:
+                self._shrink()
         return words
+
+    def _shrink(self) -> None:
+        """The oldest quarter of the keys forgotten, and the words kept counted again (what
+        other threads kept or forgot meanwhile included: the count never drifts far)."""
+        for key in list(self._seen)[: max(1, len(self._seen) // 4)]:  # (a copy made at once)
+            self._seen.pop(key, None)
+        self._words = sum(
+            len(renders)
+            for _template, by_names in list(self._seen.values())
+            for by_values in list(by_names.values())
+            for renders in list(by_values.values())
+        )
 
 
 def _forget_oldest(kept: dict[Any, Any]) -> None:

@@ -247,3 +247,29 @@ def test_a_render_kept_by_another_thread_meanwhile_is_no_error() -> None:
     resume.set()
     other.join(5)
     assert answers == ["Bo"]
+
+
+def test_the_words_kept_in_all_are_bounded() -> None:
+    # many keys (kinds of problem), each with renders: past the bound in all, the oldest
+    # quarter of the keys goes, and what stays is counted again
+    env, renders = _looking_env(
+        {f"problems/kind{k}.md.j2": "{{ tag|counted }} {{ left }}" for k in range(8)}
+    )
+    kept = _Rendered(most_words=12)
+    kinds = [_as(f"kind{k}") for k in range(8)]
+    for kind in kinds:
+        template = env.get_template(f"problems/{kind.code}.md.j2")
+        for left in range(3):
+            kept.words(template, kind(tag="[p]", left=left), GOBLIN, ((), ()))
+    total = sum(
+        len(r) for _t, names in kept._seen.values() for v in names.values() for r in v.values()
+    )
+    assert total <= 12 and kept._words == total
+    assert len(renders) == 24
+    # the newest kind's words are still kept; the oldest's are written again
+    newest = env.get_template("problems/kind7.md.j2")
+    kept.words(newest, kinds[7](tag="[p]", left=2), GOBLIN, ((), ()))
+    assert len(renders) == 24
+    oldest = env.get_template("problems/kind0.md.j2")
+    kept.words(oldest, kinds[0](tag="[p]", left=0), GOBLIN, ((), ()))
+    assert len(renders) == 25
