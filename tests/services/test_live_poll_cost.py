@@ -39,20 +39,27 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         store.dispose()
 
 
-def test_a_poll_with_one_new_post_costs_6_statements_in_1_transaction(
-    store: Store, tmp_path: Path
-) -> None:
+def _table(store: Store, tmp_path: Path, keys: list[str]) -> tuple[Bot, LocalForum, list[Any]]:
+    """A bot watching ``keys`` on the local forum (a campaign of the Test Keep each), the
+    forum, and the clock both read (``clock[0]``)."""
     campaign = tmp_path / "campaign.toml"
     campaign.write_text(TEST_KEEP, encoding="utf-8")
-    clock = [START]
+    clock: list[Any] = [START]
     forum = LocalForum(SqlLocalStorage(store), bot="pbp_bot", clock=lambda: clock[0])
-    keys = [f"t{i}" for i in range(THREADS)]
     bot = Bot(
         store=store,
         forum=forum,
         threads=[WatchedThread(key=k, campaign=campaign) for k in keys],
         options=BotOptions(username="pbp_bot", owner="w1", lease=timedelta(minutes=30)),
     )
+    return bot, forum, clock
+
+
+def test_a_poll_with_one_new_post_costs_6_statements_in_1_transaction(
+    store: Store, tmp_path: Path
+) -> None:
+    keys = [f"t{i}" for i in range(THREADS)]
+    bot, forum, clock = _table(store, tmp_path, keys)
     for key in keys:
         forum.post(thread=key, author="bob", body="[physical: attack Goblin]", at=clock[0])
     bot.poll_once(START)  # every thread read and answered
@@ -84,16 +91,7 @@ def test_the_turn_board_of_a_long_thread_reads_no_seed_from_the_store(
     # the opening post shows the seal of the round the cheat sheet was posted in (round 1):
     # each edit of its turn board, twelve rounds on in one process, still finds that seed in
     # memory
-    campaign = tmp_path / "campaign.toml"
-    campaign.write_text(TEST_KEEP, encoding="utf-8")
-    clock = [START]
-    forum = LocalForum(SqlLocalStorage(store), bot="pbp_bot", clock=lambda: clock[0])
-    bot = Bot(
-        store=store,
-        forum=forum,
-        threads=[WatchedThread(key="t", campaign=campaign)],
-        options=BotOptions(username="pbp_bot", owner="w1", lease=timedelta(minutes=30)),
-    )
+    bot, forum, clock = _table(store, tmp_path, ["t"])
 
     def post(author: str, body: str) -> Any:
         clock[0] += timedelta(minutes=1)
