@@ -327,16 +327,8 @@ def _pickled(cls: type) -> tuple[tuple[str, ...], Callable[[Any], list[Any]]]:
     found = _PICKLED.get(cls)
     if found is None:
         names = tuple(f.name for f in dataclasses.fields(cls))
-        values: Callable[[Any], list[Any]]
-        if len(names) >= 2:
-            many = operator.attrgetter(*names)
-            values = lambda obj: list(many(obj))  # noqa: E731
-        elif names:
-            one = operator.attrgetter(names[0])
-            values = lambda obj: [one(obj)]  # noqa: E731
-        else:
-            values = lambda obj: []  # noqa: E731
-        found = _PICKLED[cls] = (names, values)
+        values = _tuple_of(names)
+        found = _PICKLED[cls] = (names, lambda obj: list(values(obj)))
     return found
 
 
