@@ -15,23 +15,24 @@ from pbp.store.database import Store
 
 @dataclass(slots=True)
 class Sent:
-    """What was sent: each statement's first word (and its whole text), and the number of
-    transactions begun."""
+    """What was sent: each statement's text (``statements``: their first words), and the
+    number of transactions begun."""
 
-    statements: list[str] = field(default_factory=list)
-    transactions: int = 0
     texts: list[str] = field(default_factory=list)
+    transactions: int = 0
+
+    @property
+    def statements(self) -> list[str]:
+        return [text.split(" ", 1)[0].upper() for text in self.texts]
 
     def __sub__(self, other: Sent) -> tuple[int, int]:
         return (
-            len(self.statements) - len(other.statements),
+            len(self.texts) - len(other.texts),
             self.transactions - other.transactions,
         )
 
     def copy(self) -> Sent:
-        return Sent(
-            statements=list(self.statements), transactions=self.transactions, texts=list(self.texts)
-        )
+        return Sent(texts=list(self.texts), transactions=self.transactions)
 
 
 @contextmanager
@@ -43,7 +44,6 @@ def counting(store: Store) -> Iterator[Sent]:
         text = " ".join(str(args[2]).split())
         verb = text.split(" ", 1)[0].upper()
         if verb != "BEGIN":  # SQLite's BEGIN IMMEDIATE is the begin event below
-            sent.statements.append(verb)
             sent.texts.append(text)
 
     def begin(*_args: Any) -> None:
