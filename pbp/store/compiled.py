@@ -125,10 +125,12 @@ class Plan:
             values.append(value)
         return values
 
-    def rows(self, raw: list[Any], description: Any) -> list[Any]:
-        """The driver's rows as named tuples of Python values."""
+    def rows(self, raw: list[Any], cursor: Any) -> list[Any]:
+        """The driver's rows as named tuples of Python values (``cursor``: the one that read
+        them, whose description gives the columns' types the first time)."""
         if self.converters is None:
             assert self.dialect is not None
+            description = cursor.description
             codes = [d[1] for d in description] if description else [None] * len(self.columns)
             self.converters = tuple(
                 kind._cached_result_processor(self.dialect, code)
@@ -285,9 +287,9 @@ def _send(conn: Connection, found: Plan, sql: str, driver_params: Any, many: boo
         if after:
             for listener in after:
                 listener(conn, cursor, sql, driver_params, None, many)
-        description = cursor.description
-        raw = cursor.fetchall() if description is not None else []
-        done = Rows(found.rows(raw, description) if found.columns else [], cursor.rowcount)
+        # only a statement with columns answers rows: psycopg makes its description anew
+        # each time it is asked (an object per column), so it is asked once, for the types
+        done = Rows(found.rows(cursor.fetchall(), cursor) if found.columns else [], cursor.rowcount)
     except conn.dialect.loaded_dbapi.Error as exc:
         conn._handle_dbapi_exception(exc, sql, driver_params, cursor, None)
     finally:
