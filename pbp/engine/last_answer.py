@@ -1,44 +1,41 @@
-"""A pure function's last answers, kept for the values they were asked about: the engine asks
-the same question of one frozen value several times (the turn board of the state a step starts
-from, then of the one it left, which the thread's next step starts from; a ruleset's view of
-one roster, once for every check of a post), and the answer depends on that value alone.
+"""A pure function's last answer, kept for the value it was asked about: the engine asks the
+same question of one frozen value several times in a row (the turn board of the state a step
+starts from, then of the one it left, which the next step starts from; a ruleset's view of one
+roster, once for every check of a post), and the answer depends on that value alone.
 
-Only the very objects asked about are answered from the keep (``is``, never ``==``): they are
-held, so no other object can take their place (nor their ``id``), and frozen, so their answers
-cannot change. The answers of the last ``KEPT`` values asked about are kept, the oldest
-forgotten first. That many: a running bot steps its threads in turn, and the state one of
-them starts from is the one it left a poll of each other thread ago (with four kept, as
-before, a bot of 50 threads computed every turn board, scene view and list of those out of
-play twice a step). Safe when threads share it: at worst, an answer is computed again."""
+Only the very objects last asked about are answered from the keep (``is``, never ``==``): they
+are held, so no other object can take their place, and frozen, so their answers cannot change.
+The last ``KEPT`` answers are kept, newest first, swapped as one tuple: safe when threads share
+it (at worst, computed again). More than one: a step asks of the round's first scene and of the
+scene as it stands now in turn (the checks of a post, then the examples of its reply), and one
+answer kept was one computed again at every other question (half of Distat's scene views of a
+replay were made again)."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from contextlib import suppress
 from typing import TypeVar
 
 Value = TypeVar("Value")
 Answer = TypeVar("Answer")
 
 
-KEPT = 256  # answers kept by each function (their values held: mostly a bot's current states)
+KEPT = 4  # answers kept by each function
 
 
 def keeps_last_answer(function: Callable[[Value], Answer]) -> Callable[[Value], Answer]:
     """``function`` (of one frozen value, pure) with its last answers kept for those values."""
-    kept: dict[int, tuple[object, object]] = {}  # id of the value -> (the value, its answer)
+    kept: list[tuple[tuple[object, object], ...]] = [()]
 
     @functools.wraps(function)
     def answer(value: Value) -> Answer:
-        found = kept.get(id(value))
-        if found is not None and found[0] is value:
-            return found[1]  # type: ignore[return-value]
-        answered = function(value)
-        if len(kept) >= KEPT:
-            with suppress(RuntimeError, StopIteration, KeyError):  # (another thread's change)
-                del kept[next(iter(kept))]
-        kept[id(value)] = (value, answered)
-        return answered
+        pairs = kept[0]  # (read once: another thread may swap it meanwhile)
+        for asked, answered in pairs:
+            if asked is value:
+                return answered  # type: ignore[return-value]
+        found = function(value)
+        kept[0] = ((value, found), *pairs[: KEPT - 1])
+        return found
 
     return answer

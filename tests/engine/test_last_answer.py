@@ -55,21 +55,3 @@ def test_the_last_few_values_asked_in_turn_are_each_answered_once() -> None:
     assert len(asked) == 2 + KEPT
     count(base)  # pushed out by as many newer values as are kept: computed again
     assert len(asked) == 3 + KEPT and asked[-1] is base
-
-
-def test_a_value_asked_again_after_a_poll_of_fifty_other_threads_is_still_kept() -> None:
-    # a running bot steps its threads in turn: a thread's state is asked about again (as the
-    # state its next step starts from) after every other thread's two states were
-    asked: list[Round] = []
-
-    @keeps_last_answer
-    def count(value: Round) -> int:
-        asked.append(value)
-        return len(value.posts)
-
-    threads = [Round(posts=(f"t{i}",)) for i in range(50)]
-    for state in threads:
-        count(state)
-        count(Round(posts=(f"{state.posts[0]} later", "x")))  # the state it left
-    assert [count(state) for state in threads] == [1] * 50
-    assert len(asked) == 100
