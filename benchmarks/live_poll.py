@@ -2,7 +2,7 @@
 transactions and CPU per post, on a SQLite file and on PostgreSQL.
 
     python benchmarks/live_poll.py [POLLS] [--postgres ADMIN_URL] [--before DIR] [--runs N]
-                              [--threads N] [--where] [--instructions]
+                              [--threads N] [--where] [--phases] [--instructions]
                                             (default: 500 polls, 50 threads, 3 runs, SQLite only)
 
 Input: 50 threads of the local forum, each opened with the first 20 to 29 posts of its own
@@ -30,10 +30,16 @@ runs it on a PostgreSQL database made for the run (and dropped after it) on that
 ``--before DIR`` runs the pbp in DIR (another checkout) the same way, first, in the same run,
 and prints the ratios. Each is run ``--runs`` times, in turns, and its least CPU and wall
 time kept (the counts are the same in every run). ``--where`` prints which code sent the
-statements of a poll. ``--instructions`` also counts the instructions of a poll
-(``instructions.py``, under valgrind: a count a busy machine does not move, where one run's
-CPU time moves by 10-20%), on the SQLite file: those of ``Bot.poll_once`` alone (what the
-CPU time measures too), the mean of the POLLS polls (about five minutes a run for 100 polls).
+statements of a poll. ``--phases`` prints where a poll's CPU went (in the first of the
+runs): the engine's step, the replies' rendering, the planned statements (their values, the
+driver, their rows; a statement sent while a reply renders counts here), the driver's
+commits, and the rest of the poll (the ingest, the claims, the delivery, SQLAlchemy's
+connection and transaction, the file checks); the clock read around each adds about 3% to
+the poll, and code without one of those functions counts it in the rest. ``--instructions``
+also counts the instructions of a poll (``instructions.py``, under valgrind: a count a busy
+machine does not move, where one run's CPU time moves by 10-20%), on the SQLite file: those
+of ``Bot.poll_once`` alone (what the CPU time measures too), the mean of the POLLS polls
+(about five minutes a run for 100 polls).
 
 It does not measure: the database server's own CPU (only this process's), the forum's own
 posting of the new posts (outside the polls), Reddit (praw, its requests), several workers,
@@ -73,6 +79,7 @@ except ImportError:  # code from before it: `pbp run` set nothing aside
     lasting = None
 
 url, polls, threads, opening, where = sys.argv[2], *map(int, sys.argv[3:6]), sys.argv[6] == "1"
+phases = sys.argv[7] == "1"
 folder = Path(tempfile.mkdtemp())
 if not url:
     url = f"sqlite:///{folder / 'pbp.db'}"
@@ -121,6 +128,44 @@ for engine in store.engines:
     event.listen(engine, "begin", lambda *a: counting[0] and begin(*a))
     event.listen(engine, "commit", lambda *a: counting[0] and commit(*a))
 
+# --phases: the CPU of each part of a poll, each counted once (a statement sent while a reply
+# is rendered counts as the statement's), by wrapping the functions that do it
+spent = Counter()
+inside = []  # the phases open, innermost last, and when the innermost was last charged
+def _charge(now):
+    if inside:
+        spent[inside[-1][0]] += now - inside[-1][1]
+def _timed(phase, function):
+    def timed(*args, **kwargs):
+        now = time.process_time_ns()
+        _charge(now)
+        inside.append([phase, now])
+        try:
+            return function(*args, **kwargs)
+        finally:
+            now = time.process_time_ns()
+            _charge(now)
+            inside.pop()
+            if inside:
+                inside[-1][1] = now
+    return timed
+def _wrap(module_name, owner_name, name, phase):
+    import importlib
+    try:
+        owner = importlib.import_module(module_name)
+        if owner_name:
+            owner = getattr(owner, owner_name)
+        setattr(owner, name, _timed(phase, getattr(owner, name)))
+    except (ImportError, AttributeError):  # code without that function: not counted apart
+        pass
+if phases:
+    _wrap("pbp.services.cycle", None, "step", "the engine's step")
+    _wrap("pbp.services.cycle", "ThreadCycle", "_render", "rendering")
+    for module in ("pbp.store.execute", "pbp.store.local_posts"):
+        _wrap(module, None, "execute", "statements (planned: values, driver, rows)")
+    _wrap("sqlalchemy.engine.default", "DefaultDialect", "do_commit", "the driver's commit")
+    _wrap("pbp.services.bot", "Bot", "poll_once", "the rest")
+
 def one_poll(n):
     i = n % threads
     e = next(streams[i])
@@ -140,6 +185,7 @@ for n in range(threads):  # warm: every thread polled with one new post
     one_poll(n)
 sent.clear()
 places.clear()
+spent.clear()
 per_poll, cpu_total, wall_total, replies = [], 0.0, 0.0, 0
 for n in range(polls):
     before = sent["statements"], sent["transactions"]
@@ -150,7 +196,7 @@ bot.release_leases()
 store.dispose()
 print(json.dumps({**sent, "polls": polls, "cpu": cpu_total, "wall": wall_total,
                   "replies": replies, "per_poll": per_poll,
-                  "places": places.most_common(60)}))
+                  "places": places.most_common(60), "phases": dict(spent)}))
 """
 
 
@@ -175,7 +221,9 @@ def _postgres_database(admin_url: str) -> tuple[str, Any]:
     return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
 
 
-def _child(url: str, polls: int, *, where: bool, threads: int = THREADS) -> list[str]:
+def _child(
+    url: str, polls: int, *, where: bool, threads: int = THREADS, phases: bool = False
+) -> list[str]:
     return [
         sys.executable,
         "-c",
@@ -186,6 +234,7 @@ def _child(url: str, polls: int, *, where: bool, threads: int = THREADS) -> list
         str(threads),
         str(OPENING),
         "1" if where else "0",
+        "1" if phases else "0",
     ]
 
 
@@ -209,11 +258,17 @@ def per_poll_instructions(polls: int, source: str | None, *, threads: int = THRE
 
 
 def run(
-    url: str, polls: int, source: str | None, *, where: bool, threads: int = THREADS
+    url: str,
+    polls: int,
+    source: str | None,
+    *,
+    where: bool,
+    threads: int = THREADS,
+    phases: bool = False,
 ) -> dict[str, Any]:
     """The benchmark in a new process, on the pbp in ``source`` (None: this checkout)."""
     done = subprocess.run(
-        _child(url, polls, where=where, threads=threads),
+        _child(url, polls, where=where, threads=threads, phases=phases),
         capture_output=True,
         text=True,
         env=_env(source),
@@ -247,6 +302,16 @@ def _line(label: str, got: dict[str, Any]) -> str:
     )
 
 
+def _print_phases(got: dict[str, Any]) -> None:
+    """Where a poll's CPU went (``--phases``: this run's, not its fastest), in ms a poll."""
+    spent, polls = got["phases"], got["polls"]
+    total = sum(spent.values())
+    if not total:
+        return
+    for phase, ns in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"      {ns / polls / 1e6:6.3f} ms  {100 * ns / total:4.1f}%  {phase}")
+
+
 def main() -> None:
     args = sys.argv[1:]
     before = _option(args, "--before")
@@ -254,10 +319,11 @@ def main() -> None:
     runs = int(_option(args, "--runs") or 3)
     threads = int(_option(args, "--threads") or THREADS)
     where = "--where" in args
+    phases = "--phases" in args
     counting = "--instructions" in args
     if counting and not instructions.available():
         sys.exit("--instructions needs valgrind (apt-get install valgrind)")
-    args = [a for a in args if a not in ("--where", "--instructions")]
+    args = [a for a in args if a not in ("--where", "--instructions", "--phases")]
     polls = int(args[0]) if args else 500
     databases: list[tuple[str, str | None]] = [("SQLite file", None)]
     if postgres:
@@ -276,7 +342,7 @@ def main() -> None:
             for source in sources:
                 url, drop = _postgres_database(admin) if admin else ("", None)
                 try:
-                    got = run(url, polls, source, where=where, threads=threads)
+                    got = run(url, polls, source, where=where, threads=threads, phases=phases)
                 finally:
                     if drop is not None:
                         drop()
@@ -291,6 +357,8 @@ def main() -> None:
             if where:
                 for place, count in got["places"]:
                     print(f"      {count / polls:6.2f}  {place}")
+            if phases:
+                _print_phases(got)
         if before:
             old, new = found[before], found[None]
             print(
