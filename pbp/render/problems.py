@@ -6,7 +6,7 @@ import contextlib
 import dataclasses
 import functools
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import jinja2
@@ -87,22 +87,16 @@ def scene_verbs(scene: str) -> tuple[str, ...]:
     return tuple(sorted(SCENE_VERBS[SceneKind(scene)] | COMMON_VERBS))
 
 
-# a problem's examples, or what makes them when a render needs them (most words kept read none)
-GivenExamples = Examples | Callable[[], Examples] | None
-
-
 def render_problem(
     problem: Problem,
     *,
     env: jinja2.Environment,
-    examples: GivenExamples = None,
+    examples: Examples | None = None,
     hidden: Hidden = NOTHING_HIDDEN,
 ) -> str:
     """One problem in words: ``problems/{code}.md.j2`` with the problem's fields as variables
-    and ``ex``, what its examples are written with (or a function that makes them: called
-    only if the words are not kept already for what they read, at most once). ``hidden``: the
-    NPCs whose numbers the words leave out (SPEC §4.5), which its template then writes
-    without them.
+    and ``ex``, what its examples are written with. ``hidden``: the NPCs whose numbers the
+    words leave out (SPEC §4.5), which its template then writes without them.
 
     Generic on purpose: any ``Problem`` subclass with a template renders, so the engine adds
     its own problems by adding templates.
@@ -110,16 +104,7 @@ def render_problem(
     template = env.get_template(f"problems/{problem.code}.md.j2")
     # the fields left out: the problem's own, and those of the rule it cites
     blank = (hidden.numbers_of(problem), hidden.numbers_of(getattr(problem, "violation", None)))
-    return _RENDERED.words(template, problem, examples_once(examples), blank)
-
-
-def examples_once(examples: GivenExamples) -> Callable[[], Examples]:
-    """What makes the examples given, once at most."""
-    if examples is None:
-        return Examples
-    if isinstance(examples, Examples):
-        return lambda: examples
-    return functools.cache(examples)
+    return _RENDERED.words(template, problem, examples or Examples(), blank)
 
 
 Blank = tuple[tuple[str, ...], tuple[str, ...]]
@@ -204,11 +189,7 @@ class _Rendered:
         self._words = 0  # the words kept, about (counted again at each shrink)
 
     def words(
-        self,
-        template: jinja2.Template,
-        problem: Problem,
-        examples_of: Callable[[], Examples],
-        blank: Blank,
+        self, template: jinja2.Template, problem: Problem, examples: Examples, blank: Blank
     ) -> str:
         # a template reloaded is another object; one it includes may have changed since the
         # last look (a GM's override of ``slots/_action.md.j2``): the look is in the key. The
@@ -223,11 +204,9 @@ class _Rendered:
             except TypeError:  # a value that cannot be hashed
                 continue
             for read, words in renders or ():
-                if not read or all(
-                    getattr(examples_of(), name, _MISSING) == value for name, value in read
-                ):
+                if all(getattr(examples, name, _MISSING) == value for name, value in read):
                     return words
-        seen = _Reads(examples_of())
+        seen = _Reads(examples)
         looked: set[str] = set()
         words = _render(template, problem, seen, blank, looked=looked)  # type: ignore[arg-type]
         if seen._pbp_whole:
@@ -340,15 +319,15 @@ def render_problem_reply(
     problems: Sequence[Problem],
     *,
     env: jinja2.Environment,
-    examples: GivenExamples = None,
+    examples: Examples | None = None,
     hidden: Hidden = NOTHING_HIDDEN,
 ) -> str:
     """One reply listing every problem of a post, in post order (``hidden``: whose numbers
-    it leaves out; ``examples``: as ``render_problem`` takes them, made once for them all)."""
-    made = examples_once(examples)
+    it leaves out)."""
     return (
         SEPARATOR.join(
-            render_problem(problem, env=env, examples=made, hidden=hidden) for problem in problems
+            render_problem(problem, env=env, examples=examples, hidden=hidden)
+            for problem in problems
         )
         + "\n"
     )

@@ -43,8 +43,6 @@ from pbp.render.disclosure import Disclosure, Hidden, disclosure_for
 from pbp.render.problems import (
     SEPARATOR,
     Examples,
-    GivenExamples,
-    examples_once,
     render_problem,
     render_problem_reply,
 )
@@ -88,12 +86,9 @@ class Replies:
 
     def _problems(self, problems: tuple[Problem, ...], *, post_id: str, state: EngineState) -> str:
         post = state.round.post(post_id) if state.round is not None else None
-        author = post.author if post is not None else None
+        examples = examples_for(state, author=post.author if post is not None else None)
         return render_problem_reply(
-            problems,
-            env=self.env,
-            examples=lambda: examples_for(state, author=author),  # (if a render reads them)
-            hidden=self._hidden(state),
+            problems, env=self.env, examples=examples, hidden=self._hidden(state)
         )
 
     def _post_reply(self, content: DoneContent, *, state: EngineState) -> str:
@@ -288,11 +283,11 @@ class Replies:
         the same for all of them)."""
         if not rejected:
             return []
-        examples = examples_once(lambda: examples_for(state, author=None))  # (if read)
+        examples = examples_for(state, author=None)
         hidden = self._hidden(state)
         return [self._refusal(r.problem, examples, hidden) for r in rejected]
 
-    def _refusal(self, problem: Problem, examples: GivenExamples, hidden: Hidden) -> str:
+    def _refusal(self, problem: Problem, examples: Examples, hidden: Hidden) -> str:
         """Why a tag was not accepted, in the words of its own reply, on one line (no quote of
         the tag, no example): what players read in the summary, never an internal code."""
         text = render_problem(problem, env=self.env, examples=examples, hidden=hidden)

@@ -13,7 +13,7 @@ import jinja2.runtime
 import pytest
 
 from pbp.errors import Problem
-from pbp.render.problems import Examples, _Rendered, render_problem, render_problem_reply
+from pbp.render.problems import Examples, _Rendered, render_problem
 
 
 @dataclass(frozen=True)
@@ -93,33 +93,6 @@ def test_words_that_use_the_whole_examples_are_rendered_each_time() -> None:
     assert first == f"[all] {GOBLIN}" and second == f"[all] {OGRE}"
     assert render_problem(problem, env=env, examples=GOBLIN) == first
     assert renders == ["[all]"] * 3
-
-
-def test_examples_given_as_a_function_are_made_only_for_words_that_read_them() -> None:
-    env, renders = _env()
-    made: list[str] = []
-
-    def examples() -> Examples:
-        made.append("made")
-        return OGRE
-
-    # a render that reads none: the function is not called once its words are kept
-    assert render_problem(NamesNoOne(tag="[a]"), env=env, examples=examples) == "[a] is not a tag."
-    assert render_problem(NamesNoOne(tag="[a]"), env=env, examples=examples) == "[a] is not a tag."
-    assert made == ["made"]  # (the first render is given them: it might have read them)
-    # words that read the target: made for each, and written with them
-    aimed = NamesTheTarget(tag="[hit]")
-    assert render_problem(aimed, env=env, examples=examples).endswith("attack Ogre]`")
-    assert render_problem(aimed, env=env, examples=examples).endswith("attack Ogre]`")
-    assert render_problem(aimed, env=env, examples=lambda: GOBLIN).endswith("attack Goblin]`")
-    assert made == ["made"] * 3
-    # one reply of several problems makes them once at most
-    made.clear()
-    reply = render_problem_reply(
-        [aimed, NamesTheTarget(tag="[hit]", aimed=False), aimed], env=env, examples=examples
-    )
-    assert reply.count("attack Ogre") == 2 and made == ["made"]
-    assert renders == ["[a]", "[hit]", "[hit]", "[hit]"]
 
 
 def test_a_reloaded_template_is_rendered_anew() -> None:
@@ -223,7 +196,7 @@ def test_the_renders_kept_of_one_template_are_bounded() -> None:
     template = env.get_template("problems/spent.md.j2")
 
     def words(left: int) -> str:
-        return kept.words(template, Spent(tag="[p]", left=left), lambda: GOBLIN, ((), ()))
+        return kept.words(template, Spent(tag="[p]", left=left), GOBLIN, ((), ()))
 
     assert [words(n) for n in (1, 2, 1, 3, 2, 3)] == [
         f"[p]: Aria has {n} left" for n in (1, 2, 1, 3, 2, 3)
@@ -248,7 +221,7 @@ def test_a_render_kept_by_another_thread_meanwhile_is_no_error() -> None:
     )
     kept = _Rendered()
     template = env.get_template("problems/spent.md.j2")
-    assert kept.words(template, Spent(tag="[p]", left=0), lambda: GOBLIN, ((), ())) == "Aria"
+    assert kept.words(template, Spent(tag="[p]", left=0), GOBLIN, ((), ())) == "Aria"
     paused, resume = threading.Event(), threading.Event()
 
     class Slow(str):
@@ -262,7 +235,7 @@ def test_a_render_kept_by_another_thread_meanwhile_is_no_error() -> None:
     def look() -> None:
         try:
             answers.append(
-                kept.words(template, Spent(tag="[p]", actor=Slow("Bo")), lambda: GOBLIN, ((), ()))
+                kept.words(template, Spent(tag="[p]", actor=Slow("Bo")), GOBLIN, ((), ()))
             )
         except Exception as exc:  # (what the test is about)
             answers.append(exc)
@@ -270,10 +243,7 @@ def test_a_render_kept_by_another_thread_meanwhile_is_no_error() -> None:
     other = threading.Thread(target=look)
     other.start()
     assert paused.wait(5)
-    assert (
-        kept.words(template, Spent(tag="[p]", left=1, line=5), lambda: GOBLIN, ((), ()))
-        == "Aria at 5"
-    )
+    assert kept.words(template, Spent(tag="[p]", left=1, line=5), GOBLIN, ((), ())) == "Aria at 5"
     resume.set()
     other.join(5)
     assert answers == ["Bo"]
@@ -290,7 +260,7 @@ def test_the_words_kept_in_all_are_bounded() -> None:
     for kind in kinds:
         template = env.get_template(f"problems/{kind.code}.md.j2")
         for left in range(3):
-            kept.words(template, kind(tag="[p]", left=left), lambda: GOBLIN, ((), ()))
+            kept.words(template, kind(tag="[p]", left=left), GOBLIN, ((), ()))
     total = sum(
         len(r) for _t, names in kept._seen.values() for v in names.values() for r in v.values()
     )
@@ -298,8 +268,8 @@ def test_the_words_kept_in_all_are_bounded() -> None:
     assert len(renders) == 24
     # the newest kind's words are still kept; the oldest's are written again
     newest = env.get_template("problems/kind7.md.j2")
-    kept.words(newest, kinds[7](tag="[p]", left=2), lambda: GOBLIN, ((), ()))
+    kept.words(newest, kinds[7](tag="[p]", left=2), GOBLIN, ((), ()))
     assert len(renders) == 24
     oldest = env.get_template("problems/kind0.md.j2")
-    kept.words(oldest, kinds[0](tag="[p]", left=0), lambda: GOBLIN, ((), ()))
+    kept.words(oldest, kinds[0](tag="[p]", left=0), GOBLIN, ((), ()))
     assert len(renders) == 25
