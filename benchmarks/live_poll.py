@@ -36,12 +36,13 @@ statements of a poll. ``--phases`` prints where a poll's CPU went (in the first 
 runs): the engine's step, the replies' rendering, the planned statements (their values, the
 driver, their rows; a statement sent while a reply renders counts here), the driver's
 commits, and the rest of the poll (the ingest, the claims, the delivery, SQLAlchemy's
-connection and transaction, the file checks); the clock read around each adds about 3% to
-the poll, and code without one of those functions counts it in the rest. ``--instructions``
-also counts the instructions of a poll (``instructions.py``, under valgrind: a count a busy
-machine does not move, where one run's CPU time moves by 10-20%), on the SQLite file: those
-of ``Bot.poll_once`` alone (what the CPU time measures too), the mean of the POLLS polls
-(about five minutes a run for 100 polls).
+connection and transaction, the file checks); the clocks read around each add about 3% to a
+poll of this code and more where more statements are sent (take CPU figures and ratios from
+a run without it), and code without one of those functions counts it in the rest.
+``--instructions`` also counts the instructions of a poll (``instructions.py``, under
+valgrind: a count a busy machine does not move, where one run's CPU time moves by 10-20%),
+on the SQLite file: those of ``Bot.poll_once`` alone (what the CPU time measures too), the
+mean of the POLLS polls (about five minutes a run for 100 polls).
 
 It does not measure: the database server's own CPU (only this process's), the forum's own
 posting of the new posts (outside the polls), Reddit (praw, its requests), several workers,
