@@ -288,8 +288,10 @@ def _send(conn: Connection, found: Plan, sql: str, driver_params: Any, many: boo
             for listener in after:
                 listener(conn, cursor, sql, driver_params, None, many)
         # only a statement with columns answers rows: psycopg makes its description anew
-        # each time it is asked (an object per column), so it is asked once, for the types
-        done = Rows(found.rows(cursor.fetchall(), cursor) if found.columns else [], cursor.rowcount)
+        # each time it is asked (an object per column), so it is asked once, for the types;
+        # but after an executemany, where a driver may keep no rows (psycopg keeps none)
+        answers = bool(found.columns) and (not many or cursor.description is not None)
+        done = Rows(found.rows(cursor.fetchall(), cursor) if answers else [], cursor.rowcount)
     except conn.dialect.loaded_dbapi.Error as exc:
         conn._handle_dbapi_exception(exc, sql, driver_params, cursor, None)
     finally:

@@ -166,6 +166,27 @@ def test_an_update_counts_the_rows_it_changed(store: Store, new_thread: Any) -> 
     assert bodies == ["a", "b"]
 
 
+def test_an_update_returning_rows_run_once_or_for_many_rows(store: Store, new_thread: Any) -> None:
+    # once: its rows, as Connection.execute answers them; for many rows (executemany): no
+    # error, whichever rows the driver keeps (psycopg keeps none), and every row changed
+    thread = new_thread()
+    with store.transaction() as conn:
+        execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
+    change = (
+        update(VERSIONS)
+        .where(VERSIONS.c.post_id == bindparam("pid"))
+        .values(body=bindparam("text"))
+        .returning(VERSIONS.c.post_id, VERSIONS.c.body)
+    )
+    planned, plain = _both(store, change, {"pid": "p1", "text": "once"})
+    assert planned == plain == [("p1", "once")]
+    with store.transaction() as conn:
+        many = execute(conn, change, [{"pid": "p1", "text": "a"}, {"pid": "p2", "text": "b"}])
+        assert [tuple(r) for r in many] in ([], [("p2", "b")], [("p1", "a"), ("p2", "b")])
+        bodies = execute(conn, select(VERSIONS.c.body).order_by(VERSIONS.c.post_id)).scalars()
+    assert bodies == ["a", "b"]
+
+
 def test_an_upsert_and_a_returning_insert(store: Store, new_thread: Any) -> None:
     thread = new_thread()
     with store.transaction() as conn:
