@@ -21,6 +21,10 @@ T0 = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 
 VERSIONS = PostVersionRow.__table__
 INBOX = InboxRow.__table__
+# a post version's text changed, by the post's id
+BODY_CHANGE = (
+    update(VERSIONS).where(VERSIONS.c.post_id == bindparam("pid")).values(body=bindparam("text"))
+)
 
 
 def _version(thread_id: int, post_id: str, version: int = 1, **more: Any) -> dict[str, Any]:
@@ -151,11 +155,7 @@ def test_an_update_counts_the_rows_it_changed(store: Store, new_thread: Any) -> 
     thread = new_thread()
     with store.transaction() as conn:
         execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
-        change = (
-            update(VERSIONS)
-            .where(VERSIONS.c.post_id == bindparam("pid"))
-            .values(body=bindparam("text"))
-        )
+        change = BODY_CHANGE
         assert execute(conn, change, {"pid": "p1", "text": "new"}).rowcount == 1
         assert execute(conn, change, {"pid": "p9", "text": "new"}).rowcount == 0
         assert (
@@ -172,12 +172,7 @@ def test_an_update_returning_rows_run_once_or_for_many_rows(store: Store, new_th
     thread = new_thread()
     with store.transaction() as conn:
         execute(conn, insert(VERSIONS), [_version(thread, "p1"), _version(thread, "p2")])
-    change = (
-        update(VERSIONS)
-        .where(VERSIONS.c.post_id == bindparam("pid"))
-        .values(body=bindparam("text"))
-        .returning(VERSIONS.c.post_id, VERSIONS.c.body)
-    )
+    change = BODY_CHANGE.returning(VERSIONS.c.post_id, VERSIONS.c.body)
     planned, plain = _both(store, change, {"pid": "p1", "text": "once"})
     assert planned == plain == [("p1", "once")]
     with store.transaction() as conn:
