@@ -2,7 +2,8 @@
 transactions and CPU per post, on a SQLite file and on PostgreSQL.
 
     python benchmarks/live_poll.py [POLLS] [--postgres ADMIN_URL] [--before DIR] [--runs N]
-                              [--threads N] [--where] [--phases] [--instructions]
+                              [--threads N] [--where] [--phases] [--floor]
+                              [--instructions]
                                             (default: 500 polls, 50 threads, 3 runs, SQLite only)
 
 Input: 50 threads of the local forum, each opened with the first 20 to 29 posts of its own
@@ -39,10 +40,15 @@ commits, and the rest of the poll (the ingest, the claims, the delivery, SQLAlch
 connection and transaction, the file checks); the clocks read around each add about 3% to a
 poll of this code and more where more statements are sent (take CPU figures and ratios from
 a run without it), and code without one of those functions counts it in the rest.
+``--floor`` (on the SQLite file) sends the statements of the measured polls again through the
+bare driver (``sqlite3``, one cursor, the store's pragmas, each transaction begun as the
+store begins it), on a copy of the database as those polls began, and prints what they and
+the commits cost there: the database's own work in a poll, which no code above the driver can
+go below (its recording adds a little to each statement of the run it is in).
 ``--instructions`` also counts the instructions of a poll (``instructions.py``, under
-valgrind: a count a busy machine does not move, where one run's CPU time moves by 10-20%),
-on the SQLite file: those of ``Bot.poll_once`` alone (what the CPU time measures too), the
-mean of the POLLS polls (about five minutes a run for 100 polls).
+valgrind: a count a busy machine does not move, where one run's CPU time moves by 10-20%), on
+the SQLite file: those of ``Bot.poll_once`` alone (what the CPU time measures too), the mean
+of the POLLS polls (about five minutes a run for 100 polls).
 
 It does not measure: the database server's own CPU (only this process's), the forum's own
 posting of the new posts (outside the polls), Reddit (praw, its requests), several workers,
@@ -83,6 +89,7 @@ except ImportError:  # code from before it: `pbp run` set nothing aside
 
 url, polls, threads, opening, where = sys.argv[2], *map(int, sys.argv[3:6]), sys.argv[6] == "1"
 phases = sys.argv[7] == "1"
+floor = sys.argv[8] == "1"  # (a SQLite file only)
 folder = Path(tempfile.mkdtemp())
 if not url:
     url = f"sqlite:///{folder / 'pbp.db'}"
@@ -196,15 +203,73 @@ for n in range(threads):  # warm: every thread polled with one new post
 sent.clear()
 places.clear()
 spent.clear()
+# --floor: the database as the measured polls begin, and every statement sent from then on
+# (in a poll or not), to send again through the bare driver once the bot is done
+said = []
+if floor:
+    import sqlite3
+    now, kept = sqlite3.connect(folder / "pbp.db"), sqlite3.connect(folder / "floor.db")
+    now.backup(kept)
+    now.close(), kept.close()
+    def _said(conn, cursor, sql, parameters, context, many):
+        said.append((sql, parameters, many, counting[0]))
+    def _ended(kind):
+        return lambda *args: said.append((kind, None, False, counting[0]))
+    for engine in store.engines:
+        event.listen(engine, "before_cursor_execute", _said)
+        event.listen(engine, "commit", _ended("COMMIT"))
+        event.listen(engine, "rollback", _ended("ROLLBACK"))
 per_poll, cpu_total, wall_total, replies = [], 0.0, 0.0, 0
 for n in range(polls):
     before = sent["statements"], sent["transactions"]
     cpu, wall, done = one_poll(n)
     per_poll.append((sent["statements"] - before[0], sent["transactions"] - before[1]))
     cpu_total, wall_total, replies = cpu_total + cpu, wall_total + wall, replies + done
+for engine in store.engines if floor else ():
+    event.remove(engine, "before_cursor_execute", _said)
 bot.release_leases()
 store.dispose()
+
+# --floor: the CPU a poll's statements and commit cost sent again through the bare driver, on
+# a copy of the database as the measured polls began, by kind of statement (ms a poll; the
+# least of three sendings). The statements between the polls are sent too, not counted.
+def _bare_driver():
+    import shutil
+    least = {}
+    for _ in range(3):
+        copy = folder / "floor-copy.db"
+        shutil.copy(folder / "floor.db", copy)
+        con = sqlite3.connect(copy, isolation_level=None)
+        for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL"):
+            con.execute(f"PRAGMA {pragma}")
+        cursor, open_, spent = con.cursor(), False, Counter()
+        for sql, parameters, many, in_poll in said:
+            began = time.process_time_ns()
+            if sql in ("COMMIT", "ROLLBACK"):
+                if open_:
+                    con.execute(sql)
+                open_, kind = False, sql
+            else:
+                if not open_:
+                    con.execute("BEGIN IMMEDIATE")  # (as the store begins each transaction)
+                    open_ = True
+                kind = sql.split(None, 1)[0].upper()
+                if many:
+                    cursor.executemany(sql, parameters)
+                else:
+                    cursor.execute(sql, parameters)
+                    if cursor.description is not None:
+                        cursor.fetchall()
+            if in_poll:
+                spent[kind] += time.process_time_ns() - began
+        con.close()
+        for kind, ns in spent.items():
+            least[kind] = min(least.get(kind, ns), ns)
+        copy.unlink()
+    return {kind: ns / polls / 1e6 for kind, ns in least.items()}
+
 print(json.dumps({**sent, "polls": polls, "cpu": cpu_total, "wall": wall_total,
+                  "floor": _bare_driver() if floor else {},
                   "replies": replies, "per_poll": per_poll,
                   "places": places.most_common(60), "phases": dict(spent)}))
 """
@@ -232,7 +297,13 @@ def _postgres_database(admin_url: str) -> tuple[str, Any]:
 
 
 def _child(
-    url: str, polls: int, *, where: bool, threads: int = THREADS, phases: bool = False
+    url: str,
+    polls: int,
+    *,
+    where: bool,
+    threads: int = THREADS,
+    phases: bool = False,
+    floor: bool = False,
 ) -> list[str]:
     return [
         sys.executable,
@@ -245,6 +316,7 @@ def _child(
         str(OPENING),
         "1" if where else "0",
         "1" if phases else "0",
+        "1" if floor and not url else "0",  # (SQLite only)
     ]
 
 
@@ -275,10 +347,11 @@ def run(
     where: bool,
     threads: int = THREADS,
     phases: bool = False,
+    floor: bool = False,
 ) -> dict[str, Any]:
     """The benchmark in a new process, on the pbp in ``source`` (None: this checkout)."""
     done = subprocess.run(
-        _child(url, polls, where=where, threads=threads, phases=phases),
+        _child(url, polls, where=where, threads=threads, phases=phases, floor=floor),
         capture_output=True,
         text=True,
         env=_env(source),
@@ -322,6 +395,18 @@ def _print_phases(got: dict[str, Any]) -> None:
         print(f"      {ns / polls / 1e6:6.3f} ms  {100 * ns / total:4.1f}%  {phase}")
 
 
+def _print_floor(got: dict[str, Any]) -> None:
+    """What the same statements and commits cost through the bare driver (``--floor``)."""
+    spent = got["floor"]
+    if not spent:
+        return
+    kinds = ", ".join(
+        f"{kind} {ms:.3f}" for kind, ms in sorted(spent.items(), key=lambda kv: -kv[1])
+    )
+    total = sum(spent.values())
+    print(f"      {total:6.3f} ms  the same statements through the bare driver ({kinds})")
+
+
 def main() -> None:
     args = sys.argv[1:]
     before = _option(args, "--before")
@@ -330,10 +415,11 @@ def main() -> None:
     threads = int(_option(args, "--threads") or THREADS)
     where = "--where" in args
     phases = "--phases" in args
+    floor = "--floor" in args
     counting = "--instructions" in args
     if counting and not instructions.available():
         sys.exit("--instructions needs valgrind (apt-get install valgrind)")
-    args = [a for a in args if a not in ("--where", "--instructions", "--phases")]
+    args = [a for a in args if a not in ("--where", "--instructions", "--phases", "--floor")]
     polls = int(args[0]) if args else 500
     databases: list[tuple[str, str | None]] = [("SQLite file", None)]
     if postgres:
@@ -352,7 +438,15 @@ def main() -> None:
             for source in sources:
                 url, drop = _postgres_database(admin) if admin else ("", None)
                 try:
-                    got = run(url, polls, source, where=where, threads=threads, phases=phases)
+                    got = run(
+                        url,
+                        polls,
+                        source,
+                        where=where,
+                        threads=threads,
+                        phases=phases,
+                        floor=floor,
+                    )
                 finally:
                     if drop is not None:
                         drop()
@@ -369,6 +463,8 @@ def main() -> None:
                     print(f"      {count / polls:6.2f}  {place}")
             if phases:
                 _print_phases(got)
+            if floor:
+                _print_floor(got)
         if before:
             old, new = found[before], found[None]
             print(
