@@ -210,15 +210,18 @@ if floor:
     import sqlite3
     now, kept = sqlite3.connect(folder / "pbp.db"), sqlite3.connect(folder / "floor.db")
     now.backup(kept)
-    now.close(), kept.close()
+    now.close()
+    kept.close()
     def _said(conn, cursor, sql, parameters, context, many):
         said.append((sql, parameters, many, counting[0]))
-    def _ended(kind):
-        return lambda *args: said.append((kind, None, False, counting[0]))
+    def _committed(*args):
+        said.append(("COMMIT", None, False, counting[0]))
+    def _rolled_back(*args):
+        said.append(("ROLLBACK", None, False, counting[0]))
+    recorders = {"before_cursor_execute": _said, "commit": _committed, "rollback": _rolled_back}
     for engine in store.engines:
-        event.listen(engine, "before_cursor_execute", _said)
-        event.listen(engine, "commit", _ended("COMMIT"))
-        event.listen(engine, "rollback", _ended("ROLLBACK"))
+        for name, recorder in recorders.items():
+            event.listen(engine, name, recorder)
 per_poll, cpu_total, wall_total, replies = [], 0.0, 0.0, 0
 for n in range(polls):
     before = sent["statements"], sent["transactions"]
@@ -226,7 +229,8 @@ for n in range(polls):
     per_poll.append((sent["statements"] - before[0], sent["transactions"] - before[1]))
     cpu_total, wall_total, replies = cpu_total + cpu, wall_total + wall, replies + done
 for engine in store.engines if floor else ():
-    event.remove(engine, "before_cursor_execute", _said)
+    for name, recorder in recorders.items():
+        event.remove(engine, name, recorder)
 bot.release_leases()
 store.dispose()
 
@@ -242,7 +246,7 @@ def _bare_driver():
         con = sqlite3.connect(copy, isolation_level=None)
         for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL"):
             con.execute(f"PRAGMA {pragma}")
-        cursor, open_, spent = con.cursor(), False, Counter()
+        cursor, open_, cost = con.cursor(), False, Counter()
         for sql, parameters, many, in_poll in said:
             began = time.process_time_ns()
             if sql in ("COMMIT", "ROLLBACK"):
@@ -261,9 +265,9 @@ def _bare_driver():
                     if cursor.description is not None:
                         cursor.fetchall()
             if in_poll:
-                spent[kind] += time.process_time_ns() - began
+                cost[kind] += time.process_time_ns() - began
         con.close()
-        for kind, ns in spent.items():
+        for kind, ns in cost.items():
             least[kind] = min(least.get(kind, ns), ns)
         copy.unlink()
     return {kind: ns / polls / 1e6 for kind, ns in least.items()}
